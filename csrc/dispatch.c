@@ -1,0 +1,140 @@
+/*
+ * dispatch.c - one constant table of kernels per instruction-set level, and
+ * the choice of the active one (see ptn_dispatch.h).
+ *
+ * Like the CPU detection this file is compiled for the baseline: it runs on
+ * every CPU, and only the function pointers it hands out lead to wider code.
+ */
+#include "ptn_dispatch.h"
+#include "ptn_cpu.h"
+
+#include <string.h>
+
+#if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__)
+#error "dispatch.c must be compiled for the baseline instruction set (no -mavx/-march flags)"
+#endif
+
+static const ptn_kernels ptn_table_scalar = {
+    PTN_LEVEL_SCALAR, "scalar",
+    ptn_dot_f32_scalar, ptn_dot_f64_scalar, ptn_axpy_f32_scalar, ptn_axpy_f64_scalar,
+};
+
+#if PTN_HAVE_X86_KERNELS
+static const ptn_kernels ptn_table_avx2 = {
+    PTN_LEVEL_AVX2, "avx2",
+    ptn_dot_f32_avx2, ptn_dot_f64_avx2, ptn_axpy_f32_avx2, ptn_axpy_f64_avx2,
+};
+static const ptn_kernels ptn_table_avx512 = {
+    PTN_LEVEL_AVX512, "avx512",
+    ptn_dot_f32_avx512, ptn_dot_f64_avx512, ptn_axpy_f32_avx512, ptn_axpy_f64_avx512,
+};
+#endif
+
+#if PTN_HAVE_NEON_KERNELS
+static const ptn_kernels ptn_table_neon = {
+    PTN_LEVEL_NEON, "neon",
+    ptn_dot_f32_neon, ptn_dot_f64_neon, ptn_axpy_f32_neon, ptn_axpy_f64_neon,
+};
+#endif
+
+static const char *const ptn_level_names[PTN_LEVEL_COUNT] = {"scalar", "avx2", "avx512", "neon"};
+
+/* Set once by ptn_dispatch_init, at module import; read-only afterwards. */
+static const ptn_kernels *ptn_active = &ptn_table_scalar;
+
+static const ptn_kernels *ptn_compiled_table(int level)
+{
+    switch (level) {
+    case PTN_LEVEL_SCALAR:
+        return &ptn_table_scalar;
+#if PTN_HAVE_X86_KERNELS
+    case PTN_LEVEL_AVX2:
+        return &ptn_table_avx2;
+    case PTN_LEVEL_AVX512:
+        return &ptn_table_avx512;
+#endif
+#if PTN_HAVE_NEON_KERNELS
+    case PTN_LEVEL_NEON:
+        return &ptn_table_neon;
+#endif
+    default:
+        return NULL;
+    }
+}
+
+const char *ptn_level_name(int level)
+{
+    if (level < 0 || level >= PTN_LEVEL_COUNT) {
+        return NULL;
+    }
+    return ptn_level_names[level];
+}
+
+int ptn_level_from_name(const char *name)
+{
+    int level;
+    for (level = 0; level < PTN_LEVEL_COUNT; level++) {
+        if (strcmp(name, ptn_level_names[level]) == 0) {
+            return level;
+        }
+    }
+    return -1;
+}
+
+int ptn_level_compiled(int level)
+{
+    return ptn_compiled_table(level) != NULL;
+}
+
+int ptn_level_supported(int level)
+{
+    ptn_cpu_features f;
+    if (!ptn_level_compiled(level)) {
+        return 0;
+    }
+    ptn_cpu_detect(&f);
+    switch (level) {
+    case PTN_LEVEL_SCALAR:
+        return 1;
+    case PTN_LEVEL_AVX2:
+        return f.avx2 && f.fma;
+    case PTN_LEVEL_AVX512:
+        return f.avx512f;
+    case PTN_LEVEL_NEON:
+        return f.neon;
+    default:
+        return 0;
+    }
+}
+
+int ptn_best_level(void)
+{
+    static const int preference[] = {PTN_LEVEL_AVX512, PTN_LEVEL_AVX2, PTN_LEVEL_NEON};
+    size_t k;
+    for (k = 0; k < sizeof(preference) / sizeof(preference[0]); k++) {
+        if (ptn_level_supported(preference[k])) {
+            return preference[k];
+        }
+    }
+    return PTN_LEVEL_SCALAR;
+}
+
+const ptn_kernels *ptn_kernels_for_level(int level)
+{
+    return ptn_level_supported(level) ? ptn_compiled_table(level) : NULL;
+}
+
+int ptn_dispatch_init(int requested)
+{
+    int level = ptn_best_level();
+    if (requested >= 0 && ptn_level_supported(requested)) {
+        level = requested;
+    }
+    ptn_active = ptn_compiled_table(level);
+    return level;
+}
+
+const ptn_kernels *ptn_active_kernels(void)
+{
+    return ptn_active;
+}

@@ -1,0 +1,85 @@
+/*
+ * ptn_kernels.h - the dense vector kernels and their dispatch table.
+ *
+ * Each kernel exists once per instruction-set level:
+ *   scalar  portable C99, every CPU
+ *   avx2    x86 with AVX2 and FMA (Haswell, Zen and later)
+ *   avx512  x86 with AVX-512F (Skylake-SP, Ice Lake, Zen 4 and later)
+ *   neon    64-bit ARM (Advanced SIMD is part of every ARMv8-A core)
+ *
+ * Conventions (the same at every level):
+ *   - lengths are element counts; pointers need no particular alignment;
+ *     n == 0 is valid and touches no memory;
+ *   - ptn_dot_f32 sums its products in double: the product of two floats is
+ *     exact in double, so the only rounding is the summation, and a float32
+ *     model sees the same activations a float64 one would;
+ *   - ptn_axpy computes y[i] += a * x[i] in the vector's own precision, fused
+ *     (one rounding) where the level has FMA.
+ *
+ * Results may differ between levels in the last bits of a dot product
+ * because the summation order differs; they are exact when every partial sum
+ * is representable (integer-valued data), which the tests use.
+ */
+#ifndef PTN_KERNELS_H
+#define PTN_KERNELS_H
+
+#include "ptn_config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ptn_level {
+    PTN_LEVEL_SCALAR = 0,
+    PTN_LEVEL_AVX2 = 1,
+    PTN_LEVEL_AVX512 = 2,
+    PTN_LEVEL_NEON = 3,
+    PTN_LEVEL_COUNT = 4
+} ptn_level;
+
+typedef double (*ptn_dot_f32_fn)(size_t n, const float *x, const float *y);
+typedef double (*ptn_dot_f64_fn)(size_t n, const double *x, const double *y);
+typedef void (*ptn_axpy_f32_fn)(size_t n, float a, const float *x, float *y);
+typedef void (*ptn_axpy_f64_fn)(size_t n, double a, const double *x, double *y);
+
+/* One row of the dispatch table: every kernel of one instruction-set level. */
+typedef struct ptn_kernels {
+    ptn_level level;
+    const char *name;
+    ptn_dot_f32_fn dot_f32;
+    ptn_dot_f64_fn dot_f64;
+    ptn_axpy_f32_fn axpy_f32;
+    ptn_axpy_f64_fn axpy_f64;
+} ptn_kernels;
+
+/* kernels_scalar.c */
+double ptn_dot_f32_scalar(size_t n, const float *x, const float *y);
+double ptn_dot_f64_scalar(size_t n, const double *x, const double *y);
+void ptn_axpy_f32_scalar(size_t n, float a, const float *x, float *y);
+void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y);
+
+#if PTN_HAVE_X86_KERNELS
+/* kernels_x86.c */
+double ptn_dot_f32_avx2(size_t n, const float *x, const float *y);
+double ptn_dot_f64_avx2(size_t n, const double *x, const double *y);
+void ptn_axpy_f32_avx2(size_t n, float a, const float *x, float *y);
+void ptn_axpy_f64_avx2(size_t n, double a, const double *x, double *y);
+double ptn_dot_f32_avx512(size_t n, const float *x, const float *y);
+double ptn_dot_f64_avx512(size_t n, const double *x, const double *y);
+void ptn_axpy_f32_avx512(size_t n, float a, const float *x, float *y);
+void ptn_axpy_f64_avx512(size_t n, double a, const double *x, double *y);
+#endif
+
+#if PTN_HAVE_NEON_KERNELS
+/* kernels_neon.c */
+double ptn_dot_f32_neon(size_t n, const float *x, const float *y);
+double ptn_dot_f64_neon(size_t n, const double *x, const double *y);
+void ptn_axpy_f32_neon(size_t n, float a, const float *x, float *y);
+void ptn_axpy_f64_neon(size_t n, double a, const double *x, double *y);
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PTN_KERNELS_H */

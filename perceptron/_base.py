@@ -1,0 +1,76 @@
+"""Estimator plumbing shared by every model: parameters and scoring.
+
+The protocol is scikit-learn's (``get_params``, ``set_params``, parameters
+stored unchanged by ``__init__``, fitted attributes ending in ``_``), written
+here so that scikit-learn is not a dependency.
+"""
+import inspect
+
+import numpy as np
+
+
+class BaseEstimator:
+    """Parameters from the ``__init__`` signature, as scikit-learn reads them."""
+
+    @classmethod
+    def _param_names(cls):
+        signature = inspect.signature(cls.__init__)
+        kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        return sorted(name for name, p in signature.parameters.items()
+                      if name != "self" and p.kind in kinds)
+
+    def get_params(self, deep=True):
+        """Parameters of this estimator, as a dict (``deep`` is accepted for
+        scikit-learn compatibility; no parameter is itself an estimator)."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        """Set parameters by name; unknown names raise ValueError."""
+        valid = self._param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(f"Invalid parameter {name!r} for estimator "
+                                 f"{type(self).__name__}. Valid parameters are: {valid}")
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self):
+        signature = inspect.signature(type(self).__init__)
+        changed = []
+        for name in self._param_names():
+            default = signature.parameters[name].default
+            value = getattr(self, name, default)
+            same = value is default
+            if not same:
+                try:
+                    same = bool(value == default) and type(value) is type(default)
+                except Exception:
+                    same = False
+            if not same:
+                changed.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+
+class ClassifierMixin:
+    """``score`` as mean accuracy."""
+
+    _estimator_type = "classifier"
+
+    def score(self, X, y, sample_weight=None):
+        """Mean accuracy of ``predict(X)`` against ``y`` (weighted if given)."""
+        y = np.asarray(y)
+        pred = self.predict(X)
+        if y.shape != pred.shape:
+            if y.ndim == 2 and y.shape[1] == 1 and pred.ndim == 1:
+                y = y.ravel()
+            else:
+                raise ValueError(f"y has shape {y.shape} but predict(X) has shape {pred.shape}")
+        correct = (pred == y)
+        if correct.ndim == 2:  # multi-label: a sample counts when every label is right
+            correct = correct.all(axis=1)
+        if sample_weight is None:
+            return float(np.mean(correct))
+        sample_weight = np.asarray(sample_weight, dtype=np.float64)
+        if sample_weight.shape != correct.shape:
+            raise ValueError(f"sample_weight has shape {sample_weight.shape}, expected {correct.shape}")
+        return float(np.average(correct, weights=sample_weight))

@@ -1,0 +1,174 @@
+# cython: language_level=3
+"""Run-time choice of the SIMD kernels, and what the CPU can do.
+
+The table of kernels is chosen once, when this module is imported: the best
+level the CPU supports, or the one named by the environment variable
+``PERCEPTRON_SIMD`` (``scalar``, ``avx2``, ``avx512``, ``neon``; ``auto`` or
+empty for the best).  A level that is unknown, or not supported by this CPU,
+is not an error: the module warns (``RuntimeWarning``) and uses the best
+supported level, so a setting meant for one machine never stops the package
+from loading on another.  ``simd_info()`` tells which level is in use.
+"""
+import os
+import platform
+import warnings
+
+cdef extern from "ptn_dispatch.h" nogil:
+    const char *ptn_level_name(int level)
+    int ptn_level_from_name(const char *name)
+    int ptn_level_compiled(int level)
+    int ptn_level_supported(int level)
+    int ptn_best_level()
+    const ptn_kernels *ptn_kernels_for_level(int level)
+    int ptn_dispatch_init(int requested)
+    const ptn_kernels *ptn_active_kernels()
+    int PTN_LEVEL_COUNT
+
+cdef extern from "ptn_cpu.h" nogil:
+    ctypedef struct ptn_cpu_features:
+        int x86
+        int arm64
+        int sse2
+        int avx
+        int fma
+        int avx2
+        int avx512f
+        int os_ymm
+        int os_zmm
+        int neon
+    void ptn_cpu_detect(ptn_cpu_features *out)
+
+ENV_VAR = "PERCEPTRON_SIMD"
+LEVELS = tuple(ptn_level_name(i).decode() for i in range(PTN_LEVEL_COUNT))
+
+cdef const ptn_kernels *_active = NULL
+
+
+cdef const ptn_kernels *active_kernels() noexcept nogil:
+    return _active
+
+
+cdef double dot_f32(Py_ssize_t n, const float *x, const float *y) noexcept nogil:
+    return _active.dot_f32(<size_t>n, x, y)
+
+
+cdef double dot_f64(Py_ssize_t n, const double *x, const double *y) noexcept nogil:
+    return _active.dot_f64(<size_t>n, x, y)
+
+
+cdef void axpy_f32(Py_ssize_t n, float a, const float *x, float *y) noexcept nogil:
+    _active.axpy_f32(<size_t>n, a, x, y)
+
+
+cdef void axpy_f64(Py_ssize_t n, double a, const double *x, double *y) noexcept nogil:
+    _active.axpy_f64(<size_t>n, a, x, y)
+
+
+def _choose_level():
+    """Initialise the dispatch table from the environment; return (level, request)."""
+    request = os.environ.get(ENV_VAR, "").strip().lower()
+    if request in ("", "auto"):
+        return ptn_dispatch_init(-1), None
+    code = ptn_level_from_name(request.encode("ascii", "replace"))
+    best = ptn_level_name(ptn_best_level()).decode()
+    if code < 0:
+        warnings.warn(
+            f"{ENV_VAR}={request!r} is not a SIMD level (expected one of "
+            f"{', '.join(LEVELS)} or 'auto'); using {best!r}",
+            RuntimeWarning, stacklevel=2)
+        return ptn_dispatch_init(-1), request
+    if not ptn_level_supported(code):
+        reason = ("was not compiled into this build" if not ptn_level_compiled(code)
+                  else "is not supported by this CPU")
+        warnings.warn(
+            f"{ENV_VAR}={request!r}: that level {reason}; using {best!r}",
+            RuntimeWarning, stacklevel=2)
+        return ptn_dispatch_init(-1), request
+    return ptn_dispatch_init(code), request
+
+
+_level, _request = _choose_level()
+_active = ptn_active_kernels()
+
+
+def simd_info():
+    """Describe the CPU's vector capabilities and the kernels in use.
+
+    Returns
+    -------
+    info : dict
+        ``level``: the level whose kernels run (``"scalar"``, ``"avx2"``,
+        ``"avx512"`` or ``"neon"``); ``best``: the best level this CPU
+        supports; ``requested``: the value of ``PERCEPTRON_SIMD`` if it was
+        set, else None; ``supported`` and ``compiled``: lists of levels;
+        ``cpu``: a dict of the detected features (``avx2``, ``fma``,
+        ``avx512f``, ``neon``, ... and whether the operating system saves the
+        wide registers, ``os_ymm`` / ``os_zmm``); ``machine``: the
+        architecture name.
+    """
+    cdef ptn_cpu_features f
+    ptn_cpu_detect(&f)
+    return {
+        "level": ptn_level_name(_active.level).decode(),
+        "best": ptn_level_name(ptn_best_level()).decode(),
+        "requested": _request,
+        "supported": [name for i, name in enumerate(LEVELS) if ptn_level_supported(i)],
+        "compiled": [name for i, name in enumerate(LEVELS) if ptn_level_compiled(i)],
+        "machine": platform.machine(),
+        "cpu": {
+            "x86": bool(f.x86), "arm64": bool(f.arm64), "sse2": bool(f.sse2),
+            "avx": bool(f.avx), "fma": bool(f.fma), "avx2": bool(f.avx2),
+            "avx512f": bool(f.avx512f), "os_ymm": bool(f.os_ymm),
+            "os_zmm": bool(f.os_zmm), "neon": bool(f.neon),
+        },
+    }
+
+
+cdef const ptn_kernels *_table(level) except NULL:
+    if level is None:
+        return _active
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
+    cdef const ptn_kernels *k = ptn_kernels_for_level(LEVELS.index(level))
+    if k == NULL:
+        raise ValueError(f"SIMD level {level!r} is not supported on this machine")
+    return k
+
+
+def _py_dot(x, y, level=None):
+    """x . y with the kernel of `level` (None: the active one); for tests."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef const float[::1] xf, yf
+    cdef const double[::1] xd, yd
+    if x.dtype != y.dtype or x.shape != y.shape or x.ndim != 1:
+        raise ValueError("x and y must be 1-D arrays of the same dtype and length")
+    if x.dtype.name == "float32":
+        xf, yf = x, y
+        return k.dot_f32(<size_t>xf.shape[0], &xf[0] if xf.shape[0] else NULL,
+                         &yf[0] if yf.shape[0] else NULL)
+    if x.dtype.name == "float64":
+        xd, yd = x, y
+        return k.dot_f64(<size_t>xd.shape[0], &xd[0] if xd.shape[0] else NULL,
+                         &yd[0] if yd.shape[0] else NULL)
+    raise TypeError(f"dtype must be float32 or float64, got {x.dtype}")
+
+
+def _py_axpy(a, x, y, level=None):
+    """y += a * x in place with the kernel of `level`; for tests."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef const float[::1] xf
+    cdef float[::1] yf
+    cdef const double[::1] xd
+    cdef double[::1] yd
+    if x.dtype != y.dtype or x.shape != y.shape or x.ndim != 1:
+        raise ValueError("x and y must be 1-D arrays of the same dtype and length")
+    if x.dtype.name == "float32":
+        xf, yf = x, y
+        if xf.shape[0]:
+            k.axpy_f32(<size_t>xf.shape[0], <float>a, &xf[0], &yf[0])
+    elif x.dtype.name == "float64":
+        xd, yd = x, y
+        if xd.shape[0]:
+            k.axpy_f64(<size_t>xd.shape[0], <double>a, &xd[0], &yd[0])
+    else:
+        raise TypeError(f"dtype must be float32 or float64, got {x.dtype}")

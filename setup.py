@@ -1,0 +1,73 @@
+"""Build of the compiled extensions (metadata lives in pyproject.toml).
+
+Every C file is compiled for the baseline instruction set of the target: the
+SIMD kernels enable AVX2/AVX-512 per function (csrc/ptn_config.h), and NEON is
+part of every 64-bit ARM target.  So no -march/-m flag appears here, and one
+wheel runs on every CPU of its architecture.  Flags differ per compiler:
+gcc and clang get -O3 and hidden symbol visibility; MSVC gets /O2 (its
+intrinsics need no flag).  Set PERCEPTRON_CYTHON_DEBUG=1 to build with bounds
+and initialisation checks on in the Cython code.
+"""
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+CSRC = "csrc"
+KERNEL_SOURCES = [
+    "csrc/kernels_scalar.c",
+    "csrc/kernels_x86.c",
+    "csrc/kernels_neon.c",
+    "csrc/cpu.c",
+    "csrc/dispatch.c",
+]
+
+DEBUG = os.environ.get("PERCEPTRON_CYTHON_DEBUG", "") not in ("", "0")
+
+COMPILER_DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": True,
+    "embedsignature": True,
+}
+
+
+def extension(name, extra_sources=()):
+    return Extension(
+        f"perceptron.{name}",
+        [f"perceptron/{name}.pyx", *extra_sources],
+        include_dirs=[CSRC],
+    )
+
+
+EXTENSIONS = [
+    # _simd owns the kernels and the dispatch table; the other modules reach
+    # them through its cimport-able API (perceptron/_simd.pxd).
+    extension("_simd", KERNEL_SOURCES),
+    extension("_online"),
+    extension("_decision"),
+]
+
+
+class BuildExt(build_ext):
+    """Add the flags of the compiler in use (gcc/clang or MSVC)."""
+
+    def build_extensions(self):
+        if self.compiler.compiler_type == "msvc":
+            flags = ["/O2"]
+        else:
+            flags = ["-O3", "-fvisibility=hidden"]
+            if DEBUG:
+                flags = ["-O1", "-g"]
+        for ext in self.extensions:
+            ext.extra_compile_args = flags + list(ext.extra_compile_args or [])
+        super().build_extensions()
+
+
+setup(
+    ext_modules=cythonize(EXTENSIONS, compiler_directives=COMPILER_DIRECTIVES),
+    cmdclass={"build_ext": BuildExt},
+)

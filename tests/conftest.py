@@ -1,0 +1,28 @@
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+import perceptron
+
+SHARED_DATA = pathlib.Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def pytest_report_header(config):
+    info = perceptron.simd_info()
+    return (f"perceptron {perceptron.__version__} from {pathlib.Path(perceptron.__file__).parent}; "
+            f"simd level {info['level']} (supported: {', '.join(info['supported'])})")
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)
+
+
+@pytest.fixture(scope="session")
+def a9a_path():
+    path = pathlib.Path(os.environ.get("PERCEPTRON_A9A", SHARED_DATA / "a9a"))
+    if not path.exists():
+        pytest.skip(f"the a9a data set is not at {path} (set PERCEPTRON_A9A to its path)")
+    return path

@@ -1,0 +1,97 @@
+"""Choosing the SIMD level: PERCEPTRON_SIMD, fallbacks, and fits at every level.
+
+The level is fixed when the package is imported, so each case runs in a
+fresh interpreter.
+"""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import perceptron
+from perceptron import simd_info
+
+LEVELS = simd_info()["supported"]
+
+
+def run_python(code, simd=None):
+    env = dict(os.environ)
+    env.pop("PERCEPTRON_SIMD", None)
+    # the child imports the same package as this process, installed or not
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(perceptron.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([package_parent, env.get("PYTHONPATH", "")])
+    if simd is not None:
+        env["PERCEPTRON_SIMD"] = simd
+    proc = subprocess.run([sys.executable, "-W", "always", "-c", textwrap.dedent(code)],
+                          capture_output=True, text=True, env=env, cwd=os.path.dirname(__file__))
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout, proc.stderr
+
+
+INFO = "import json, perceptron; print(json.dumps(perceptron.simd_info()))"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_forcing_each_supported_level(level):
+    out, err = run_python(INFO, simd=level)
+    info = json.loads(out)
+    assert info["level"] == level
+    assert info["requested"] == level
+    assert "RuntimeWarning" not in err
+
+
+def test_auto_and_unset_choose_the_best():
+    for value in (None, "auto", ""):
+        info = json.loads(run_python(INFO, simd=value)[0])
+        assert info["level"] == info["best"]
+
+
+def test_unknown_level_warns_and_falls_back():
+    out, err = run_python(INFO, simd="sse9")
+    info = json.loads(out)
+    assert info["level"] == info["best"]
+    assert "RuntimeWarning" in err and "PERCEPTRON_SIMD='sse9' is not a SIMD level" in err
+
+
+def test_unsupported_level_warns_and_falls_back():
+    unsupported = [lv for lv in ("scalar", "avx2", "avx512", "neon") if lv not in LEVELS]
+    if not unsupported:
+        pytest.skip("this machine supports every level")
+    out, err = run_python(INFO, simd=unsupported[0])
+    info = json.loads(out)
+    assert info["level"] == info["best"]
+    assert "RuntimeWarning" in err
+    assert ("not supported by this CPU" in err) or ("not compiled into this build" in err)
+
+
+FIT = """
+import json, numpy as np, perceptron
+from perceptron import Perceptron
+rng = np.random.default_rng(3)
+out = {}
+for dtype in ("float32", "float64"):
+    X = rng.integers(-5, 6, size=(300, 37)).astype(dtype)
+    y = np.where(X @ rng.integers(-3, 4, size=37) + 0.5 > 0, "pos", "neg")
+    m = Perceptron(max_iter=50, random_state=7).fit(X, y)
+    out[dtype] = {"coef": m.coef_.ravel().tolist(), "b": float(m.intercept_[0]),
+                  "mistakes": m.mistakes_.tolist(),
+                  "decision": m.decision_function(X).tolist()}
+out["level"] = perceptron.simd_info()["level"]
+print(json.dumps(out))
+"""
+
+
+def test_fits_are_identical_at_every_level():
+    # integer-valued data: every level computes the same exact sums
+    results = {}
+    for level in LEVELS:
+        res = json.loads(run_python(FIT, simd=level)[0])
+        assert res.pop("level") == level
+        results[level] = res
+    first = results[LEVELS[0]]
+    for level in LEVELS[1:]:
+        for dtype in ("float32", "float64"):
+            assert results[level][dtype] == first[dtype], level

@@ -1,0 +1,118 @@
+"""Every bad input gets a clear exception naming the problem."""
+import numpy as np
+import pytest
+
+from perceptron import Perceptron
+
+GOOD_X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [0.0, 3.0]])
+GOOD_Y = np.array([0, 1, 1, 0])
+
+
+@pytest.mark.parametrize("X, error, match", [
+    (np.array([["a", "b"], ["c", "d"], ["e", "f"], ["g", "h"]]), TypeError, "dtype <U1"),
+    (np.ones((4, 2), dtype=complex), TypeError, "complex"),
+    (np.array([[object(), 1], [1, 1], [1, 1], [1, 1]], dtype=object), TypeError, "not all numbers"),
+    (np.ones((4, 2), dtype="datetime64[s]"), TypeError, "must hold numbers"),
+    (np.ones(4), ValueError, "2-D array, got 1-D.*reshape"),
+    (np.ones((4, 2, 1)), ValueError, "2-D array, got 3-D"),
+    (np.float64(3.0), ValueError, "2-D array, got 0-D"),
+    (np.ones((0, 2)), ValueError, "0 samples"),
+    (np.ones((4, 0)), ValueError, "0 features"),
+    ([[1.0, 2.0], [3.0]], ValueError, "could not be converted"),
+    ("abc", TypeError, "string"),
+])
+def test_bad_X_at_fit(X, error, match):
+    with pytest.raises(error, match=match):
+        Perceptron().fit(X, GOOD_Y)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("row", [0, 3])
+def test_non_finite_X_at_fit(bad, dtype, row):
+    X = GOOD_X.astype(dtype)
+    X[row, 1] = bad
+    with pytest.raises(ValueError, match=rf"X contains NaN or infinity \(row {row}\)"):
+        Perceptron(shuffle=False).fit(X, GOOD_Y)
+
+
+def test_non_finite_X_found_even_when_its_row_is_correct():
+    # the non-finite row is classified "correctly" by an infinite activation
+    X = np.array([[1.0], [-1.0], [np.inf]])
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        Perceptron(shuffle=False).fit(X, [1, 0, 1])
+
+
+@pytest.mark.parametrize("y, error, match", [
+    (np.array([0, 1, 1]), ValueError, "X has 4 samples but y has 3"),
+    (np.array([1, 1, 1, 1]), ValueError, "single class"),
+    (np.array([0, 1, 2, 0]), ValueError, "3 classes.*binary"),
+    (np.array([[0, 1], [1, 0], [1, 0], [0, 1]]), ValueError, "1-D array of labels"),
+    (np.array([0.0, np.nan, 1.0, 0.0]), ValueError, "NaN"),
+    (np.array([0, None, 1, 0], dtype=object), ValueError, "None or NaN"),
+    (np.array([0, "a", 1, 0], dtype=object), TypeError, "cannot be sorted"),
+    (np.array([0j, 1j, 1j, 0j]), TypeError, "complex"),
+])
+def test_bad_y(y, error, match):
+    with pytest.raises(error, match=match):
+        Perceptron().fit(GOOD_X, y)
+
+
+@pytest.mark.parametrize("param, value, error, match", [
+    ("eta0", 0.0, ValueError, "eta0 must be > 0"),
+    ("eta0", -1.0, ValueError, "eta0 must be > 0"),
+    ("eta0", np.nan, ValueError, "eta0 must be finite"),
+    ("eta0", "fast", TypeError, "eta0 must be a real number"),
+    ("max_iter", 0, ValueError, "max_iter must be >= 1"),
+    ("max_iter", 2.5, TypeError, "max_iter must be an int"),
+    ("max_iter", True, TypeError, "max_iter must be a number"),
+    ("shuffle", "yes", TypeError, "shuffle must be True or False"),
+    ("fit_intercept", None, TypeError, "fit_intercept must be True or False"),
+    ("warm_start", 1.0, TypeError, "warm_start must be True or False"),
+    ("random_state", -3, ValueError, "random_state must be non-negative"),
+    ("random_state", "seed", ValueError, "random_state must be None"),
+])
+def test_bad_parameters(param, value, error, match):
+    with pytest.raises(error, match=match):
+        Perceptron(**{param: value}).fit(GOOD_X, GOOD_Y)
+
+
+def test_predict_checks_features_and_values():
+    m = Perceptron(random_state=0).fit(GOOD_X, GOOD_Y)
+    with pytest.raises(ValueError, match="X has 3 features, but Perceptron was fitted with 2"):
+        m.predict(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        m.predict(np.array([[np.nan, 1.0]]))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        m.decision_function(np.array([[1.0, np.inf]], dtype=np.float32))
+    with pytest.raises(ValueError, match="2-D"):
+        m.predict(np.ones(2))
+    with pytest.raises(TypeError, match="complex"):
+        m.predict(np.ones((1, 2), dtype=complex))
+
+
+def test_sparse_input_is_refused_clearly():
+    sparse = pytest.importorskip("scipy.sparse")
+    with pytest.raises(TypeError, match="sparse"):
+        Perceptron().fit(sparse.csr_matrix(GOOD_X), GOOD_Y)
+
+
+@pytest.mark.parametrize("dtype, eta0", [(np.float32, 1e30), (np.float64, 1e300)])
+def test_overflowing_weights_name_the_epoch(dtype, eta0):
+    # an update of eta0 * x is beyond the dtype's range: the weights become
+    # infinite in the first epoch, and the fit says so instead of returning them
+    X = np.array([[1e9], [-1e9]], dtype=dtype)
+    with pytest.raises(FloatingPointError, match=r"overflowed in epoch 1"):
+        Perceptron(shuffle=False, eta0=eta0).fit(X, [1, 0])
+
+
+def test_failed_fit_leaves_estimator_unchanged():
+    m = Perceptron(random_state=0).fit(GOOD_X, GOOD_Y)
+    before = m.coef_.copy(), m.intercept_.copy(), m.n_iter_
+    X = GOOD_X.copy()
+    X[2, 0] = np.nan
+    with pytest.raises(ValueError):
+        m.fit(X, GOOD_Y)
+    np.testing.assert_array_equal(m.coef_, before[0])
+    np.testing.assert_array_equal(m.intercept_, before[1])
+    assert m.n_iter_ == before[2]
