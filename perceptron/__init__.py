@@ -5,7 +5,19 @@ kernels (AVX2, AVX-512, NEON, with a portable fallback) chosen at import for
 the CPU at hand; see ``simd_info()``.
 """
 from ._version import __version__
-from ._simd import simd_info
+
+try:
+    from ._simd import simd_info
+except ImportError as exc:  # pragma: no cover - depends on how the package was built
+    import os as _os
+
+    _here = _os.path.dirname(_os.path.abspath(__file__))
+    if _os.path.exists(_os.path.join(_here, "_simd.pyx")):
+        raise ImportError(
+            f"perceptron is being imported from its source tree ({_here}), where the compiled "
+            "extensions are not built. Build them in place with `pip install -e .`, or run "
+            "Python from another directory to use the installed package.") from exc
+    raise
 from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 from .linear import Perceptron
 

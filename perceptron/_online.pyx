@@ -47,6 +47,9 @@ cdef enum:
     SIGNAL_CHECK_BYTES = 4194304
     # how far ahead of the current row to prefetch, in bytes of rows
     PREFETCH_BYTES = 8192
+    # data smaller than this stays in cache from one epoch to the next, and
+    # prefetching it would only cost instructions
+    PREFETCH_MIN_DATA_BYTES = 2097152
 
 
 cdef struct FitState:
@@ -93,6 +96,8 @@ cdef int _fit_binary_dense(const floating[:, ::1] X, const signed char *y, float
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1]
     cdef size_t row_bytes = <size_t>d * sizeof(floating)
     cdef Py_ssize_t ahead = max(2, min(64, PREFETCH_BYTES // max(<Py_ssize_t>row_bytes, 1)))
+    if <size_t>n * row_bytes < PREFETCH_MIN_DATA_BYTES:
+        ahead = n  # never prefetch
     cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // max(<Py_ssize_t>row_bytes, 1))
     cdef Py_ssize_t countdown = check_every
     cdef Py_ssize_t epoch, k, i, m

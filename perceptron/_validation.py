@@ -9,6 +9,7 @@ infinity is not finite), which saves a full pass over the data; see
 """
 import numbers
 import operator
+import os
 
 import numpy as np
 
@@ -111,6 +112,9 @@ def check_labels(y, n_samples, name="y"):
 def unique_labels(y, name="y"):
     """Sorted distinct labels of y (the future ``classes_``)."""
     try:
+        if y.dtype.kind in "USO":
+            # a set of Python objects beats sorting every string
+            return np.array(sorted(set(y.tolist())), dtype=y.dtype)
         return np.unique(y)
     except TypeError:
         raise TypeError(f"{name} mixes label types that cannot be sorted together "
@@ -122,6 +126,17 @@ def encode_binary(y, classes, name="y"):
     return np.where(y == classes[1], 1, -1).astype(np.int8)
 
 
+_MASK64 = (1 << 64) - 1
+
+
+def _mix64(x):
+    """SplitMix64's finaliser: nearby integers give unrelated 64-bit seeds."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return x ^ (x >> 31)
+
+
 def check_random_seed(random_state):
     """A 64-bit seed for the compiled generator, from a ``random_state``.
 
@@ -130,11 +145,17 @@ def check_random_seed(random_state):
     streams); a ``numpy.random.Generator`` or ``RandomState`` is drawn from.
     """
     if random_state is None:
-        return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        return int.from_bytes(os.urandom(8), "little")
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
-        if random_state < 0:
+        value = int(random_state)
+        if value < 0:
             raise ValueError(f"random_state must be non-negative, got {random_state}")
-        return int(np.random.SeedSequence(int(random_state)).generate_state(1, np.uint64)[0])
+        seed = 0
+        while True:  # fold ints wider than 64 bits in, 64 bits at a time
+            seed = _mix64(seed ^ (value & _MASK64))
+            value >>= 64
+            if not value:
+                return seed
     if isinstance(random_state, np.random.Generator):
         return int(random_state.integers(0, 2**64, dtype=np.uint64))
     if isinstance(random_state, np.random.RandomState):

@@ -32,7 +32,7 @@ def cmd_demo(args, out):
     mean, std = X[train].mean(axis=0), X[train].std(axis=0)
     X = (X - mean) / std  # the perceptron is sensitive to feature scale
     print(f"data: Breast Cancer Wisconsin (Diagnostic), {X.shape[0]} samples x "
-          f"{X.shape[1]} features, classes {list(np.unique(y))}", file=out)
+          f"{X.shape[1]} features, classes {', '.join(map(str, np.unique(y)))}", file=out)
     print("      UCI Machine Learning Repository (Wolberg, Mangasarian, Street and Street, "
           "1995), CC BY 4.0; shipped in perceptron/datasets/data", file=out)
     print(f"split: {len(train)} train / {len(test)} test (seed {args.seed}), features "
@@ -51,8 +51,8 @@ def cmd_demo(args, out):
           f"{model.mistakes_[:5].tolist()}, in the last {model.mistakes_[-5:].tolist()}", file=out)
     verdict = ("yes: an epoch without mistakes, the training set is separated"
                if model.converged_ else
-               "no: every epoch made mistakes (the training set is not linearly separable "
-               "in these features)")
+               f"no: every one of the {model.n_iter_} epochs made mistakes (the training set "
+               "may not be linearly separable)")
     print(f"  converged       {verdict}", file=out)
     print(f"  fit time        {seconds * 1e3:.2f} ms with the {simd_info()['level']} kernels",
           file=out)
