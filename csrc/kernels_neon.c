@@ -10,6 +10,8 @@
 
 #include <arm_neon.h>
 
+#include "ptn_exp.h"
+
 double ptn_dot_f32_neon(size_t n, const float *x, const float *y)
 {
     float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
@@ -95,6 +97,100 @@ void ptn_axpy_f64_neon(size_t n, double a, const double *x, double *y)
     }
     if (i < n) {
         y[i] = vgetq_lane_f64(vfmaq_f64(vdupq_n_f64(y[i]), av, vdupq_n_f64(x[i])), 0);
+    }
+}
+
+double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y)
+{
+    float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
+    float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);
+    float64x2_t d;
+    double s;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        float32x4_t xa = vld1q_f32(x + i), ya = vld1q_f32(y + i);
+        float32x4_t xb = vld1q_f32(x + i + 4), yb = vld1q_f32(y + i + 4);
+        d = vsubq_f64(vcvt_f64_f32(vget_low_f32(xa)), vcvt_f64_f32(vget_low_f32(ya)));
+        a0 = vfmaq_f64(a0, d, d);
+        d = vsubq_f64(vcvt_high_f64_f32(xa), vcvt_high_f64_f32(ya));
+        a1 = vfmaq_f64(a1, d, d);
+        d = vsubq_f64(vcvt_f64_f32(vget_low_f32(xb)), vcvt_f64_f32(vget_low_f32(yb)));
+        a2 = vfmaq_f64(a2, d, d);
+        d = vsubq_f64(vcvt_high_f64_f32(xb), vcvt_high_f64_f32(yb));
+        a3 = vfmaq_f64(a3, d, d);
+    }
+    s = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));
+    for (; i < n; i++) {
+        double t = (double)x[i] - (double)y[i];
+        s += t * t;
+    }
+    return s;
+}
+
+double ptn_sqdist_f64_neon(size_t n, const double *x, const double *y)
+{
+    float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
+    float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);
+    float64x2_t d0, d1, d2, d3;
+    double s;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        d0 = vsubq_f64(vld1q_f64(x + i), vld1q_f64(y + i));
+        d1 = vsubq_f64(vld1q_f64(x + i + 2), vld1q_f64(y + i + 2));
+        d2 = vsubq_f64(vld1q_f64(x + i + 4), vld1q_f64(y + i + 4));
+        d3 = vsubq_f64(vld1q_f64(x + i + 6), vld1q_f64(y + i + 6));
+        a0 = vfmaq_f64(a0, d0, d0);
+        a1 = vfmaq_f64(a1, d1, d1);
+        a2 = vfmaq_f64(a2, d2, d2);
+        a3 = vfmaq_f64(a3, d3, d3);
+    }
+    for (; i + 2 <= n; i += 2) {
+        d0 = vsubq_f64(vld1q_f64(x + i), vld1q_f64(y + i));
+        a0 = vfmaq_f64(a0, d0, d0);
+    }
+    s = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));
+    if (i < n) {
+        double t = x[i] - y[i];
+        s += t * t;
+    }
+    return s;
+}
+
+/* a*b + c, in the argument order of PTN_EXP_POLY */
+#define PTN_NEON_FMA(a, b, c) vfmaq_f64((c), (a), (b))
+
+/* See ptn_exp.h.  Unlike x86 max, NEON's propagates NaN into xc; the lanes
+ * computed from it are replaced by the input NaN at the end. */
+static inline float64x2_t ptn_exp_neon(float64x2_t x)
+{
+    float64x2_t xc = vminq_f64(vmaxq_f64(x, vdupq_n_f64(PTN_EXP_LO)), vdupq_n_f64(PTN_EXP_HI));
+    float64x2_t k = vrndnq_f64(vmulq_f64(xc, vdupq_n_f64(PTN_LOG2E)));
+    float64x2_t r = vfmsq_f64(xc, k, vdupq_n_f64(PTN_LN2_HI));
+    float64x2_t p, k1, k2, s1, s2, y;
+    r = vfmsq_f64(r, k, vdupq_n_f64(PTN_LN2_LO));
+    PTN_EXP_POLY(PTN_NEON_FMA, vdupq_n_f64, p, r);
+    k1 = vrndmq_f64(vmulq_f64(k, vdupq_n_f64(0.5)));
+    k2 = vsubq_f64(k, k1);
+    s1 = vreinterpretq_f64_u64(vshlq_n_u64(vreinterpretq_u64_f64(vaddq_f64(k1, vdupq_n_f64(PTN_EXP_BIAS))), 52));
+    s2 = vreinterpretq_f64_u64(vshlq_n_u64(vreinterpretq_u64_f64(vaddq_f64(k2, vdupq_n_f64(PTN_EXP_BIAS))), 52));
+    y = vmulq_f64(vmulq_f64(p, s1), s2);
+    return vbslq_f64(vceqq_f64(x, x), y, x);
+}
+
+void ptn_exp_f64_neon(size_t n, const double *x, double *y)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        float64x2_t a = ptn_exp_neon(vld1q_f64(x + i));
+        float64x2_t b = ptn_exp_neon(vld1q_f64(x + i + 2));
+        vst1q_f64(y + i, a);
+        vst1q_f64(y + i + 2, b);
+    }
+    for (; i + 2 <= n; i += 2) {
+        vst1q_f64(y + i, ptn_exp_neon(vld1q_f64(x + i)));
+    }
+    if (i < n) {
+        y[i] = vgetq_lane_f64(ptn_exp_neon(vdupq_n_f64(x[i])), 0);
     }
 }
 

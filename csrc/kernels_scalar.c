@@ -7,6 +7,8 @@
  */
 #include "ptn_kernels.h"
 
+#include <math.h>
+
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__)
 #error "kernels_scalar.c must be compiled for the baseline instruction set"
 #endif
@@ -56,5 +58,53 @@ void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y)
     size_t i;
     for (i = 0; i < n; i++) {
         y[i] += a * x[i];
+    }
+}
+
+double ptn_sqdist_f32_scalar(size_t n, const float *x, const float *y)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        double d0 = (double)x[i] - (double)y[i], d1 = (double)x[i + 1] - (double)y[i + 1];
+        double d2 = (double)x[i + 2] - (double)y[i + 2], d3 = (double)x[i + 3] - (double)y[i + 3];
+        s0 += d0 * d0;
+        s1 += d1 * d1;
+        s2 += d2 * d2;
+        s3 += d3 * d3;
+    }
+    for (; i < n; i++) {
+        double d = (double)x[i] - (double)y[i];
+        s0 += d * d;
+    }
+    return (s0 + s1) + (s2 + s3);
+}
+
+double ptn_sqdist_f64_scalar(size_t n, const double *x, const double *y)
+{
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        double d0 = x[i] - y[i], d1 = x[i + 1] - y[i + 1];
+        double d2 = x[i + 2] - y[i + 2], d3 = x[i + 3] - y[i + 3];
+        s0 += d0 * d0;
+        s1 += d1 * d1;
+        s2 += d2 * d2;
+        s3 += d3 * d3;
+    }
+    for (; i < n; i++) {
+        double d = x[i] - y[i];
+        s0 += d * d;
+    }
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* The C library's exp is the portable reference (correctly rounded or within
+ * an ulp on every mainstream libm); the SIMD levels approximate it. */
+void ptn_exp_f64_scalar(size_t n, const double *x, double *y)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        y[i] = exp(x[i]);
     }
 }

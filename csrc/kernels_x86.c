@@ -17,6 +17,8 @@
 
 #include <immintrin.h>
 
+#include "ptn_exp.h"
+
 /* Loading 8 int32 (or 4 int64) starting at offset 8 - r (4 - r) yields a mask
  * whose first r lanes are set. */
 static const int32_t ptn_tail_mask32[16] = {-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0};
@@ -248,6 +250,229 @@ void ptn_axpy_f64_avx512(size_t n, double a, const double *x, double *y)
         __mmask8 m = (__mmask8)((1u << (n - i)) - 1u);
         _mm512_mask_storeu_pd(y + i, m, _mm512_fmadd_pd(av, _mm512_maskz_loadu_pd(m, x + i),
                                                          _mm512_maskz_loadu_pd(m, y + i)));
+    }
+}
+
+
+/* ----------------------------------------- squared distances and exp (AVX2) */
+
+PTN_TARGET("avx2,fma")
+double ptn_sqdist_f32_avx2(size_t n, const float *x, const float *y)
+{
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
+    __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
+    __m256d d;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256 xa = _mm256_loadu_ps(x + i), ya = _mm256_loadu_ps(y + i);
+        __m256 xb = _mm256_loadu_ps(x + i + 8), yb = _mm256_loadu_ps(y + i + 8);
+        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xa)),
+                          _mm256_cvtps_pd(_mm256_castps256_ps128(ya)));
+        a0 = _mm256_fmadd_pd(d, d, a0);
+        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xa, 1)),
+                          _mm256_cvtps_pd(_mm256_extractf128_ps(ya, 1)));
+        a1 = _mm256_fmadd_pd(d, d, a1);
+        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xb)),
+                          _mm256_cvtps_pd(_mm256_castps256_ps128(yb)));
+        a2 = _mm256_fmadd_pd(d, d, a2);
+        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xb, 1)),
+                          _mm256_cvtps_pd(_mm256_extractf128_ps(yb, 1)));
+        a3 = _mm256_fmadd_pd(d, d, a3);
+    }
+    for (; i + 4 <= n; i += 4) {
+        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i)), _mm256_cvtps_pd(_mm_loadu_ps(y + i)));
+        a0 = _mm256_fmadd_pd(d, d, a0);
+    }
+    if (i < n) {
+        __m128i m = _mm_loadu_si128((const __m128i *)(ptn_tail_mask32 + 8 - (n - i)));
+        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm_maskload_ps(x + i, m)),
+                          _mm256_cvtps_pd(_mm_maskload_ps(y + i, m)));
+        a1 = _mm256_fmadd_pd(d, d, a1);
+    }
+    return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
+}
+
+PTN_TARGET("avx2,fma")
+double ptn_sqdist_f64_avx2(size_t n, const double *x, const double *y)
+{
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
+    __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
+    __m256d d0, d1, d2, d3;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        d0 = _mm256_sub_pd(_mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i));
+        d1 = _mm256_sub_pd(_mm256_loadu_pd(x + i + 4), _mm256_loadu_pd(y + i + 4));
+        d2 = _mm256_sub_pd(_mm256_loadu_pd(x + i + 8), _mm256_loadu_pd(y + i + 8));
+        d3 = _mm256_sub_pd(_mm256_loadu_pd(x + i + 12), _mm256_loadu_pd(y + i + 12));
+        a0 = _mm256_fmadd_pd(d0, d0, a0);
+        a1 = _mm256_fmadd_pd(d1, d1, a1);
+        a2 = _mm256_fmadd_pd(d2, d2, a2);
+        a3 = _mm256_fmadd_pd(d3, d3, a3);
+    }
+    for (; i + 4 <= n; i += 4) {
+        d0 = _mm256_sub_pd(_mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i));
+        a0 = _mm256_fmadd_pd(d0, d0, a0);
+    }
+    if (i < n) {
+        __m256i m = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask64 + 4 - (n - i)));
+        d0 = _mm256_sub_pd(_mm256_maskload_pd(x + i, m), _mm256_maskload_pd(y + i, m));
+        a1 = _mm256_fmadd_pd(d0, d0, a1);
+    }
+    return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
+}
+
+/* exp: the method and its constants are in ptn_exp.h */
+PTN_TARGET("avx2,fma")
+static inline __m256d ptn_exp_pd_avx2(__m256d x)
+{
+    /* max returns its second operand when the first is NaN: xc is finite */
+    __m256d xc = _mm256_min_pd(_mm256_max_pd(x, _mm256_set1_pd(PTN_EXP_LO)), _mm256_set1_pd(PTN_EXP_HI));
+    __m256d k = _mm256_round_pd(_mm256_mul_pd(xc, _mm256_set1_pd(PTN_LOG2E)),
+                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256d r = _mm256_fnmadd_pd(k, _mm256_set1_pd(PTN_LN2_HI), xc);
+    __m256d p, k1, k2, s1, s2, y;
+    r = _mm256_fnmadd_pd(k, _mm256_set1_pd(PTN_LN2_LO), r);
+    PTN_EXP_POLY(_mm256_fmadd_pd, _mm256_set1_pd, p, r);
+    k1 = _mm256_floor_pd(_mm256_mul_pd(k, _mm256_set1_pd(0.5)));
+    k2 = _mm256_sub_pd(k, k1);
+    s1 = _mm256_castsi256_pd(_mm256_slli_epi64(
+        _mm256_castpd_si256(_mm256_add_pd(k1, _mm256_set1_pd(PTN_EXP_BIAS))), 52));
+    s2 = _mm256_castsi256_pd(_mm256_slli_epi64(
+        _mm256_castpd_si256(_mm256_add_pd(k2, _mm256_set1_pd(PTN_EXP_BIAS))), 52));
+    y = _mm256_mul_pd(_mm256_mul_pd(p, s1), s2);
+    return _mm256_blendv_pd(y, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q));
+}
+
+PTN_TARGET("avx2,fma")
+void ptn_exp_f64_avx2(size_t n, const double *x, double *y)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256d a = ptn_exp_pd_avx2(_mm256_loadu_pd(x + i));
+        __m256d b = ptn_exp_pd_avx2(_mm256_loadu_pd(x + i + 4));
+        _mm256_storeu_pd(y + i, a);
+        _mm256_storeu_pd(y + i + 4, b);
+    }
+    for (; i + 4 <= n; i += 4) {
+        _mm256_storeu_pd(y + i, ptn_exp_pd_avx2(_mm256_loadu_pd(x + i)));
+    }
+    if (i < n) {
+        __m256i m = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask64 + 4 - (n - i)));
+        _mm256_maskstore_pd(y + i, m, ptn_exp_pd_avx2(_mm256_maskload_pd(x + i, m)));
+    }
+}
+
+/* -------------------------------------- squared distances and exp (AVX-512F) */
+
+PTN_TARGET("avx512f")
+double ptn_sqdist_f32_avx512(size_t n, const float *x, const float *y)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
+    __m512d d;
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m512 xa = _mm512_loadu_ps(x + i), ya = _mm512_loadu_ps(y + i);
+        __m512 xb = _mm512_loadu_ps(x + i + 16), yb = _mm512_loadu_ps(y + i + 16);
+        d = _mm512_sub_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xa)),
+                          _mm512_cvtps_pd(_mm512_castps512_ps256(ya)));
+        a0 = _mm512_fmadd_pd(d, d, a0);
+        d = _mm512_sub_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)), _mm512_cvtps_pd(ptn_high_ps_avx512(ya)));
+        a1 = _mm512_fmadd_pd(d, d, a1);
+        d = _mm512_sub_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xb)),
+                          _mm512_cvtps_pd(_mm512_castps512_ps256(yb)));
+        a2 = _mm512_fmadd_pd(d, d, a2);
+        d = _mm512_sub_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xb)), _mm512_cvtps_pd(ptn_high_ps_avx512(yb)));
+        a3 = _mm512_fmadd_pd(d, d, a3);
+    }
+    for (; i + 16 <= n; i += 16) {
+        __m512 xa = _mm512_loadu_ps(x + i), ya = _mm512_loadu_ps(y + i);
+        d = _mm512_sub_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xa)),
+                          _mm512_cvtps_pd(_mm512_castps512_ps256(ya)));
+        a0 = _mm512_fmadd_pd(d, d, a0);
+        d = _mm512_sub_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)), _mm512_cvtps_pd(ptn_high_ps_avx512(ya)));
+        a1 = _mm512_fmadd_pd(d, d, a1);
+    }
+    if (i < n) {
+        __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+        __m512 xt = _mm512_maskz_loadu_ps(m, x + i), yt = _mm512_maskz_loadu_ps(m, y + i);
+        d = _mm512_sub_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xt)),
+                          _mm512_cvtps_pd(_mm512_castps512_ps256(yt)));
+        a2 = _mm512_fmadd_pd(d, d, a2);
+        d = _mm512_sub_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xt)), _mm512_cvtps_pd(ptn_high_ps_avx512(yt)));
+        a3 = _mm512_fmadd_pd(d, d, a3);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+}
+
+PTN_TARGET("avx512f")
+double ptn_sqdist_f64_avx512(size_t n, const double *x, const double *y)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
+    __m512d d0, d1, d2, d3;
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        d0 = _mm512_sub_pd(_mm512_loadu_pd(x + i), _mm512_loadu_pd(y + i));
+        d1 = _mm512_sub_pd(_mm512_loadu_pd(x + i + 8), _mm512_loadu_pd(y + i + 8));
+        d2 = _mm512_sub_pd(_mm512_loadu_pd(x + i + 16), _mm512_loadu_pd(y + i + 16));
+        d3 = _mm512_sub_pd(_mm512_loadu_pd(x + i + 24), _mm512_loadu_pd(y + i + 24));
+        a0 = _mm512_fmadd_pd(d0, d0, a0);
+        a1 = _mm512_fmadd_pd(d1, d1, a1);
+        a2 = _mm512_fmadd_pd(d2, d2, a2);
+        a3 = _mm512_fmadd_pd(d3, d3, a3);
+    }
+    for (; i + 8 <= n; i += 8) {
+        d0 = _mm512_sub_pd(_mm512_loadu_pd(x + i), _mm512_loadu_pd(y + i));
+        a0 = _mm512_fmadd_pd(d0, d0, a0);
+    }
+    if (i < n) {
+        __mmask8 m = (__mmask8)((1u << (n - i)) - 1u);
+        d0 = _mm512_sub_pd(_mm512_maskz_loadu_pd(m, x + i), _mm512_maskz_loadu_pd(m, y + i));
+        a1 = _mm512_fmadd_pd(d0, d0, a1);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+}
+
+PTN_TARGET("avx512f")
+static inline __m512d ptn_exp_pd_avx512(__m512d x)
+{
+    /* same method as ptn_exp_pd_avx2; roundscale immediates: 8 = nearest, 9 = floor,
+     * both with exceptions suppressed */
+    __m512d xc = _mm512_min_pd(_mm512_max_pd(x, _mm512_set1_pd(PTN_EXP_LO)), _mm512_set1_pd(PTN_EXP_HI));
+    __m512d k = _mm512_roundscale_pd(_mm512_mul_pd(xc, _mm512_set1_pd(PTN_LOG2E)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(PTN_LN2_HI), xc);
+    __m512d p, k1, k2, s1, s2, y;
+    r = _mm512_fnmadd_pd(k, _mm512_set1_pd(PTN_LN2_LO), r);
+    PTN_EXP_POLY(_mm512_fmadd_pd, _mm512_set1_pd, p, r);
+    k1 = _mm512_roundscale_pd(_mm512_mul_pd(k, _mm512_set1_pd(0.5)),
+                              _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    k2 = _mm512_sub_pd(k, k1);
+    s1 = _mm512_castsi512_pd(_mm512_slli_epi64(
+        _mm512_castpd_si512(_mm512_add_pd(k1, _mm512_set1_pd(PTN_EXP_BIAS))), 52));
+    s2 = _mm512_castsi512_pd(_mm512_slli_epi64(
+        _mm512_castpd_si512(_mm512_add_pd(k2, _mm512_set1_pd(PTN_EXP_BIAS))), 52));
+    y = _mm512_mul_pd(_mm512_mul_pd(p, s1), s2);
+    return _mm512_mask_mov_pd(y, _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), x);
+}
+
+PTN_TARGET("avx512f")
+void ptn_exp_f64_avx512(size_t n, const double *x, double *y)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512d a = ptn_exp_pd_avx512(_mm512_loadu_pd(x + i));
+        __m512d b = ptn_exp_pd_avx512(_mm512_loadu_pd(x + i + 8));
+        _mm512_storeu_pd(y + i, a);
+        _mm512_storeu_pd(y + i + 8, b);
+    }
+    for (; i + 8 <= n; i += 8) {
+        _mm512_storeu_pd(y + i, ptn_exp_pd_avx512(_mm512_loadu_pd(x + i)));
+    }
+    if (i < n) {
+        __mmask8 m = (__mmask8)((1u << (n - i)) - 1u);
+        _mm512_mask_storeu_pd(y + i, m, ptn_exp_pd_avx512(_mm512_maskz_loadu_pd(m, x + i)));
     }
 }
 

@@ -14,7 +14,15 @@
  *     exact in double, so the only rounding is the summation, and a float32
  *     model sees the same activations a float64 one would;
  *   - ptn_axpy computes y[i] += a * x[i] in the vector's own precision, fused
- *     (one rounding) where the level has FMA.
+ *     (one rounding) where the level has FMA;
+ *   - ptn_sqdist is the squared Euclidean distance sum_i (x[i] - y[i])^2,
+ *     summed in double like the dot product (the Gaussian/RBF kernel needs
+ *     it; computing it directly avoids the cancellation of
+ *     ||x||^2 + ||y||^2 - 2 x.y when x and y are close);
+ *   - ptn_exp_f64 writes y[i] = exp(x[i]) (y may be x itself), within a few
+ *     ulp of the correctly rounded value over the whole double range
+ *     (overflow to +inf, gradual underflow to 0, NaN propagated); the RBF
+ *     kernel applies it to a whole row of distances at once.
  *
  * Results may differ between levels in the last bits of a dot product
  * because the summation order differs; they are exact when every partial sum
@@ -41,6 +49,9 @@ typedef double (*ptn_dot_f32_fn)(size_t n, const float *x, const float *y);
 typedef double (*ptn_dot_f64_fn)(size_t n, const double *x, const double *y);
 typedef void (*ptn_axpy_f32_fn)(size_t n, float a, const float *x, float *y);
 typedef void (*ptn_axpy_f64_fn)(size_t n, double a, const double *x, double *y);
+typedef double (*ptn_sqdist_f32_fn)(size_t n, const float *x, const float *y);
+typedef double (*ptn_sqdist_f64_fn)(size_t n, const double *x, const double *y);
+typedef void (*ptn_exp_f64_fn)(size_t n, const double *x, double *y);
 
 /* One row of the dispatch table: every kernel of one instruction-set level. */
 typedef struct ptn_kernels {
@@ -50,6 +61,10 @@ typedef struct ptn_kernels {
     ptn_dot_f64_fn dot_f64;
     ptn_axpy_f32_fn axpy_f32;
     ptn_axpy_f64_fn axpy_f64;
+    /* kernel methods (issue 4): squared distances and exp for the RBF kernel */
+    ptn_sqdist_f32_fn sqdist_f32;
+    ptn_sqdist_f64_fn sqdist_f64;
+    ptn_exp_f64_fn exp_f64;
 } ptn_kernels;
 
 /* kernels_scalar.c */
@@ -57,6 +72,9 @@ double ptn_dot_f32_scalar(size_t n, const float *x, const float *y);
 double ptn_dot_f64_scalar(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_scalar(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y);
+double ptn_sqdist_f32_scalar(size_t n, const float *x, const float *y);
+double ptn_sqdist_f64_scalar(size_t n, const double *x, const double *y);
+void ptn_exp_f64_scalar(size_t n, const double *x, double *y);
 
 #if PTN_HAVE_X86_KERNELS
 /* kernels_x86.c */
@@ -64,10 +82,16 @@ double ptn_dot_f32_avx2(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx2(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx2(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_avx2(size_t n, double a, const double *x, double *y);
+double ptn_sqdist_f32_avx2(size_t n, const float *x, const float *y);
+double ptn_sqdist_f64_avx2(size_t n, const double *x, const double *y);
+void ptn_exp_f64_avx2(size_t n, const double *x, double *y);
 double ptn_dot_f32_avx512(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx512(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx512(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_avx512(size_t n, double a, const double *x, double *y);
+double ptn_sqdist_f32_avx512(size_t n, const float *x, const float *y);
+double ptn_sqdist_f64_avx512(size_t n, const double *x, const double *y);
+void ptn_exp_f64_avx512(size_t n, const double *x, double *y);
 #endif
 
 #if PTN_HAVE_NEON_KERNELS
@@ -76,6 +100,9 @@ double ptn_dot_f32_neon(size_t n, const float *x, const float *y);
 double ptn_dot_f64_neon(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_neon(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_neon(size_t n, double a, const double *x, double *y);
+double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y);
+double ptn_sqdist_f64_neon(size_t n, const double *x, const double *y);
+void ptn_exp_f64_neon(size_t n, const double *x, double *y);
 #endif
 
 #ifdef __cplusplus

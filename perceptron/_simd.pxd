@@ -7,6 +7,9 @@ cdef extern from "ptn_kernels.h" nogil:
     ctypedef double (*ptn_dot_f64_fn)(size_t n, const double *x, const double *y) noexcept nogil
     ctypedef void (*ptn_axpy_f32_fn)(size_t n, float a, const float *x, float *y) noexcept nogil
     ctypedef void (*ptn_axpy_f64_fn)(size_t n, double a, const double *x, double *y) noexcept nogil
+    ctypedef double (*ptn_sqdist_f32_fn)(size_t n, const float *x, const float *y) noexcept nogil
+    ctypedef double (*ptn_sqdist_f64_fn)(size_t n, const double *x, const double *y) noexcept nogil
+    ctypedef void (*ptn_exp_f64_fn)(size_t n, const double *x, double *y) noexcept nogil
 
     ctypedef struct ptn_kernels:
         int level
@@ -15,6 +18,9 @@ cdef extern from "ptn_kernels.h" nogil:
         ptn_dot_f64_fn dot_f64
         ptn_axpy_f32_fn axpy_f32
         ptn_axpy_f64_fn axpy_f64
+        ptn_sqdist_f32_fn sqdist_f32
+        ptn_sqdist_f64_fn sqdist_f64
+        ptn_exp_f64_fn exp_f64
 
 from cython cimport floating
 
@@ -46,3 +52,12 @@ cdef inline void kaxpy(const ptn_kernels *k, Py_ssize_t n, double a, const float
         k.axpy_f32(<size_t>n, <float>a, x, y)
     else:
         k.axpy_f64(<size_t>n, a, x, y)
+
+
+# Squared Euclidean distance sum (x[i] - y[i])^2, summed in double.
+cdef inline double ksqdist(const ptn_kernels *k, Py_ssize_t n, const floating *x,
+                           const floating *y) noexcept nogil:
+    if floating is float:
+        return k.sqdist_f32(<size_t>n, x, y)
+    else:
+        return k.sqdist_f64(<size_t>n, x, y)

@@ -172,3 +172,35 @@ def _py_axpy(a, x, y, level=None):
             k.axpy_f64(<size_t>xd.shape[0], <double>a, &xd[0], &yd[0])
     else:
         raise TypeError(f"dtype must be float32 or float64, got {x.dtype}")
+
+
+def _py_sqdist(x, y, level=None):
+    """sum((x - y)**2) with the kernel of `level` (None: the active one); for tests."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef const float[::1] xf, yf
+    cdef const double[::1] xd, yd
+    if x.dtype != y.dtype or x.shape != y.shape or x.ndim != 1:
+        raise ValueError("x and y must be 1-D arrays of the same dtype and length")
+    if x.dtype.name == "float32":
+        xf, yf = x, y
+        return k.sqdist_f32(<size_t>xf.shape[0], &xf[0] if xf.shape[0] else NULL,
+                            &yf[0] if yf.shape[0] else NULL)
+    if x.dtype.name == "float64":
+        xd, yd = x, y
+        return k.sqdist_f64(<size_t>xd.shape[0], &xd[0] if xd.shape[0] else NULL,
+                            &yd[0] if yd.shape[0] else NULL)
+    raise TypeError(f"dtype must be float32 or float64, got {x.dtype}")
+
+
+def _py_exp(x, out, level=None):
+    """out[:] = exp(x) with the kernel of `level` (out may be x); for tests."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef const double[::1] xd
+    cdef double[::1] od
+    if x.dtype.name != "float64" or out.dtype.name != "float64":
+        raise TypeError(f"x and out must be float64, got {x.dtype} and {out.dtype}")
+    if x.shape != out.shape or x.ndim != 1:
+        raise ValueError("x and out must be 1-D arrays of the same length")
+    xd, od = x, out
+    if xd.shape[0]:
+        k.exp_f64(<size_t>xd.shape[0], &xd[0], &od[0])

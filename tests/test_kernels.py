@@ -103,3 +103,98 @@ def test_bad_arguments_to_test_wrappers():
         _simd._py_dot(np.ones(3, dtype=np.int32), np.ones(3, dtype=np.int32))
     with pytest.raises(ValueError, match="level must be one of"):
         _simd._py_dot(x, x, "sse9")
+
+
+# ------------------------------------------- squared distance and exp (issue 4)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", LENGTHS)
+@pytest.mark.parametrize("offset", [0, 1, 3])
+def test_sqdist_matches_numpy(level, dtype, n, offset, rng):
+    _, _, x, y = _buffers(rng, n, offset, dtype)
+    diff = x.astype(np.float64) - y.astype(np.float64)
+    expected = float(np.dot(diff, diff))
+    got = _simd._py_sqdist(x, y, level)
+    assert got == pytest.approx(expected, rel=1e-12, abs=1e-12 * max(n, 1))
+    assert _simd._py_sqdist(x, x, level) == 0.0
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sqdist_integer_valued_data_is_exact(level, dtype, rng):
+    x = rng.integers(-50, 50, size=1001).astype(dtype)
+    y = rng.integers(-50, 50, size=1001).astype(dtype)
+    d = x.astype(np.int64) - y.astype(np.int64)
+    assert _simd._py_sqdist(x, y, level) == float(np.dot(d, d))
+
+
+def _ulps(got, want):
+    """Distance in units in the last place of `want` (subnormals: of the smallest one)."""
+    spacing = np.maximum(np.spacing(np.abs(want)), np.finfo(np.float64).smallest_subnormal)
+    return np.abs(got - want) / spacing
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("n", LENGTHS)
+@pytest.mark.parametrize("offset", [0, 1, 3])
+def test_exp_matches_numpy_over_the_whole_range(level, n, offset, rng):
+    buf = rng.uniform(-750.0, 712.0, size=n + offset + 8)
+    out_buf = np.full_like(buf, 7.0)
+    x, out = buf[offset:offset + n], out_buf[offset:offset + n]
+    with np.errstate(over="ignore", under="ignore"):
+        want = np.exp(x)
+    _simd._py_exp(x, out, level)
+    finite = np.isfinite(want)
+    assert np.all(out[~finite] == want[~finite])
+    assert np.all(_ulps(out[finite], want[finite]) <= 4)
+    # nothing written outside [offset, offset + n)
+    assert np.all(out_buf[:offset] == 7.0) and np.all(out_buf[offset + n:] == 7.0)
+    # in place gives the same values
+    inplace = x.copy()
+    _simd._py_exp(inplace, inplace, level)
+    np.testing.assert_array_equal(inplace, out)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_exp_special_values(level):
+    x = np.array([0.0, -0.0, 1.0, -1.0, 709.78, 709.79, 710.0, 1e308, np.inf, -np.inf, np.nan,
+                  -708.4, -720.0, -745.1, -745.2, -746.0, -1e308, 1e-300, -1e-300])
+    out = np.empty_like(x)
+    _simd._py_exp(x, out, level)
+    with np.errstate(over="ignore", under="ignore"):
+        want = np.exp(x)
+    assert out[0] == 1.0 and out[1] == 1.0
+    assert out[8] == np.inf and out[9] == 0.0 and np.isnan(out[10])
+    finite = np.isfinite(want)
+    assert np.all(_ulps(out[finite], want[finite]) <= 4)
+    assert np.all((out[~finite] == want[~finite]) | (np.isnan(out[~finite]) & np.isnan(want[~finite])))
+
+
+def test_exp_wrapper_rejects_bad_arguments():
+    with pytest.raises(TypeError, match="float64"):
+        _simd._py_exp(np.ones(3, dtype=np.float32), np.ones(3, dtype=np.float32))
+    with pytest.raises(ValueError, match="same length"):
+        _simd._py_exp(np.ones(3), np.ones(4))
+
+
+@settings(max_examples=200, deadline=None)
+@given(n=st.integers(0, 300), offset=st.integers(0, 7), dtype=st.sampled_from(DTYPES),
+       seed=st.integers(0, 2**32 - 1), scale=st.sampled_from([1e-30, 1e-3, 1.0, 1e3, 1e30]),
+       shift=st.floats(-1e3, 1e3))
+def test_sqdist_and_exp_property(n, offset, dtype, seed, scale, shift):
+    rng = np.random.default_rng(seed)
+    bx = (rng.standard_normal(n + offset) * scale + shift).astype(dtype)
+    by = (rng.standard_normal(n + offset) * scale + shift).astype(dtype)
+    x, y = bx[offset:], by[offset:]
+    d = x.astype(np.float64) - y.astype(np.float64)
+    expected = float(np.dot(d, d))
+    z = -np.abs(rng.standard_normal(n)) * scale  # the arguments the RBF kernel passes
+    with np.errstate(over="ignore", under="ignore"):
+        want = np.exp(z)
+    for level in LEVELS:
+        assert abs(_simd._py_sqdist(x, y, level) - expected) <= expected * 1e-12 + 1e-300
+        out = np.empty(n)
+        _simd._py_exp(z, out, level)
+        assert np.all(_ulps(out, want) <= 4)

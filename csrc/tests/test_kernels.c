@@ -3,8 +3,10 @@
  *
  * For every level this CPU supports, checks each kernel against a plain
  * long-double reference at lengths that hit every main loop and tail, from
- * aligned and misaligned starts, and checks that axpy writes nothing past
- * the end.  Build and run:
+ * aligned and misaligned starts, and checks that axpy and exp write nothing
+ * past the end; exp is compared with the C library's over its whole range and
+ * at its special values (overflow, gradual underflow, infinities, NaN).
+ * Build and run:
  *
  *   cc -std=c99 -O2 -Icsrc csrc/tests/test_kernels.c csrc/kernels_*.c \
  *      csrc/cpu.c csrc/dispatch.c -lm -o test_kernels && ./test_kernels
@@ -14,6 +16,7 @@
 #include "ptn_dispatch.h"
 #include "ptn_cpu.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +42,55 @@ static void check(int ok, const char *what, const char *level, size_t n, size_t 
     if (!ok) {
         printf("FAIL %s level=%s n=%zu offset=%zu\n", what, level, n, offset);
         failures++;
+    }
+}
+
+/* Within EXP_ULPS units in the last place of libm's exp (itself within an
+ * ulp); subnormal results within EXP_ULPS of the smallest subnormal; the
+ * same infinities, zeros and NaNs. */
+#define EXP_ULPS 4.0
+static int exp_close(double got, double ref)
+{
+    if (isnan(ref)) {
+        return isnan(got);
+    }
+    if (isinf(ref)) {
+        return got == ref;
+    }
+    if (ref < DBL_MIN) {
+        return fabs(got - ref) <= EXP_ULPS * 4.9406564584124654e-324;
+    }
+    return fabs(got - ref) <= EXP_ULPS * DBL_EPSILON * ref;
+}
+
+/* The special values and the edges of exp's range, at every position of a
+ * vector (so through the main loop and every tail). */
+static void check_exp_specials(const ptn_kernels *k)
+{
+    static const double specials[] = {
+        0.0, -0.0, 1.0, -1.0, 1e-300, -1e-300, 0.5, 709.78, 709.7827128933840, 709.79, 710.0,
+        1000.0, -708.39, -708.4, -720.0, -744.0, -745.1, -745.2, -746.0, -1000.0, -1e308, 1e308,
+        HUGE_VAL, -HUGE_VAL, NAN, -NAN, 0.34657359027997264, -0.34657359027997264, 88.7, -103.9};
+    const size_t count = sizeof(specials) / sizeof(specials[0]);
+    double in[64], out[64];
+    size_t s, pos, len;
+    for (s = 0; s < count; s++) {
+        for (len = 1; len <= 19; len += 3) {
+            for (pos = 0; pos < len; pos++) {
+                size_t i;
+                for (i = 0; i < len; i++) {
+                    in[i] = (i == pos) ? specials[s] : -0.25 * (double)i;
+                }
+                k->exp_f64(len, in, out);
+                for (i = 0; i < len; i++) {
+                    if (!exp_close(out[i], exp(in[i]))) {
+                        printf("FAIL exp_f64 special x=%.17g got=%.17g want=%.17g level=%s len=%zu\n",
+                               in[i], out[i], exp(in[i]), k->name, len);
+                        failures++;
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -108,8 +160,48 @@ int main(void)
                         check(yd[offset + n + i] == GUARD, "axpy_f64 guard", k->name, n, offset);
                     }
                 }
+
+                /* squared distance: the differences are at most 2 and their
+                 * squares at most 4, hence the scale of the tolerance */
+                {
+                    long double s32 = 0.0L, s64 = 0.0L;
+                    for (i = 0; i < n; i++) {
+                        long double d32 = (long double)xf[offset + i] - (long double)yf[offset + i];
+                        long double d64 = (long double)xd[offset + i] - (long double)yd[offset + i];
+                        s32 += d32 * d32;
+                        s64 += d64 * d64;
+                    }
+                    got = k->sqdist_f32(n, xf + offset, yf + offset);
+                    check(fabs(got - (double)s32) <= 4.0 * tol, "sqdist_f32", k->name, n, offset);
+                    got = k->sqdist_f64(n, xd + offset, yd + offset);
+                    check(fabs(got - (double)s64) <= 4.0 * tol, "sqdist_f64", k->name, n, offset);
+                    check(k->sqdist_f64(n, xd + offset, xd + offset) == 0.0, "sqdist_f64 of x and x",
+                          k->name, n, offset);
+                }
+
+                /* exp over the whole range, out of place and in place */
+                {
+                    for (i = 0; i < n; i++) {
+                        xd[offset + i] = 740.0 * uniform() - 10.0; /* [-750, 730) */
+                    }
+                    for (i = 0; i < PAD; i++) {
+                        yd[offset + n + i] = GUARD;
+                    }
+                    k->exp_f64(n, xd + offset, yd + offset);
+                    for (i = 0; i < n; i++) {
+                        check(exp_close(yd[offset + i], exp(xd[offset + i])), "exp_f64", k->name, n, offset);
+                    }
+                    for (i = 0; i < PAD; i++) {
+                        check(yd[offset + n + i] == GUARD, "exp_f64 guard", k->name, n, offset);
+                    }
+                    k->exp_f64(n, xd + offset, xd + offset);
+                    for (i = 0; i < n; i++) {
+                        check(xd[offset + i] == yd[offset + i], "exp_f64 in place", k->name, n, offset);
+                    }
+                }
             }
         }
+        check_exp_specials(k);
         printf("ok   %s\n", k->name);
     }
     if (failures) {
