@@ -49,6 +49,7 @@ EXTENSIONS = [
     extension("_simd", KERNEL_SOURCES),
     extension("_online"),
     extension("_decision"),
+    extension("_kernel"),
 ]
 
 

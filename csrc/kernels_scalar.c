@@ -108,3 +108,37 @@ void ptn_exp_f64_scalar(size_t n, const double *x, double *y)
         y[i] = exp(x[i]);
     }
 }
+
+/* Row by row with the pair kernels: plain C gains nothing from interleaving
+ * rows that the compiler could not already do within one. */
+void ptn_dot_rows_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
+{
+    size_t k;
+    for (k = 0; k < m; k++) {
+        out[k] = ptn_dot_f32_scalar(d, A + k * lda, x);
+    }
+}
+
+void ptn_dot_rows_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
+{
+    size_t k;
+    for (k = 0; k < m; k++) {
+        out[k] = ptn_dot_f64_scalar(d, A + k * lda, x);
+    }
+}
+
+void ptn_sqdist_rows_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
+{
+    size_t k;
+    for (k = 0; k < m; k++) {
+        out[k] = ptn_sqdist_f32_scalar(d, A + k * lda, x);
+    }
+}
+
+void ptn_sqdist_rows_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
+{
+    size_t k;
+    for (k = 0; k < m; k++) {
+        out[k] = ptn_sqdist_f64_scalar(d, A + k * lda, x);
+    }
+}

@@ -10,6 +10,10 @@ cdef extern from "ptn_kernels.h" nogil:
     ctypedef double (*ptn_sqdist_f32_fn)(size_t n, const float *x, const float *y) noexcept nogil
     ctypedef double (*ptn_sqdist_f64_fn)(size_t n, const double *x, const double *y) noexcept nogil
     ctypedef void (*ptn_exp_f64_fn)(size_t n, const double *x, double *y) noexcept nogil
+    ctypedef void (*ptn_rows_f32_fn)(size_t m, size_t d, const float *A, size_t lda,
+                                     const float *x, double *out) noexcept nogil
+    ctypedef void (*ptn_rows_f64_fn)(size_t m, size_t d, const double *A, size_t lda,
+                                     const double *x, double *out) noexcept nogil
 
     ctypedef struct ptn_kernels:
         int level
@@ -21,6 +25,10 @@ cdef extern from "ptn_kernels.h" nogil:
         ptn_sqdist_f32_fn sqdist_f32
         ptn_sqdist_f64_fn sqdist_f64
         ptn_exp_f64_fn exp_f64
+        ptn_rows_f32_fn dot_rows_f32
+        ptn_rows_f64_fn dot_rows_f64
+        ptn_rows_f32_fn sqdist_rows_f32
+        ptn_rows_f64_fn sqdist_rows_f64
 
 from cython cimport floating
 
@@ -61,3 +69,21 @@ cdef inline double ksqdist(const ptn_kernels *k, Py_ssize_t n, const floating *x
         return k.sqdist_f32(<size_t>n, x, y)
     else:
         return k.sqdist_f64(<size_t>n, x, y)
+
+
+# out[k] = A[k] . x or ||A[k] - x||^2 (in double) for the m rows of A (row k
+# at A + k*lda); a row's value does not depend on m or k.
+cdef inline void kdot_rows(const ptn_kernels *k, Py_ssize_t m, Py_ssize_t d, const floating *A,
+                           Py_ssize_t lda, const floating *x, double *out) noexcept nogil:
+    if floating is float:
+        k.dot_rows_f32(<size_t>m, <size_t>d, A, <size_t>lda, x, out)
+    else:
+        k.dot_rows_f64(<size_t>m, <size_t>d, A, <size_t>lda, x, out)
+
+
+cdef inline void ksqdist_rows(const ptn_kernels *k, Py_ssize_t m, Py_ssize_t d, const floating *A,
+                              Py_ssize_t lda, const floating *x, double *out) noexcept nogil:
+    if floating is float:
+        k.sqdist_rows_f32(<size_t>m, <size_t>d, A, <size_t>lda, x, out)
+    else:
+        k.sqdist_rows_f64(<size_t>m, <size_t>d, A, <size_t>lda, x, out)

@@ -13,6 +13,8 @@ import os
 import platform
 import warnings
 
+import numpy as np
+
 cdef extern from "ptn_dispatch.h" nogil:
     const char *ptn_level_name(int level)
     int ptn_level_from_name(const char *name)
@@ -204,3 +206,40 @@ def _py_exp(x, out, level=None):
     xd, od = x, out
     if xd.shape[0]:
         k.exp_f64(<size_t>xd.shape[0], &xd[0], &od[0])
+
+
+def _py_rows(op, B, x, level=None):
+    """out[k] = op(B[k, :len(x)], x) for each row of the C-contiguous matrix B
+    (m, lda), lda >= len(x), with the _rows kernel of `level` (op: "dot" or
+    "sqdist"); the columns of B past len(x) exercise the row stride.  For tests.
+    """
+    cdef const ptn_kernels *k = _table(level)
+    cdef const float[:, ::1] Bf
+    cdef const float[::1] xf
+    cdef const double[:, ::1] Bd
+    cdef const double[::1] xd
+    cdef Py_ssize_t m, d, lda
+    if op not in ("dot", "sqdist"):
+        raise ValueError(f"op must be 'dot' or 'sqdist', got {op!r}")
+    if B.ndim != 2 or x.ndim != 1 or B.dtype != x.dtype or B.shape[1] < x.shape[0]:
+        raise ValueError("B must be 2-D and x 1-D, of the same dtype, with B.shape[1] >= len(x)")
+    m, lda, d = B.shape[0], B.shape[1], x.shape[0]
+    out = np.zeros(m, dtype=np.float64)
+    cdef double[::1] o = out
+    if B.dtype.name == "float32":
+        Bf, xf = B, x
+        if m and d:
+            if op == "dot":
+                k.dot_rows_f32(<size_t>m, <size_t>d, &Bf[0, 0], <size_t>lda, &xf[0], &o[0])
+            else:
+                k.sqdist_rows_f32(<size_t>m, <size_t>d, &Bf[0, 0], <size_t>lda, &xf[0], &o[0])
+    elif B.dtype.name == "float64":
+        Bd, xd = B, x
+        if m and d:
+            if op == "dot":
+                k.dot_rows_f64(<size_t>m, <size_t>d, &Bd[0, 0], <size_t>lda, &xd[0], &o[0])
+            else:
+                k.sqdist_rows_f64(<size_t>m, <size_t>d, &Bd[0, 0], <size_t>lda, &xd[0], &o[0])
+    else:
+        raise TypeError(f"dtype must be float32 or float64, got {B.dtype}")
+    return out

@@ -94,6 +94,64 @@ static void check_exp_specials(const ptn_kernels *k)
     }
 }
 
+/* The _rows kernels: every row against a long-double reference, the value of
+ * a row the same whatever its position (alone, or in a group of four), and
+ * nothing written past out[m - 1]. */
+static void check_rows(const ptn_kernels *k)
+{
+    static const size_t ms[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 13};
+    static const size_t ds[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 50, 97};
+    static float af[13 * 100], xf[100];
+    static double ad[13 * 100], xd[100];
+    double out[16], one;
+    size_t mi, di, i, r;
+    for (mi = 0; mi < sizeof(ms) / sizeof(ms[0]); mi++) {
+        for (di = 0; di < sizeof(ds) / sizeof(ds[0]); di++) {
+            const size_t m = ms[mi], d = ds[di], lda = d + 3;
+            int op;
+            for (i = 0; i < 13 * 100; i++) {
+                af[i] = (float)uniform();
+                ad[i] = uniform();
+            }
+            for (i = 0; i < 100; i++) {
+                xf[i] = (float)uniform();
+                xd[i] = uniform();
+            }
+            for (op = 0; op < 4; op++) {
+                const char *what[] = {"dot_rows_f32", "dot_rows_f64", "sqdist_rows_f32", "sqdist_rows_f64"};
+                for (i = 0; i < 16; i++) {
+                    out[i] = GUARD;
+                }
+                switch (op) {
+                case 0: k->dot_rows_f32(m, d, af, lda, xf, out); break;
+                case 1: k->dot_rows_f64(m, d, ad, lda, xd, out); break;
+                case 2: k->sqdist_rows_f32(m, d, af, lda, xf, out); break;
+                default: k->sqdist_rows_f64(m, d, ad, lda, xd, out); break;
+                }
+                for (r = 0; r < m; r++) {
+                    long double ref = 0.0L;
+                    for (i = 0; i < d; i++) {
+                        long double a = op % 2 ? (long double)ad[r * lda + i] : (long double)af[r * lda + i];
+                        long double b = op % 2 ? (long double)xd[i] : (long double)xf[i];
+                        ref += op < 2 ? a * b : (a - b) * (a - b);
+                    }
+                    check(fabs(out[r] - (double)ref) <= 4e-12 * (double)(d + 1), what[op], k->name, d, m);
+                    switch (op) {
+                    case 0: k->dot_rows_f32(1, d, af + r * lda, lda, xf, &one); break;
+                    case 1: k->dot_rows_f64(1, d, ad + r * lda, lda, xd, &one); break;
+                    case 2: k->sqdist_rows_f32(1, d, af + r * lda, lda, xf, &one); break;
+                    default: k->sqdist_rows_f64(1, d, ad + r * lda, lda, xd, &one); break;
+                    }
+                    check(one == out[r], "rows: same value alone and in a group", k->name, d, m);
+                }
+                for (r = m; r < 16; r++) {
+                    check(out[r] == GUARD, "rows guard", k->name, d, m);
+                }
+            }
+        }
+    }
+}
+
 int main(void)
 {
     static float xf[MAX_LEN + 2 * PAD], yf[MAX_LEN + 2 * PAD];
@@ -202,6 +260,7 @@ int main(void)
             }
         }
         check_exp_specials(k);
+        check_rows(k);
         printf("ok   %s\n", k->name);
     }
     if (failures) {
