@@ -20,11 +20,15 @@ except ImportError as exc:  # pragma: no cover - depends on how the package was 
     raise
 from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 from .linear import Perceptron
+from .kernel import KernelPerceptron
+from . import geometry
 
 __all__ = [
     "__version__",
     "simd_info",
     "Perceptron",
+    "KernelPerceptron",
+    "geometry",
     "ConvergenceWarning",
     "DataConversionWarning",
     "NotFittedError",

@@ -59,6 +59,14 @@ class LinearClassifierMixin(ClassifierMixin):
         scores = self.decision_function(X)
         return self.classes_[(scores > 0).astype(np.intp)]
 
+    def report(self, X, y, w_star=None, b_star=0.0, *, file=None, verbose=True):
+        """Print and return the geometry of this model on (X, y): updates made,
+        R, the margin achieved, and the bound (R/gamma)^2 for a separator
+        ``w_star``; see ``perceptron.geometry.report``."""
+        from .geometry import report
+
+        return report(self, X, y, w_star, b_star, file=file, verbose=verbose)
+
 
 class Perceptron(LinearClassifierMixin, BaseEstimator):
     """Rosenblatt's perceptron for two classes, trained by error-driven updates.

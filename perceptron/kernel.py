@@ -1,0 +1,415 @@
+"""The kernel perceptron: the perceptron in dual form, for boundaries that are
+not hyperplanes (XOR, concentric circles)."""
+import numbers
+import warnings
+
+import numpy as np
+
+from . import _kernel
+from ._base import BaseEstimator, ClassifierMixin
+from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
+from ._validation import (check_array, check_finite, check_is_fitted, check_labels,
+                          check_n_features, check_random_seed, check_scalar, encode_binary,
+                          unique_labels)
+from .exceptions import ConvergenceWarning
+
+__all__ = ["KernelPerceptron", "kernel_matrix"]
+
+_KINDS = {
+    "linear": _kernel.KIND_LINEAR,
+    "poly": _kernel.KIND_POLY,
+    "rbf": _kernel.KIND_RBF,
+    "sigmoid": _kernel.KIND_SIGMOID,
+    "precomputed": _kernel.KIND_PRECOMPUTED,
+}
+_USES_GAMMA = ("poly", "rbf", "sigmoid")
+
+
+def _check_kernel(kernel):
+    if callable(kernel):
+        return kernel
+    if isinstance(kernel, str) and kernel in _KINDS:
+        return kernel
+    raise ValueError(f"kernel must be one of {', '.join(repr(k) for k in _KINDS)} or a callable "
+                     f"kernel(X, Y) returning the matrix of kernel values; got {kernel!r}")
+
+
+def _check_gamma(gamma):
+    if isinstance(gamma, str):
+        if gamma in ("scale", "auto"):
+            return gamma
+        raise ValueError(f"gamma must be 'scale', 'auto' or a positive number, got {gamma!r}")
+    return check_scalar(gamma, "gamma", "float", low=0.0, low_open=True)
+
+
+def _resolve_gamma(gamma, X):
+    """'scale': 1 / (n_features * X.var()) (1 when X is constant); 'auto': 1 / n_features
+    (the conventions of scikit-learn's SVC)."""
+    if gamma == "scale":
+        var = float(X.var(dtype=np.float64))
+        return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+    if gamma == "auto":
+        return 1.0 / X.shape[1]
+    return gamma
+
+
+def _call_kernel(kernel, X, Y):
+    """kernel(X, Y) as a finite float64 (len(X), len(Y)) C-contiguous matrix."""
+    K = np.asarray(kernel(X, Y))
+    if K.shape != (X.shape[0], Y.shape[0]):
+        raise ValueError(f"the kernel callable returned an array of shape {K.shape}; expected "
+                         f"(len(X), len(Y)) = ({X.shape[0]}, {Y.shape[0]})")
+    if K.dtype.kind not in "fiub":
+        raise TypeError(f"the kernel callable returned dtype {K.dtype}; expected real numbers")
+    K = np.ascontiguousarray(K, dtype=np.float64)
+    return check_finite(K, "the kernel callable's result")
+
+
+def kernel_matrix(X, Y=None, kernel="rbf", *, degree=3, gamma="scale", coef0=0.0):
+    """Matrix of kernel values ``K[a, b] = k(X[a], Y[b])``, by the compiled code
+    the kernel perceptron trains and predicts with.
+
+    Kernels (the definitions of scikit-learn's SVC):
+
+    - ``linear``: ``x.z``
+    - ``poly``: ``(gamma x.z + coef0)^degree``
+    - ``rbf``: ``exp(-gamma ||x - z||^2)``
+    - ``sigmoid``: ``tanh(gamma x.z + coef0)``
+
+    Parameters
+    ----------
+    X : array-like of shape (n_X, n_features)
+    Y : array-like of shape (n_Y, n_features), default=None
+        None means ``Y = X`` (the Gram matrix of X).
+    kernel : {"linear", "poly", "rbf", "sigmoid"}, default="rbf"
+    degree : int, default=3
+    gamma : "scale", "auto" or float > 0, default="scale"
+        "scale" and "auto" are resolved from X as in ``KernelPerceptron``.
+    coef0 : float, default=0.0
+
+    Returns
+    -------
+    K : ndarray of shape (n_X, n_Y), float64
+    """
+    if not isinstance(kernel, str) or kernel not in _KINDS or kernel == "precomputed":
+        raise ValueError(f"kernel must be 'linear', 'poly', 'rbf' or 'sigmoid', got {kernel!r}")
+    X = check_finite(check_array(X, "X"), "X")
+    Y = X if Y is None else check_finite(check_array(Y, "Y"), "Y")
+    if Y.shape[1] != X.shape[1]:
+        raise ValueError(f"X has {X.shape[1]} features and Y has {Y.shape[1]}; they must match")
+    if Y.dtype != X.dtype:
+        X, Y = X.astype(np.float64), Y.astype(np.float64)
+    degree = check_scalar(degree, "degree", "int", low=1)
+    gamma = _resolve_gamma(_check_gamma(gamma), X)
+    coef0 = check_scalar(coef0, "coef0", "float")
+    return _kernel.kernel_matrix(X, Y, kind=_KINDS[kernel], gamma=gamma, coef0=coef0,
+                                 degree=degree)
+
+
+class KernelPerceptron(ClassifierMixin, BaseEstimator):
+    """The perceptron in dual form with a kernel (Aizerman, Braverman and
+    Rozonoer 1964; Freund and Schapire 1999).
+
+    The primal perceptron's weights are a sum of the rows it made mistakes on,
+    ``w = sum_j eta alpha_j y_j x_j``, so its activation needs only dot
+    products; replacing ``x_j . x`` by a kernel ``K(x_j, x)`` gives a
+    perceptron in the kernel's feature space without ever forming it:
+
+        f(x) = sum_j eta alpha_j y_j K(x_j, x) + b,   predict sign(f(x)),
+
+    where ``alpha_j`` counts the mistakes made on training row ``j``.  Training
+    visits the rows as ``Perceptron`` does (same order for the same
+    ``random_state``) and, when ``y_i f(x_i) <= 0``, sets
+    ``alpha_i <- alpha_i + 1`` and ``b <- b + eta0 y_i``.  The rows with
+    ``alpha_j > 0`` are the support vectors.  With ``kernel="linear"`` the
+    decisions are exactly those of ``Perceptron`` on the same row order
+    (Freund and Schapire 1999, section 2); with ``rbf`` or ``poly`` it fits
+    XOR and concentric circles, which no hyperplane separates.
+
+    Parameters
+    ----------
+    kernel : {"linear", "poly", "rbf", "sigmoid", "precomputed"} or callable, default="rbf"
+        ``linear``: ``x.z``; ``poly``: ``(gamma x.z + coef0)^degree``;
+        ``rbf``: ``exp(-gamma ||x - z||^2)``; ``sigmoid``:
+        ``tanh(gamma x.z + coef0)`` (not positive definite for every gamma,
+        coef0: the perceptron then has no convergence guarantee).
+        ``precomputed``: X is the Gram matrix (n_samples, n_samples) at fit
+        and the kernel values against the training rows (n_test,
+        n_samples) at predict.  A callable ``kernel(X, Y)`` must return the
+        (len(X), len(Y)) matrix; it is evaluated once on the whole training
+        set at fit (an n_samples^2 matrix) and against the support vectors at
+        predict.
+    degree : int, default=3
+        Degree of the ``poly`` kernel (>= 1).
+    gamma : "scale", "auto" or float > 0, default="scale"
+        Kernel coefficient of ``poly``, ``rbf`` and ``sigmoid``.  "scale" is
+        ``1 / (n_features * X.var())``, "auto" is ``1 / n_features``.
+    coef0 : float, default=0.0
+        Constant term of ``poly`` and ``sigmoid``.
+    eta0 : float, default=1.0
+        Step size (> 0); from ``alpha = 0`` the predictions do not depend on it.
+    max_iter : int, default=1000
+        Maximum number of epochs.
+    fit_intercept : bool, default=True
+        Learn the bias ``b``.
+    shuffle : bool, default=True
+        Visit the rows in a new random order each epoch.
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+        Seed of the shuffles.
+    cache_size : float, default=200.0
+        Memory budget of the Gram cache in MB (2^20 bytes).  Columns of the
+        Gram matrix (n_samples float64 each) are computed when a mistake
+        first needs them and kept, least recently used first out; when the
+        whole matrix fits, each column is computed at most once.  At least
+        one column is always kept.  Classes fitted in parallel share the
+        budget equally.
+    max_support_vectors : int or None, default=None
+        Budget of support vectors.  When a mistake on a new row would exceed
+        it, the oldest support vector (the first to have entered the set) is
+        removed first, with its whole term ``eta alpha_j y_j (K(x_j, .) + 1)``
+        (the removal step of the Forgetron, Dekel, Shalev-Shwartz and Singer
+        2008, without its shrinking).  None: no budget.
+    n_jobs : int or None, default=None
+        Threads for the one-vs-rest classes (None: 1, -1: all).  Prediction
+        always uses the available threads.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_features_in_ : int
+        Features of X (precomputed: the number of training samples).
+    support_ : ndarray of shape (n_SV,)
+        Indices of the support vectors in the training set (rows with a
+        nonzero count for at least one class), increasing.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+        The support vectors (a copy, in the training dtype; empty for
+        ``precomputed``).
+    alpha_ : ndarray of shape (n_estimators, n_SV), int64
+        Mistake counts ``alpha_j`` (after any removal by the budget).
+        ``n_estimators`` is 1 for two classes, else the number of classes
+        (one-vs-rest).
+    dual_coef_ : ndarray of shape (n_estimators, n_SV), float64
+        ``eta0 * alpha_j * y_j`` with ``y_j`` in {-1, +1} for that estimator.
+    intercept_ : ndarray of shape (n_estimators,)
+    n_support_ : ndarray of shape (n_estimators,)
+        Support vectors of each estimator.
+    gamma_ : float or None
+        The gamma used (None for kernels without one).
+    n_iter_ : int
+        Epochs run (the most over the estimators).
+    converged_ : bool
+        Whether every estimator reached an epoch without mistakes.
+    mistakes_ : ndarray of shape (n_iter_,) or (n_classes, n_iter_)
+        Mistakes per epoch (one-vs-rest: per class, zero after a class has
+        converged).
+    loss_ : ndarray, same shape as mistakes_
+        Perceptron loss per epoch, ``(1/N) sum max(0, -y_i f(x_i))`` with each
+        ``f(x_i)`` taken when row i was visited.
+    t_ : int
+        Updates made in all.
+    n_removed_ : int
+        Support vectors removed by ``max_support_vectors``.
+    cache_stats_ : dict
+        ``capacity`` (columns per estimator), ``computed`` (columns computed),
+        ``reused`` (updates served from a cached column).
+    coef_ : ndarray of shape (n_estimators, n_features)
+        Only for ``kernel="linear"``: the primal weights ``sum_j c_j x_j``.
+
+    Notes
+    -----
+    The activations of all training rows are kept up to date, so a mistake
+    costs one pass over a Gram column; columns that are not cached are
+    computed in blocks of up to 64, in one pass over X, by the SIMD kernels
+    (squared distances or dot products, then exp).  See
+    ``perceptron._kernel`` for the design.
+    """
+
+    def __init__(self, kernel="rbf", degree=3, gamma="scale", coef0=0.0, eta0=1.0, max_iter=1000,
+                 fit_intercept=True, shuffle=True, random_state=None, cache_size=200.0,
+                 max_support_vectors=None, n_jobs=None):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.eta0 = eta0
+        self.max_iter = max_iter
+        self.fit_intercept = fit_intercept
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.cache_size = cache_size
+        self.max_support_vectors = max_support_vectors
+        self.n_jobs = n_jobs
+
+    def _check_params(self):
+        msv = self.max_support_vectors
+        if msv is not None:
+            msv = check_scalar(msv, "max_support_vectors", "int", low=1)
+        return {
+            "kernel": _check_kernel(self.kernel),
+            "degree": check_scalar(self.degree, "degree", "int", low=1),
+            "gamma": _check_gamma(self.gamma),
+            "coef0": check_scalar(self.coef0, "coef0", "float"),
+            "eta": check_scalar(self.eta0, "eta0", "float", low=0.0, low_open=True),
+            "max_iter": check_scalar(self.max_iter, "max_iter", "int", low=1),
+            "fit_intercept": check_scalar(self.fit_intercept, "fit_intercept", "bool"),
+            "shuffle": check_scalar(self.shuffle, "shuffle", "bool"),
+            "cache_size": check_scalar(self.cache_size, "cache_size", "float", low=0.0,
+                                       low_open=True),
+            "max_support_vectors": msv,
+            "n_jobs": resolve_n_jobs(self.n_jobs),
+        }
+
+    def fit(self, X, y):
+        """Train on X (n_samples, n_features) (precomputed: the Gram matrix)
+        and labels y (n_samples,).
+
+        Returns
+        -------
+        self
+        """
+        params = self._check_params()
+        kernel = params["kernel"]
+        X = check_array(X)
+        n = X.shape[0]
+        if kernel == "precomputed" and X.shape[1] != n:
+            raise ValueError(f"kernel='precomputed': X must be the square Gram matrix "
+                             f"(n_samples, n_samples), got shape {X.shape}")
+        check_finite(X)
+        y = check_labels(y, n)
+        classes = unique_labels(y)
+        if len(classes) < 2:
+            raise ValueError(f"y has a single class ({classes[0]!r}); a classifier needs "
+                             "samples of two classes")
+        if callable(kernel):
+            data, kind, gamma = _call_kernel(kernel, X, X), _kernel.KIND_PRECOMPUTED, None
+        else:
+            data, kind = X, _KINDS[kernel]
+            gamma = _resolve_gamma(params["gamma"], X) if kernel in _USES_GAMMA else None
+        if len(classes) == 2:
+            signs = [encode_binary(y, classes)]
+        else:
+            signs = [np.where(y == c, 1, -1).astype(np.int8) for c in classes]
+        n_threads = min(params["n_jobs"], len(signs))
+        budget = params["cache_size"] * 2**20 / n_threads
+        seed = check_random_seed(self.random_state)
+
+        def fit_one(e):
+            return _kernel.fit_dual(
+                data, signs[e], kind=kind, gamma=gamma or 0.0, coef0=params["coef0"],
+                degree=params["degree"], eta=params["eta"],
+                fit_intercept=params["fit_intercept"], shuffle=params["shuffle"],
+                max_iter=params["max_iter"], seed=seed,
+                cache_columns=int(budget // (8 * n)),
+                max_support_vectors=params["max_support_vectors"] or 0)
+
+        results = map_threads(fit_one, [(e,) for e in range(len(signs))], n_threads)
+        for r in results:
+            if r["status"] == _kernel.STATUS_OVERFLOW:
+                raise FloatingPointError(
+                    f"the activations overflowed in epoch {r['bad_epoch'] + 1}: the kernel values "
+                    "are too large (scale the features, or lower gamma, coef0 or degree)")
+
+        alpha = np.stack([r["alpha"] for r in results])
+        sign_matrix = np.stack(signs).astype(np.float64)
+        support = np.flatnonzero(alpha.any(axis=0))
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        self.support_ = support
+        self.support_vectors_ = (np.empty((0, X.shape[1]), dtype=X.dtype) if kernel == "precomputed"
+                                 else X[support].copy())
+        # fancy indexing along axis 1 may return a Fortran-ordered array; the
+        # scoring loop reads rows of coefficients
+        self.alpha_ = np.ascontiguousarray(alpha[:, support])
+        self.dual_coef_ = np.ascontiguousarray(params["eta"] * self.alpha_ * sign_matrix[:, support])
+        self.intercept_ = np.array([r["intercept"] for r in results], dtype=np.float64)
+        self.n_support_ = (self.alpha_ > 0).sum(axis=1)
+        self.gamma_ = gamma
+        self._kind = kind
+        self._kernel_fn = kernel if callable(kernel) else None
+        self._degree = params["degree"]
+        self._coef0 = params["coef0"]
+        self.n_iter_ = max(r["n_epochs"] for r in results)
+        self.converged_ = all(r["converged"] for r in results)
+        mistakes = np.zeros((len(results), self.n_iter_), dtype=np.int64)
+        loss = np.zeros((len(results), self.n_iter_), dtype=np.float64)
+        for e, r in enumerate(results):
+            mistakes[e, :r["n_epochs"]] = r["mistakes"]
+            loss[e, :r["n_epochs"]] = r["loss"] / n
+        self.mistakes_ = mistakes[0] if len(results) == 1 else mistakes
+        self.loss_ = loss[0] if len(results) == 1 else loss
+        self.t_ = int(sum(r["n_updates"] for r in results))
+        self.n_removed_ = int(sum(r["n_removed"] for r in results))
+        self.cache_stats_ = {
+            "capacity": results[0]["cache_capacity"],
+            "computed": int(sum(r["columns_computed"] for r in results)),
+            "reused": int(sum(r["columns_reused"] for r in results)),
+        }
+        if not self.converged_:
+            warnings.warn(
+                f"{type(self).__name__} did not converge in {params['max_iter']} epochs "
+                f"(max_iter): mistakes were still made in the last one; the data may not be "
+                "separable in the kernel's feature space", ConvergenceWarning, stacklevel=2)
+        return self
+
+    def decision_function(self, X):
+        """Activation ``sum_j c_j K(x_j, x) + b`` of each row.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            precomputed: kernel values against the training rows,
+            (n_samples, n_training_samples).
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) for two classes (positive:
+            ``classes_[1]``), else (n_samples, n_classes)
+        """
+        check_is_fitted(self, "dual_coef_")
+        X = check_array(X)
+        check_n_features(self, X)
+        check_finite(X)
+        m = X.shape[0]
+        n_est = self.dual_coef_.shape[0]
+        out = np.empty((m, n_est), dtype=np.float64)
+        if self._kind == _kernel.KIND_PRECOMPUTED:
+            if self._kernel_fn is not None:
+                G = _call_kernel(self._kernel_fn, X, self.support_vectors_)
+                columns = np.arange(len(self.support_), dtype=np.intp)
+            else:
+                G, columns = X, self.support_.astype(np.intp)
+            _kernel.decision_precomputed(G, columns, self.dual_coef_, self.intercept_, out)
+        else:
+            SV = self.support_vectors_
+            if SV.dtype != X.dtype:
+                # the loop needs one dtype; casting the support vectors beats copying X
+                SV = SV.astype(X.dtype)
+            d = X.shape[1]
+            chunks = row_chunks(m, max(1, len(SV)) * (d + 2), available_threads())
+            map_threads(lambda lo, hi: _kernel.decision_dual(
+                X[lo:hi], SV, self.dual_coef_, self.intercept_, out[lo:hi], kind=self._kind,
+                gamma=self.gamma_ or 0.0, coef0=self._coef0, degree=self._degree),
+                chunks, len(chunks))
+        if not np.isfinite(out).all():
+            raise FloatingPointError("the decision function overflowed: the kernel values are "
+                                     "too large (scale the features, or lower gamma, coef0 or "
+                                     "degree)")
+        return out[:, 0] if n_est == 1 else out
+
+    def predict(self, X):
+        """Class of each row: two classes, ``classes_[1]`` where the activation
+        is > 0, else ``classes_[0]``; more, the class of the largest
+        activation (one-vs-rest)."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    @property
+    def coef_(self):
+        """Primal weights ``sum_j c_j x_j`` (n_estimators, n_features); only
+        for ``kernel="linear"``, where ``f(x) = coef_ . x + intercept_``."""
+        check_is_fitted(self, "dual_coef_")
+        if not (isinstance(self.kernel, str) and self.kernel == "linear"):
+            raise AttributeError("coef_ is only available when kernel='linear'")
+        return self.dual_coef_ @ self.support_vectors_.astype(np.float64)
