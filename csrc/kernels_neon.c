@@ -194,154 +194,74 @@ void ptn_exp_f64_neon(size_t n, const double *x, double *y)
     }
 }
 
-/* ------------------------------------------ many rows against one vector */
+/* ------------------------------------------------ blocks of dot products */
 
-/* out[k] = dot(A_k, x) (sq == 0) or sqdist(A_k, x); see kernels_x86.c.  An
- * odd last element goes through the same vector step with a zero partner
- * lane, so a row's arithmetic does not depend on its position. */
-static inline float64x2_t ptn_step_neon(int sq, float64x2_t acc, float64x2_t a, float64x2_t x)
+/* See kernels_x86.c: 16 outputs at a time in eight accumulators, then two,
+ * then a last odd one in lane 0 of a vector (the same FMA as every lane). */
+static inline double ptn_block_a(int f32, const void *A, size_t idx)
 {
-    if (sq) {
-        float64x2_t t = vsubq_f64(a, x);
-        return vfmaq_f64(acc, t, t);
-    }
-    return vfmaq_f64(acc, a, x);
+    return f32 ? (double)((const float *)A)[idx] : ((const double *)A)[idx];
 }
 
-static inline float64x2_t ptn_load1_f64(const double *p)
+static inline void ptn_dot_block_neon(int f32, size_t m, size_t d, const void *A, size_t lda,
+                                      const double *shift, size_t p, const double *BT, double *out)
 {
-    return vsetq_lane_f64(*p, vdupq_n_f64(0.0), 0);
-}
-
-static inline void ptn_rows_f64_neon(int sq, size_t m, size_t d, const double *A, size_t lda,
-                                     const double *x, double *out)
-{
-    const size_t full = d - d % 2;
-    size_t k = 0, i;
-    float64x2_t xv;
-    for (; k + 4 <= m; k += 4) {
-        const double *a0 = A + k * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
-        float64x2_t s0 = vdupq_n_f64(0.0), s1 = s0, s2 = s0, s3 = s0;
-        for (i = 0; i < full; i += 2) {
-            xv = vld1q_f64(x + i);
-            s0 = ptn_step_neon(sq, s0, vld1q_f64(a0 + i), xv);
-            s1 = ptn_step_neon(sq, s1, vld1q_f64(a1 + i), xv);
-            s2 = ptn_step_neon(sq, s2, vld1q_f64(a2 + i), xv);
-            s3 = ptn_step_neon(sq, s3, vld1q_f64(a3 + i), xv);
+    size_t k, i, q;
+    for (k = 0; k < m; k++) {
+        double *o = out + k * p;
+        const size_t row = k * lda;
+        for (q = 0; q + 16 <= p; q += 16) {
+            float64x2_t c0 = vdupq_n_f64(0.0), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+            for (i = 0; i < d; i++) {
+                const float64x2_t a = vdupq_n_f64(ptn_block_a(f32, A, row + i) - shift[i]);
+                const double *b = BT + i * p + q;
+                c0 = vfmaq_f64(c0, a, vld1q_f64(b));
+                c1 = vfmaq_f64(c1, a, vld1q_f64(b + 2));
+                c2 = vfmaq_f64(c2, a, vld1q_f64(b + 4));
+                c3 = vfmaq_f64(c3, a, vld1q_f64(b + 6));
+                c4 = vfmaq_f64(c4, a, vld1q_f64(b + 8));
+                c5 = vfmaq_f64(c5, a, vld1q_f64(b + 10));
+                c6 = vfmaq_f64(c6, a, vld1q_f64(b + 12));
+                c7 = vfmaq_f64(c7, a, vld1q_f64(b + 14));
+            }
+            vst1q_f64(o + q, c0);
+            vst1q_f64(o + q + 2, c1);
+            vst1q_f64(o + q + 4, c2);
+            vst1q_f64(o + q + 6, c3);
+            vst1q_f64(o + q + 8, c4);
+            vst1q_f64(o + q + 10, c5);
+            vst1q_f64(o + q + 12, c6);
+            vst1q_f64(o + q + 14, c7);
         }
-        if (full < d) {
-            xv = ptn_load1_f64(x + full);
-            s0 = ptn_step_neon(sq, s0, ptn_load1_f64(a0 + full), xv);
-            s1 = ptn_step_neon(sq, s1, ptn_load1_f64(a1 + full), xv);
-            s2 = ptn_step_neon(sq, s2, ptn_load1_f64(a2 + full), xv);
-            s3 = ptn_step_neon(sq, s3, ptn_load1_f64(a3 + full), xv);
+        for (; q + 2 <= p; q += 2) {
+            float64x2_t c0 = vdupq_n_f64(0.0);
+            for (i = 0; i < d; i++) {
+                c0 = vfmaq_f64(c0, vdupq_n_f64(ptn_block_a(f32, A, row + i) - shift[i]),
+                               vld1q_f64(BT + i * p + q));
+            }
+            vst1q_f64(o + q, c0);
         }
-        out[k] = vaddvq_f64(s0);
-        out[k + 1] = vaddvq_f64(s1);
-        out[k + 2] = vaddvq_f64(s2);
-        out[k + 3] = vaddvq_f64(s3);
-    }
-    for (; k < m; k++) {
-        const double *a0 = A + k * lda;
-        float64x2_t s0 = vdupq_n_f64(0.0);
-        for (i = 0; i < full; i += 2) {
-            s0 = ptn_step_neon(sq, s0, vld1q_f64(a0 + i), vld1q_f64(x + i));
+        if (q < p) {
+            float64x2_t c0 = vdupq_n_f64(0.0);
+            for (i = 0; i < d; i++) {
+                c0 = vfmaq_f64(c0, vdupq_n_f64(ptn_block_a(f32, A, row + i) - shift[i]),
+                               vsetq_lane_f64(BT[i * p + q], vdupq_n_f64(0.0), 0));
+            }
+            o[q] = vgetq_lane_f64(c0, 0);
         }
-        if (full < d) {
-            s0 = ptn_step_neon(sq, s0, ptn_load1_f64(a0 + full), ptn_load1_f64(x + full));
-        }
-        out[k] = vaddvq_f64(s0);
     }
 }
 
-/* Up to three floats, zero-padded to a vector of four. */
-static inline float32x4_t ptn_load_tail_f32(const float *p, size_t r)
+void ptn_dot_block_f32_neon(size_t m, size_t d, const float *A, size_t lda, const double *shift,
+                            size_t p, const double *BT, double *out)
 {
-    float buf[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    size_t i;
-    for (i = 0; i < r; i++) {
-        buf[i] = p[i];
-    }
-    return vld1q_f32(buf);
+    ptn_dot_block_neon(1, m, d, A, lda, shift, p, BT, out);
 }
 
-static inline void ptn_step4_neon(int sq, float64x2_t *lo, float64x2_t *hi, float32x4_t a,
-                                  float64x2_t xl, float64x2_t xh)
+void ptn_dot_block_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *shift,
+                            size_t p, const double *BT, double *out)
 {
-    *lo = ptn_step_neon(sq, *lo, vcvt_f64_f32(vget_low_f32(a)), xl);
-    *hi = ptn_step_neon(sq, *hi, vcvt_high_f64_f32(a), xh);
-}
-
-static inline void ptn_rows_f32_neon(int sq, size_t m, size_t d, const float *A, size_t lda,
-                                     const float *x, double *out)
-{
-    const size_t full = d - d % 4, r = d % 4;
-    size_t k = 0, i;
-    float32x4_t xs;
-    float64x2_t xl, xh;
-    for (; k + 4 <= m; k += 4) {
-        const float *a0 = A + k * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
-        float64x2_t l0 = vdupq_n_f64(0.0), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
-        for (i = 0; i < full; i += 4) {
-            xs = vld1q_f32(x + i);
-            xl = vcvt_f64_f32(vget_low_f32(xs));
-            xh = vcvt_high_f64_f32(xs);
-            ptn_step4_neon(sq, &l0, &h0, vld1q_f32(a0 + i), xl, xh);
-            ptn_step4_neon(sq, &l1, &h1, vld1q_f32(a1 + i), xl, xh);
-            ptn_step4_neon(sq, &l2, &h2, vld1q_f32(a2 + i), xl, xh);
-            ptn_step4_neon(sq, &l3, &h3, vld1q_f32(a3 + i), xl, xh);
-        }
-        if (r) {
-            xs = ptn_load_tail_f32(x + full, r);
-            xl = vcvt_f64_f32(vget_low_f32(xs));
-            xh = vcvt_high_f64_f32(xs);
-            ptn_step4_neon(sq, &l0, &h0, ptn_load_tail_f32(a0 + full, r), xl, xh);
-            ptn_step4_neon(sq, &l1, &h1, ptn_load_tail_f32(a1 + full, r), xl, xh);
-            ptn_step4_neon(sq, &l2, &h2, ptn_load_tail_f32(a2 + full, r), xl, xh);
-            ptn_step4_neon(sq, &l3, &h3, ptn_load_tail_f32(a3 + full, r), xl, xh);
-        }
-        out[k] = vaddvq_f64(vaddq_f64(l0, h0));
-        out[k + 1] = vaddvq_f64(vaddq_f64(l1, h1));
-        out[k + 2] = vaddvq_f64(vaddq_f64(l2, h2));
-        out[k + 3] = vaddvq_f64(vaddq_f64(l3, h3));
-    }
-    for (; k < m; k++) {
-        const float *a0 = A + k * lda;
-        float64x2_t l0 = vdupq_n_f64(0.0), h0 = l0;
-        for (i = 0; i < full; i += 4) {
-            xs = vld1q_f32(x + i);
-            xl = vcvt_f64_f32(vget_low_f32(xs));
-            xh = vcvt_high_f64_f32(xs);
-            ptn_step4_neon(sq, &l0, &h0, vld1q_f32(a0 + i), xl, xh);
-        }
-        if (r) {
-            xs = ptn_load_tail_f32(x + full, r);
-            xl = vcvt_f64_f32(vget_low_f32(xs));
-            xh = vcvt_high_f64_f32(xs);
-            ptn_step4_neon(sq, &l0, &h0, ptn_load_tail_f32(a0 + full, r), xl, xh);
-        }
-        out[k] = vaddvq_f64(vaddq_f64(l0, h0));
-    }
-}
-
-void ptn_dot_rows_f32_neon(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
-{
-    ptn_rows_f32_neon(0, m, d, A, lda, x, out);
-}
-
-void ptn_dot_rows_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
-{
-    ptn_rows_f64_neon(0, m, d, A, lda, x, out);
-}
-
-void ptn_sqdist_rows_f32_neon(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
-{
-    ptn_rows_f32_neon(1, m, d, A, lda, x, out);
-}
-
-void ptn_sqdist_rows_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
-{
-    ptn_rows_f64_neon(1, m, d, A, lda, x, out);
+    ptn_dot_block_neon(0, m, d, A, lda, shift, p, BT, out);
 }
 
 #else

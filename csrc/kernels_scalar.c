@@ -109,36 +109,42 @@ void ptn_exp_f64_scalar(size_t n, const double *x, double *y)
     }
 }
 
-/* Row by row with the pair kernels: plain C gains nothing from interleaving
- * rows that the compiler could not already do within one. */
-void ptn_dot_rows_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
+/* The q loop innermost, over contiguous BT and out, so that a compiler may
+ * vectorise it for the baseline; each out[k*p + q] sums over i in order. */
+void ptn_dot_block_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const double *shift,
+                              size_t p, const double *BT, double *out)
 {
-    size_t k;
+    size_t k, i, q;
     for (k = 0; k < m; k++) {
-        out[k] = ptn_dot_f32_scalar(d, A + k * lda, x);
+        double *o = out + k * p;
+        for (q = 0; q < p; q++) {
+            o[q] = 0.0;
+        }
+        for (i = 0; i < d; i++) {
+            const double a = (double)A[k * lda + i] - shift[i];
+            const double *b = BT + i * p;
+            for (q = 0; q < p; q++) {
+                o[q] += a * b[q];
+            }
+        }
     }
 }
 
-void ptn_dot_rows_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
+void ptn_dot_block_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *shift,
+                              size_t p, const double *BT, double *out)
 {
-    size_t k;
+    size_t k, i, q;
     for (k = 0; k < m; k++) {
-        out[k] = ptn_dot_f64_scalar(d, A + k * lda, x);
-    }
-}
-
-void ptn_sqdist_rows_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
-{
-    size_t k;
-    for (k = 0; k < m; k++) {
-        out[k] = ptn_sqdist_f32_scalar(d, A + k * lda, x);
-    }
-}
-
-void ptn_sqdist_rows_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
-{
-    size_t k;
-    for (k = 0; k < m; k++) {
-        out[k] = ptn_sqdist_f64_scalar(d, A + k * lda, x);
+        double *o = out + k * p;
+        for (q = 0; q < p; q++) {
+            o[q] = 0.0;
+        }
+        for (i = 0; i < d; i++) {
+            const double a = A[k * lda + i] - shift[i];
+            const double *b = BT + i * p;
+            for (q = 0; q < p; q++) {
+                o[q] += a * b[q];
+            }
+        }
     }
 }

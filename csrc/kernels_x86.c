@@ -476,288 +476,149 @@ void ptn_exp_f64_avx512(size_t n, const double *x, double *y)
     }
 }
 
-/* ------------------------------------------ many rows against one vector */
+/* ------------------------------------------------ blocks of dot products */
 
-/* The _rows kernels: out[k] = dot(A_k, x) (sq == 0) or sqdist(A_k, x)
- * (sq != 0).  Four rows at a time share each load of x and run four
- * independent chains of additions; a row left over runs the same arithmetic
- * alone, so its value does not depend on where it falls.  Each public
- * function passes a constant `sq`, which the compiler folds. */
+/* out[k*p + q] = sum_i (A[k*lda + i] - shift[i]) * BT[i*p + q].  For each row,
+ * 32 (AVX2) or 64 (AVX-512) outputs at a time are eight accumulators fed by
+ * one broadcast of the shifted A[k, i] per i: eight independent FMA chains,
+ * no horizontal sums.  Leftover outputs go one vector at a time, then
+ * masked; every output lane runs the same sequence of FMAs, so its value
+ * does not depend on where it falls.  `f32` selects the type of A (the
+ * public functions pass a constant, which the compiler folds). */
 
-PTN_TARGET("avx2,fma")
-static inline __m256d ptn_step_pd256(int sq, __m256d acc, __m256d a, __m256d x)
+static inline double ptn_block_a(int f32, const void *A, size_t idx)
 {
-    if (sq) {
-        __m256d t = _mm256_sub_pd(a, x);
-        return _mm256_fmadd_pd(t, t, acc);
-    }
-    return _mm256_fmadd_pd(a, x, acc);
+    return f32 ? (double)((const float *)A)[idx] : ((const double *)A)[idx];
 }
 
 PTN_TARGET("avx2,fma")
-static inline void ptn_rows_f64_avx2(int sq, size_t m, size_t d, const double *A, size_t lda,
-                                     const double *x, double *out)
+static inline void ptn_dot_block_avx2(int f32, size_t m, size_t d, const void *A, size_t lda,
+                                      const double *shift, size_t p, const double *BT, double *out)
 {
-    const size_t full = d - d % 4;
-    const __m256i tm = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask64 + 4 - d % 4));
-    size_t k = 0, i;
-    for (; k + 4 <= m; k += 4) {
-        const double *a0 = A + k * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
-        __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0, xv;
-        for (i = 0; i < full; i += 4) {
-            xv = _mm256_loadu_pd(x + i);
-            s0 = ptn_step_pd256(sq, s0, _mm256_loadu_pd(a0 + i), xv);
-            s1 = ptn_step_pd256(sq, s1, _mm256_loadu_pd(a1 + i), xv);
-            s2 = ptn_step_pd256(sq, s2, _mm256_loadu_pd(a2 + i), xv);
-            s3 = ptn_step_pd256(sq, s3, _mm256_loadu_pd(a3 + i), xv);
+    const __m256i tm = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask64 + 4 - p % 4));
+    size_t k, i, q;
+    for (k = 0; k < m; k++) {
+        double *o = out + k * p;
+        const size_t row = k * lda;
+        for (q = 0; q + 32 <= p; q += 32) {
+            __m256d c0 = _mm256_setzero_pd(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+            for (i = 0; i < d; i++) {
+                const __m256d a = _mm256_set1_pd(ptn_block_a(f32, A, row + i) - shift[i]);
+                const double *b = BT + i * p + q;
+                c0 = _mm256_fmadd_pd(a, _mm256_loadu_pd(b), c0);
+                c1 = _mm256_fmadd_pd(a, _mm256_loadu_pd(b + 4), c1);
+                c2 = _mm256_fmadd_pd(a, _mm256_loadu_pd(b + 8), c2);
+                c3 = _mm256_fmadd_pd(a, _mm256_loadu_pd(b + 12), c3);
+                c4 = _mm256_fmadd_pd(a, _mm256_loadu_pd(b + 16), c4);
+                c5 = _mm256_fmadd_pd(a, _mm256_loadu_pd(b + 20), c5);
+                c6 = _mm256_fmadd_pd(a, _mm256_loadu_pd(b + 24), c6);
+                c7 = _mm256_fmadd_pd(a, _mm256_loadu_pd(b + 28), c7);
+            }
+            _mm256_storeu_pd(o + q, c0);
+            _mm256_storeu_pd(o + q + 4, c1);
+            _mm256_storeu_pd(o + q + 8, c2);
+            _mm256_storeu_pd(o + q + 12, c3);
+            _mm256_storeu_pd(o + q + 16, c4);
+            _mm256_storeu_pd(o + q + 20, c5);
+            _mm256_storeu_pd(o + q + 24, c6);
+            _mm256_storeu_pd(o + q + 28, c7);
         }
-        if (full < d) {
-            xv = _mm256_maskload_pd(x + full, tm);
-            s0 = ptn_step_pd256(sq, s0, _mm256_maskload_pd(a0 + full, tm), xv);
-            s1 = ptn_step_pd256(sq, s1, _mm256_maskload_pd(a1 + full, tm), xv);
-            s2 = ptn_step_pd256(sq, s2, _mm256_maskload_pd(a2 + full, tm), xv);
-            s3 = ptn_step_pd256(sq, s3, _mm256_maskload_pd(a3 + full, tm), xv);
+        for (; q + 4 <= p; q += 4) {
+            __m256d c0 = _mm256_setzero_pd();
+            for (i = 0; i < d; i++) {
+                c0 = _mm256_fmadd_pd(_mm256_set1_pd(ptn_block_a(f32, A, row + i) - shift[i]),
+                                     _mm256_loadu_pd(BT + i * p + q), c0);
+            }
+            _mm256_storeu_pd(o + q, c0);
         }
-        out[k] = ptn_hsum_pd_avx2(s0);
-        out[k + 1] = ptn_hsum_pd_avx2(s1);
-        out[k + 2] = ptn_hsum_pd_avx2(s2);
-        out[k + 3] = ptn_hsum_pd_avx2(s3);
-    }
-    for (; k < m; k++) {
-        const double *a0 = A + k * lda;
-        __m256d s0 = _mm256_setzero_pd();
-        for (i = 0; i < full; i += 4) {
-            s0 = ptn_step_pd256(sq, s0, _mm256_loadu_pd(a0 + i), _mm256_loadu_pd(x + i));
+        if (q < p) {
+            __m256d c0 = _mm256_setzero_pd();
+            for (i = 0; i < d; i++) {
+                c0 = _mm256_fmadd_pd(_mm256_set1_pd(ptn_block_a(f32, A, row + i) - shift[i]),
+                                     _mm256_maskload_pd(BT + i * p + q, tm), c0);
+            }
+            _mm256_maskstore_pd(o + q, tm, c0);
         }
-        if (full < d) {
-            s0 = ptn_step_pd256(sq, s0, _mm256_maskload_pd(a0 + full, tm), _mm256_maskload_pd(x + full, tm));
-        }
-        out[k] = ptn_hsum_pd_avx2(s0);
-    }
-}
-
-/* float32 rows: 8 floats become two vectors of 4 doubles, each with its own
- * accumulator (lo, hi), added at the end. */
-PTN_TARGET("avx2,fma")
-static inline void ptn_step_ps256(int sq, __m256d *lo, __m256d *hi, __m256 a, __m256d xl, __m256d xh)
-{
-    *lo = ptn_step_pd256(sq, *lo, _mm256_cvtps_pd(_mm256_castps256_ps128(a)), xl);
-    *hi = ptn_step_pd256(sq, *hi, _mm256_cvtps_pd(_mm256_extractf128_ps(a, 1)), xh);
-}
-
-PTN_TARGET("avx2,fma")
-static inline void ptn_rows_f32_avx2(int sq, size_t m, size_t d, const float *A, size_t lda,
-                                     const float *x, double *out)
-{
-    const size_t full = d - d % 8;
-    const __m256i tm = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask32 + 8 - d % 8));
-    size_t k = 0, i;
-    __m256 xs;
-    __m256d xl, xh;
-    for (; k + 4 <= m; k += 4) {
-        const float *a0 = A + k * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
-        __m256d l0 = _mm256_setzero_pd(), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
-        for (i = 0; i < full; i += 8) {
-            xs = _mm256_loadu_ps(x + i);
-            xl = _mm256_cvtps_pd(_mm256_castps256_ps128(xs));
-            xh = _mm256_cvtps_pd(_mm256_extractf128_ps(xs, 1));
-            ptn_step_ps256(sq, &l0, &h0, _mm256_loadu_ps(a0 + i), xl, xh);
-            ptn_step_ps256(sq, &l1, &h1, _mm256_loadu_ps(a1 + i), xl, xh);
-            ptn_step_ps256(sq, &l2, &h2, _mm256_loadu_ps(a2 + i), xl, xh);
-            ptn_step_ps256(sq, &l3, &h3, _mm256_loadu_ps(a3 + i), xl, xh);
-        }
-        if (full < d) {
-            xs = _mm256_maskload_ps(x + full, tm);
-            xl = _mm256_cvtps_pd(_mm256_castps256_ps128(xs));
-            xh = _mm256_cvtps_pd(_mm256_extractf128_ps(xs, 1));
-            ptn_step_ps256(sq, &l0, &h0, _mm256_maskload_ps(a0 + full, tm), xl, xh);
-            ptn_step_ps256(sq, &l1, &h1, _mm256_maskload_ps(a1 + full, tm), xl, xh);
-            ptn_step_ps256(sq, &l2, &h2, _mm256_maskload_ps(a2 + full, tm), xl, xh);
-            ptn_step_ps256(sq, &l3, &h3, _mm256_maskload_ps(a3 + full, tm), xl, xh);
-        }
-        out[k] = ptn_hsum_pd_avx2(_mm256_add_pd(l0, h0));
-        out[k + 1] = ptn_hsum_pd_avx2(_mm256_add_pd(l1, h1));
-        out[k + 2] = ptn_hsum_pd_avx2(_mm256_add_pd(l2, h2));
-        out[k + 3] = ptn_hsum_pd_avx2(_mm256_add_pd(l3, h3));
-    }
-    for (; k < m; k++) {
-        const float *a0 = A + k * lda;
-        __m256d l0 = _mm256_setzero_pd(), h0 = l0;
-        for (i = 0; i < full; i += 8) {
-            xs = _mm256_loadu_ps(x + i);
-            xl = _mm256_cvtps_pd(_mm256_castps256_ps128(xs));
-            xh = _mm256_cvtps_pd(_mm256_extractf128_ps(xs, 1));
-            ptn_step_ps256(sq, &l0, &h0, _mm256_loadu_ps(a0 + i), xl, xh);
-        }
-        if (full < d) {
-            xs = _mm256_maskload_ps(x + full, tm);
-            xl = _mm256_cvtps_pd(_mm256_castps256_ps128(xs));
-            xh = _mm256_cvtps_pd(_mm256_extractf128_ps(xs, 1));
-            ptn_step_ps256(sq, &l0, &h0, _mm256_maskload_ps(a0 + full, tm), xl, xh);
-        }
-        out[k] = ptn_hsum_pd_avx2(_mm256_add_pd(l0, h0));
     }
 }
 
 PTN_TARGET("avx2,fma")
-void ptn_dot_rows_f32_avx2(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
+void ptn_dot_block_f32_avx2(size_t m, size_t d, const float *A, size_t lda, const double *shift,
+                            size_t p, const double *BT, double *out)
 {
-    ptn_rows_f32_avx2(0, m, d, A, lda, x, out);
+    ptn_dot_block_avx2(1, m, d, A, lda, shift, p, BT, out);
 }
 
 PTN_TARGET("avx2,fma")
-void ptn_dot_rows_f64_avx2(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
+void ptn_dot_block_f64_avx2(size_t m, size_t d, const double *A, size_t lda, const double *shift,
+                            size_t p, const double *BT, double *out)
 {
-    ptn_rows_f64_avx2(0, m, d, A, lda, x, out);
-}
-
-PTN_TARGET("avx2,fma")
-void ptn_sqdist_rows_f32_avx2(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
-{
-    ptn_rows_f32_avx2(1, m, d, A, lda, x, out);
-}
-
-PTN_TARGET("avx2,fma")
-void ptn_sqdist_rows_f64_avx2(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
-{
-    ptn_rows_f64_avx2(1, m, d, A, lda, x, out);
+    ptn_dot_block_avx2(0, m, d, A, lda, shift, p, BT, out);
 }
 
 PTN_TARGET("avx512f")
-static inline __m512d ptn_step_pd512(int sq, __m512d acc, __m512d a, __m512d x)
+static inline void ptn_dot_block_avx512(int f32, size_t m, size_t d, const void *A, size_t lda,
+                                        const double *shift, size_t p, const double *BT, double *out)
 {
-    if (sq) {
-        __m512d t = _mm512_sub_pd(a, x);
-        return _mm512_fmadd_pd(t, t, acc);
-    }
-    return _mm512_fmadd_pd(a, x, acc);
-}
-
-PTN_TARGET("avx512f")
-static inline void ptn_rows_f64_avx512(int sq, size_t m, size_t d, const double *A, size_t lda,
-                                       const double *x, double *out)
-{
-    const size_t full = d - d % 8;
-    const __mmask8 tm = (__mmask8)((1u << (d % 8)) - 1u);
-    size_t k = 0, i;
-    for (; k + 4 <= m; k += 4) {
-        const double *a0 = A + k * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
-        __m512d s0 = _mm512_setzero_pd(), s1 = s0, s2 = s0, s3 = s0, xv;
-        for (i = 0; i < full; i += 8) {
-            xv = _mm512_loadu_pd(x + i);
-            s0 = ptn_step_pd512(sq, s0, _mm512_loadu_pd(a0 + i), xv);
-            s1 = ptn_step_pd512(sq, s1, _mm512_loadu_pd(a1 + i), xv);
-            s2 = ptn_step_pd512(sq, s2, _mm512_loadu_pd(a2 + i), xv);
-            s3 = ptn_step_pd512(sq, s3, _mm512_loadu_pd(a3 + i), xv);
+    const __mmask8 tm = (__mmask8)((1u << (p % 8)) - 1u);
+    size_t k, i, q;
+    for (k = 0; k < m; k++) {
+        double *o = out + k * p;
+        const size_t row = k * lda;
+        for (q = 0; q + 64 <= p; q += 64) {
+            __m512d c0 = _mm512_setzero_pd(), c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0, c6 = c0, c7 = c0;
+            for (i = 0; i < d; i++) {
+                const __m512d a = _mm512_set1_pd(ptn_block_a(f32, A, row + i) - shift[i]);
+                const double *b = BT + i * p + q;
+                c0 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b), c0);
+                c1 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 8), c1);
+                c2 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 16), c2);
+                c3 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 24), c3);
+                c4 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 32), c4);
+                c5 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 40), c5);
+                c6 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 48), c6);
+                c7 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 56), c7);
+            }
+            _mm512_storeu_pd(o + q, c0);
+            _mm512_storeu_pd(o + q + 8, c1);
+            _mm512_storeu_pd(o + q + 16, c2);
+            _mm512_storeu_pd(o + q + 24, c3);
+            _mm512_storeu_pd(o + q + 32, c4);
+            _mm512_storeu_pd(o + q + 40, c5);
+            _mm512_storeu_pd(o + q + 48, c6);
+            _mm512_storeu_pd(o + q + 56, c7);
         }
-        if (tm) {
-            xv = _mm512_maskz_loadu_pd(tm, x + full);
-            s0 = ptn_step_pd512(sq, s0, _mm512_maskz_loadu_pd(tm, a0 + full), xv);
-            s1 = ptn_step_pd512(sq, s1, _mm512_maskz_loadu_pd(tm, a1 + full), xv);
-            s2 = ptn_step_pd512(sq, s2, _mm512_maskz_loadu_pd(tm, a2 + full), xv);
-            s3 = ptn_step_pd512(sq, s3, _mm512_maskz_loadu_pd(tm, a3 + full), xv);
+        for (; q + 8 <= p; q += 8) {
+            __m512d c0 = _mm512_setzero_pd();
+            for (i = 0; i < d; i++) {
+                c0 = _mm512_fmadd_pd(_mm512_set1_pd(ptn_block_a(f32, A, row + i) - shift[i]),
+                                     _mm512_loadu_pd(BT + i * p + q), c0);
+            }
+            _mm512_storeu_pd(o + q, c0);
         }
-        out[k] = _mm512_reduce_add_pd(s0);
-        out[k + 1] = _mm512_reduce_add_pd(s1);
-        out[k + 2] = _mm512_reduce_add_pd(s2);
-        out[k + 3] = _mm512_reduce_add_pd(s3);
-    }
-    for (; k < m; k++) {
-        const double *a0 = A + k * lda;
-        __m512d s0 = _mm512_setzero_pd();
-        for (i = 0; i < full; i += 8) {
-            s0 = ptn_step_pd512(sq, s0, _mm512_loadu_pd(a0 + i), _mm512_loadu_pd(x + i));
+        if (q < p) {
+            __m512d c0 = _mm512_setzero_pd();
+            for (i = 0; i < d; i++) {
+                c0 = _mm512_fmadd_pd(_mm512_set1_pd(ptn_block_a(f32, A, row + i) - shift[i]),
+                                     _mm512_maskz_loadu_pd(tm, BT + i * p + q), c0);
+            }
+            _mm512_mask_storeu_pd(o + q, tm, c0);
         }
-        if (tm) {
-            s0 = ptn_step_pd512(sq, s0, _mm512_maskz_loadu_pd(tm, a0 + full), _mm512_maskz_loadu_pd(tm, x + full));
-        }
-        out[k] = _mm512_reduce_add_pd(s0);
     }
 }
 
 PTN_TARGET("avx512f")
-static inline void ptn_step_ps512(int sq, __m512d *lo, __m512d *hi, __m512 a, __m512d xl, __m512d xh)
+void ptn_dot_block_f32_avx512(size_t m, size_t d, const float *A, size_t lda, const double *shift,
+                              size_t p, const double *BT, double *out)
 {
-    *lo = ptn_step_pd512(sq, *lo, _mm512_cvtps_pd(_mm512_castps512_ps256(a)), xl);
-    *hi = ptn_step_pd512(sq, *hi, _mm512_cvtps_pd(ptn_high_ps_avx512(a)), xh);
+    ptn_dot_block_avx512(1, m, d, A, lda, shift, p, BT, out);
 }
 
 PTN_TARGET("avx512f")
-static inline void ptn_rows_f32_avx512(int sq, size_t m, size_t d, const float *A, size_t lda,
-                                       const float *x, double *out)
+void ptn_dot_block_f64_avx512(size_t m, size_t d, const double *A, size_t lda, const double *shift,
+                              size_t p, const double *BT, double *out)
 {
-    const size_t full = d - d % 16;
-    const __mmask16 tm = (__mmask16)((1u << (d % 16)) - 1u);
-    size_t k = 0, i;
-    __m512 xs;
-    __m512d xl, xh;
-    for (; k + 4 <= m; k += 4) {
-        const float *a0 = A + k * lda, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
-        __m512d l0 = _mm512_setzero_pd(), l1 = l0, l2 = l0, l3 = l0, h0 = l0, h1 = l0, h2 = l0, h3 = l0;
-        for (i = 0; i < full; i += 16) {
-            xs = _mm512_loadu_ps(x + i);
-            xl = _mm512_cvtps_pd(_mm512_castps512_ps256(xs));
-            xh = _mm512_cvtps_pd(ptn_high_ps_avx512(xs));
-            ptn_step_ps512(sq, &l0, &h0, _mm512_loadu_ps(a0 + i), xl, xh);
-            ptn_step_ps512(sq, &l1, &h1, _mm512_loadu_ps(a1 + i), xl, xh);
-            ptn_step_ps512(sq, &l2, &h2, _mm512_loadu_ps(a2 + i), xl, xh);
-            ptn_step_ps512(sq, &l3, &h3, _mm512_loadu_ps(a3 + i), xl, xh);
-        }
-        if (tm) {
-            xs = _mm512_maskz_loadu_ps(tm, x + full);
-            xl = _mm512_cvtps_pd(_mm512_castps512_ps256(xs));
-            xh = _mm512_cvtps_pd(ptn_high_ps_avx512(xs));
-            ptn_step_ps512(sq, &l0, &h0, _mm512_maskz_loadu_ps(tm, a0 + full), xl, xh);
-            ptn_step_ps512(sq, &l1, &h1, _mm512_maskz_loadu_ps(tm, a1 + full), xl, xh);
-            ptn_step_ps512(sq, &l2, &h2, _mm512_maskz_loadu_ps(tm, a2 + full), xl, xh);
-            ptn_step_ps512(sq, &l3, &h3, _mm512_maskz_loadu_ps(tm, a3 + full), xl, xh);
-        }
-        out[k] = _mm512_reduce_add_pd(_mm512_add_pd(l0, h0));
-        out[k + 1] = _mm512_reduce_add_pd(_mm512_add_pd(l1, h1));
-        out[k + 2] = _mm512_reduce_add_pd(_mm512_add_pd(l2, h2));
-        out[k + 3] = _mm512_reduce_add_pd(_mm512_add_pd(l3, h3));
-    }
-    for (; k < m; k++) {
-        const float *a0 = A + k * lda;
-        __m512d l0 = _mm512_setzero_pd(), h0 = l0;
-        for (i = 0; i < full; i += 16) {
-            xs = _mm512_loadu_ps(x + i);
-            xl = _mm512_cvtps_pd(_mm512_castps512_ps256(xs));
-            xh = _mm512_cvtps_pd(ptn_high_ps_avx512(xs));
-            ptn_step_ps512(sq, &l0, &h0, _mm512_loadu_ps(a0 + i), xl, xh);
-        }
-        if (tm) {
-            xs = _mm512_maskz_loadu_ps(tm, x + full);
-            xl = _mm512_cvtps_pd(_mm512_castps512_ps256(xs));
-            xh = _mm512_cvtps_pd(ptn_high_ps_avx512(xs));
-            ptn_step_ps512(sq, &l0, &h0, _mm512_maskz_loadu_ps(tm, a0 + full), xl, xh);
-        }
-        out[k] = _mm512_reduce_add_pd(_mm512_add_pd(l0, h0));
-    }
-}
-
-PTN_TARGET("avx512f")
-void ptn_dot_rows_f32_avx512(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
-{
-    ptn_rows_f32_avx512(0, m, d, A, lda, x, out);
-}
-
-PTN_TARGET("avx512f")
-void ptn_dot_rows_f64_avx512(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
-{
-    ptn_rows_f64_avx512(0, m, d, A, lda, x, out);
-}
-
-PTN_TARGET("avx512f")
-void ptn_sqdist_rows_f32_avx512(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out)
-{
-    ptn_rows_f32_avx512(1, m, d, A, lda, x, out);
-}
-
-PTN_TARGET("avx512f")
-void ptn_sqdist_rows_f64_avx512(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out)
-{
-    ptn_rows_f64_avx512(1, m, d, A, lda, x, out);
+    ptn_dot_block_avx512(0, m, d, A, lda, shift, p, BT, out);
 }
 
 #else

@@ -23,15 +23,16 @@
  *     ulp of the correctly rounded value over the whole double range
  *     (overflow to +inf, gradual underflow to 0, NaN propagated); the RBF
  *     kernel applies it to a whole row of distances at once;
- *   - the _rows forms take one vector x and m rows of a row-major matrix A
- *     (row k at A + k*lda) and write out[k] = dot(A_k, x) or
- *     sqdist(A_k, x) in double, for k < m.  They interleave four rows so
- *     that the additions of one row overlap those of the others (a single
- *     pair is bound by the latency of its chain of additions), and give each
- *     row the same value whatever its position: the arithmetic of a row does
- *     not depend on m or k.  This is what the kernel methods spend their time
- *     in (a column of the Gram matrix, or a test row against the support
- *     vectors).
+ *   - ptn_dot_block computes many dot products at once, the way the kernel
+ *     methods need them (a tile of rows of X against a block of vectors):
+ *       out[k*p + q] = sum_i (A[k*lda + i] - shift[i]) * BT[i*p + q]
+ *     for k < m, q < p, in double, with A's rows shifted by `shift` (the
+ *     data's mean, so that squared distances taken as ||a||^2 + ||b||^2 -
+ *     2 a.b do not lose digits to a large offset; zeros for no shift) and
+ *     the p vectors stored transposed (BT, d x p).  Each output is one
+ *     accumulator lane summed over i in order, so a value does not depend
+ *     on m, p or its position; vectorising over q needs no horizontal sums,
+ *     and the inner loop is nothing but FMAs.
  *
  * Results may differ between levels in the last bits of a dot product
  * because the summation order differs; they are exact when every partial sum
@@ -61,10 +62,10 @@ typedef void (*ptn_axpy_f64_fn)(size_t n, double a, const double *x, double *y);
 typedef double (*ptn_sqdist_f32_fn)(size_t n, const float *x, const float *y);
 typedef double (*ptn_sqdist_f64_fn)(size_t n, const double *x, const double *y);
 typedef void (*ptn_exp_f64_fn)(size_t n, const double *x, double *y);
-typedef void (*ptn_rows_f32_fn)(size_t m, size_t d, const float *A, size_t lda, const float *x,
-                                double *out);
-typedef void (*ptn_rows_f64_fn)(size_t m, size_t d, const double *A, size_t lda, const double *x,
-                                double *out);
+typedef void (*ptn_block_f32_fn)(size_t m, size_t d, const float *A, size_t lda,
+                                 const double *shift, size_t p, const double *BT, double *out);
+typedef void (*ptn_block_f64_fn)(size_t m, size_t d, const double *A, size_t lda,
+                                 const double *shift, size_t p, const double *BT, double *out);
 
 /* One row of the dispatch table: every kernel of one instruction-set level. */
 typedef struct ptn_kernels {
@@ -78,10 +79,8 @@ typedef struct ptn_kernels {
     ptn_sqdist_f32_fn sqdist_f32;
     ptn_sqdist_f64_fn sqdist_f64;
     ptn_exp_f64_fn exp_f64;
-    ptn_rows_f32_fn dot_rows_f32;
-    ptn_rows_f64_fn dot_rows_f64;
-    ptn_rows_f32_fn sqdist_rows_f32;
-    ptn_rows_f64_fn sqdist_rows_f64;
+    ptn_block_f32_fn dot_block_f32;
+    ptn_block_f64_fn dot_block_f64;
 } ptn_kernels;
 
 /* kernels_scalar.c */
@@ -92,10 +91,10 @@ void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y);
 double ptn_sqdist_f32_scalar(size_t n, const float *x, const float *y);
 double ptn_sqdist_f64_scalar(size_t n, const double *x, const double *y);
 void ptn_exp_f64_scalar(size_t n, const double *x, double *y);
-void ptn_dot_rows_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out);
-void ptn_dot_rows_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out);
-void ptn_sqdist_rows_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out);
-void ptn_sqdist_rows_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out);
+void ptn_dot_block_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const double *shift,
+                           size_t p, const double *BT, double *out);
+void ptn_dot_block_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *shift,
+                           size_t p, const double *BT, double *out);
 
 #if PTN_HAVE_X86_KERNELS
 /* kernels_x86.c */
@@ -106,10 +105,10 @@ void ptn_axpy_f64_avx2(size_t n, double a, const double *x, double *y);
 double ptn_sqdist_f32_avx2(size_t n, const float *x, const float *y);
 double ptn_sqdist_f64_avx2(size_t n, const double *x, const double *y);
 void ptn_exp_f64_avx2(size_t n, const double *x, double *y);
-void ptn_dot_rows_f32_avx2(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out);
-void ptn_dot_rows_f64_avx2(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out);
-void ptn_sqdist_rows_f32_avx2(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out);
-void ptn_sqdist_rows_f64_avx2(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out);
+void ptn_dot_block_f32_avx2(size_t m, size_t d, const float *A, size_t lda, const double *shift,
+                           size_t p, const double *BT, double *out);
+void ptn_dot_block_f64_avx2(size_t m, size_t d, const double *A, size_t lda, const double *shift,
+                           size_t p, const double *BT, double *out);
 double ptn_dot_f32_avx512(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx512(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx512(size_t n, float a, const float *x, float *y);
@@ -117,10 +116,10 @@ void ptn_axpy_f64_avx512(size_t n, double a, const double *x, double *y);
 double ptn_sqdist_f32_avx512(size_t n, const float *x, const float *y);
 double ptn_sqdist_f64_avx512(size_t n, const double *x, const double *y);
 void ptn_exp_f64_avx512(size_t n, const double *x, double *y);
-void ptn_dot_rows_f32_avx512(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out);
-void ptn_dot_rows_f64_avx512(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out);
-void ptn_sqdist_rows_f32_avx512(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out);
-void ptn_sqdist_rows_f64_avx512(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out);
+void ptn_dot_block_f32_avx512(size_t m, size_t d, const float *A, size_t lda, const double *shift,
+                           size_t p, const double *BT, double *out);
+void ptn_dot_block_f64_avx512(size_t m, size_t d, const double *A, size_t lda, const double *shift,
+                           size_t p, const double *BT, double *out);
 #endif
 
 #if PTN_HAVE_NEON_KERNELS
@@ -132,10 +131,10 @@ void ptn_axpy_f64_neon(size_t n, double a, const double *x, double *y);
 double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y);
 double ptn_sqdist_f64_neon(size_t n, const double *x, const double *y);
 void ptn_exp_f64_neon(size_t n, const double *x, double *y);
-void ptn_dot_rows_f32_neon(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out);
-void ptn_dot_rows_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out);
-void ptn_sqdist_rows_f32_neon(size_t m, size_t d, const float *A, size_t lda, const float *x, double *out);
-void ptn_sqdist_rows_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *x, double *out);
+void ptn_dot_block_f32_neon(size_t m, size_t d, const float *A, size_t lda, const double *shift,
+                           size_t p, const double *BT, double *out);
+void ptn_dot_block_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *shift,
+                           size_t p, const double *BT, double *out);
 #endif
 
 #ifdef __cplusplus

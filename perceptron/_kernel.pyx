@@ -25,11 +25,17 @@ How the loop keeps the activations (the design, and why):
   for the whole block, instead of once per column), stored in the cache and
   applied to ``F``.  Computing one column at a time would stream all of X per
   mistake and be bound by memory bandwidth; a block makes it bound by
-  arithmetic.
-- The kernel value of a pair is computed by one code path everywhere (the
-  SIMD kernels of ``perceptron._simd``: dot product, squared distance, exp),
-  so a value does not depend on whether it came from the cache, a pending
-  term or a fresh column; only the order of the sums in ``F`` does.
+  arithmetic, and splits among threads by rows.
+- A block of columns is a matrix product: the tile's rows against the
+  block's rows, by the ``dot_block`` SIMD kernel (all FMAs, no horizontal
+  sums).  The rbf kernel takes the squared distance as
+  ``||a||^2 + ||b||^2 - 2 a.b`` on data shifted by its mean (translation
+  changes no distance, and removes the loss of digits an offset would
+  cause), clipped at 0, then ``exp`` by the SIMD kernel.  A pending term's
+  value is computed directly (``sqdist``/``dot`` of the pair), so it may
+  differ from the same entry of a computed column in the last bits; for a
+  given data set and parameters the fit is deterministic, and on
+  integer-valued data (linear and polynomial kernels) every sum is exact.
 
 Budget (``max_support_vectors``): when a mistake would add a support vector
 beyond the budget, the oldest support vector (the one that entered the set
@@ -40,13 +46,19 @@ shrinking.  It is applied like a mistake with the coefficient ``-c_j``.
 """
 import numpy as np
 
+from perceptron._parallel import map_threads, row_chunks
+
 from cython cimport floating
 from libc.math cimport isfinite, tanh, HUGE_VAL
 from libc.stdint cimport uint64_t, int64_t
 from libc.stddef cimport ptrdiff_t
+from libc.string cimport memcpy
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, active_kernels, kdot_rows, ksqdist_rows
+from perceptron._simd cimport ptn_kernels, active_kernels, kdot, ksqdist, kdot_block
+
+cdef extern from "ptn_prefetch.h" nogil:
+    void ptn_prefetch_write_range(const void *p, size_t nbytes)
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:
@@ -78,8 +90,10 @@ STATUS_OVERFLOW = _STATUS_OVERFLOW
 cdef enum:
     # most columns computed together in one pass over X
     BLOCK_MAX = 64
-    # bytes of X rows in one tile of a block computation (stays in L1/L2)
+    # bytes of one tile of a block computation: its rows of X and the m
+    # segments of columns they produce, meant to stay in the L1 cache
     TILE_BYTES = 32768
+    TILE_DOUBLES = 4096
     # units of work (about a nanosecond each) between two checks for Ctrl-C
     SIGNAL_CHECK_WORK = 4000000
 
@@ -125,42 +139,70 @@ cdef double _finish(const KernelSpec *ks, double v) noexcept nogil:
     return v
 
 
-cdef inline void _base_rows(const ptn_kernels *K, const KernelSpec *ks, Py_ssize_t m,
-                           Py_ssize_t d, const floating *A, Py_ssize_t lda, const floating *x,
-                           double *out) noexcept nogil:
-    """out[k]: the squared distance (rbf) or dot product (the others) of row k
-    of A and x, for k < m.  The _rows kernels give a pair the same value
-    whatever the rows around it, and the value is symmetric in the pair
-    ((a - b)^2 and a*b are exact under exchange), so K(x_i, x_j) is one
-    number wherever it is computed."""
-    if ks.kind == _KIND_RBF:
-        ksqdist_rows(K, m, d, A, lda, x, out)
-    else:
-        kdot_rows(K, m, d, A, lda, x, out)
-
-
-cdef void _finish_values(const ptn_kernels *K, const KernelSpec *ks, Py_ssize_t n,
-                         double *v) noexcept nogil:
-    """Turn n base values into kernel values in place; rbf: exp(-gamma d2) by
-    the SIMD exp kernel over the whole run, which gives each element the value
-    a run of one would."""
-    cdef Py_ssize_t k
-    cdef double neg_gamma = ks.neg_gamma  # a local: v cannot alias it, so the loop vectorises
-    if ks.kind == _KIND_RBF:
-        for k in range(n):
-            v[k] = neg_gamma * v[k]
-        K.exp_f64(<size_t>n, v, v)
-    elif ks.kind == _KIND_POLY or ks.kind == _KIND_SIGMOID:
-        for k in range(n):
-            v[k] = _finish(ks, v[k])
-
-
 cdef inline double _pair(const ptn_kernels *K, const KernelSpec *ks, Py_ssize_t d,
                          const floating *x, const floating *z) noexcept nogil:
+    """K(x, z) of one pair, directly: the squared distance or dot product by
+    the pair kernels."""
     cdef double v
-    _base_rows(K, ks, 1, d, x, d, z, &v)
-    _finish_values(K, ks, 1, &v)
-    return v
+    if ks.kind == _KIND_RBF:
+        v = ks.neg_gamma * ksqdist(K, d, x, z)
+        K.exp_f64(1, &v, &v)
+        return v
+    return _finish(ks, kdot(K, d, x, z))
+
+
+cdef void _pack(const KernelSpec *ks, const floating[:, ::1] X, const Py_ssize_t *rows,
+                Py_ssize_t first, Py_ssize_t p, const double *shift, double *BT,
+                double *nb) noexcept nogil:
+    """BT (d, p) = the rows (rows[q], or first + q when rows is NULL) of X
+    minus shift, transposed, for dot_block; rbf: nb[q] = ||row_q - shift||^2."""
+    cdef Py_ssize_t d = X.shape[1], q, i, r
+    cdef double v, acc
+    for q in range(p):
+        r = rows[q] if rows != NULL else first + q
+        acc = 0.0
+        for i in range(d):
+            v = X[r, i] - shift[i]
+            BT[i * p + q] = v
+            acc += v * v
+        nb[q] = acc
+
+
+cdef void _row_norms(const floating[:, ::1] X, Py_ssize_t first, Py_ssize_t m,
+                     const double *shift, double *na) noexcept nogil:
+    """na[r] = ||X[first + r] - shift||^2."""
+    cdef Py_ssize_t d = X.shape[1], r, i
+    cdef double v, acc
+    for r in range(m):
+        acc = 0.0
+        for i in range(d):
+            v = X[first + r, i] - shift[i]
+            acc += v * v
+        na[r] = acc
+
+
+cdef void _block_values(const ptn_kernels *K, const KernelSpec *ks, Py_ssize_t rows,
+                        Py_ssize_t d, const floating *A, const double *shift, Py_ssize_t p,
+                        const double *BT, const double *na, const double *nb,
+                        double *buf) noexcept nogil:
+    """buf[r*p + q] = K(A_r, B_q) for r < rows, q < p: A's rows contiguous
+    (d apart), B packed by _pack, na the norms of A's shifted rows (rbf)."""
+    cdef Py_ssize_t r, q, i
+    cdef double nr, v, neg_gamma = ks.neg_gamma
+    cdef double *o
+    kdot_block(K, rows, d, A, d, shift, p, BT, buf)
+    if ks.kind == _KIND_RBF:
+        for r in range(rows):
+            o = buf + r * p
+            nr = na[r]
+            for q in range(p):
+                v = nr + nb[q] - 2.0 * o[q]
+                # rounding can leave a tiny negative for (nearly) equal points
+                o[q] = neg_gamma * (v if v > 0.0 else 0.0)
+        K.exp_f64(<size_t>(rows * p), buf, buf)
+    elif ks.kind == _KIND_POLY or ks.kind == _KIND_SIGMOID:
+        for i in range(rows * p):
+            buf[i] = _finish(ks, buf[i])
 
 
 # ------------------------------------------------------------ the Gram cache
@@ -224,29 +266,80 @@ cdef Py_ssize_t _cache_acquire(GramCache *c, Py_ssize_t j) noexcept nogil:
     return s
 
 
-cdef void _compute_columns(const ptn_kernels *K, const KernelSpec *ks,
-                           const floating[:, ::1] X, const Py_ssize_t *cols,
-                           double **out, Py_ssize_t m) noexcept nogil:
-    """out[p][k] = K(x_k, x_cols[p]) for every row k and p < m, in one pass
-    over X by tiles of rows (precomputed: the columns of the given matrix)."""
-    cdef Py_ssize_t n = X.shape[0], d = X.shape[1]
-    cdef Py_ssize_t tile = max(8, TILE_BYTES // max(1, d * <Py_ssize_t>sizeof(floating)))
-    cdef Py_ssize_t k0, k1, k, p
+cdef struct Block:
+    # a block of Gram columns being computed
+    Py_ssize_t m
+    const Py_ssize_t *cols      # (m,) the rows of X whose columns these are
+    double **out                # (m,) where the columns go (cache slots)
+    const double *coefs         # (m,) their coefficients in F
+    const double *BT            # (d, m) those rows, shifted and transposed
+    const double *nb            # (m,) their shifted norms (rbf)
+    const double *na            # (n,) every row's shifted norm (rbf)
+    const double *shift         # (d,)
+    double *F
+
+
+cdef void _compute_rows(const ptn_kernels *K, const KernelSpec *ks, const floating[:, ::1] X,
+                        const Block *blk, Py_ssize_t k0, Py_ssize_t k1) noexcept nogil:
+    """Rows [k0, k1) of the block's columns: out[q][k] = K(x_k, x_cols[q]),
+    and F[k] += sum_q coefs[q] * out[q][k].
+
+    Tile by tile (a few rows of X), the values are computed into a small
+    buffer (rows x m, contiguous), finished and applied to F there while in
+    the L1 cache, then stored into the columns.  (Working in the columns
+    themselves, n doubles apart, made the whole fit up to 1.5x slower for
+    some n: their segments collide in the cache's sets.)  A row's values and
+    its update of F do not depend on [k0, k1), so splitting the rows among
+    threads changes nothing.  Precomputed: read from the given matrix.
+    """
+    cdef Py_ssize_t d = X.shape[1], m = blk.m
+    cdef Py_ssize_t tile = TILE_BYTES // (d * <Py_ssize_t>sizeof(floating) + m * 8)
+    cdef Py_ssize_t t0, t1, r, q, rows
+    cdef double buf[TILE_DOUBLES]
     cdef double *o
-    if ks.kind == _KIND_PRECOMPUTED:
-        for p in range(m):
-            o = out[p]
-            for k in range(n):
-                o[k] = X[k, cols[p]]
-        return
-    k0 = 0
-    while k0 < n:
-        k1 = min(n, k0 + tile)
-        for p in range(m):
-            _base_rows(K, ks, k1 - k0, d, &X[k0, 0], d, &X[cols[p], 0], out[p] + k0)
-        k0 = k1
-    for p in range(m):
-        _finish_values(K, ks, n, out[p])
+    # a multiple of 8 rows where there is room; the buffer holds
+    # tile * m <= TILE_DOUBLES values
+    tile = tile - tile % 8 if tile >= 8 else max(1, tile)
+    t0 = k0
+    while t0 < k1:
+        t1 = min(k1, t0 + tile)
+        rows = t1 - t0
+        # the columns' lines are far apart and rarely cached: ask for them now,
+        # so that they arrive while the tile is computed, not when stored to
+        for q in range(m):
+            ptn_prefetch_write_range(blk.out[q] + t0, rows * sizeof(double))
+        if ks.kind == _KIND_PRECOMPUTED:
+            for r in range(rows):
+                for q in range(m):
+                    buf[r * m + q] = X[t0 + r, blk.cols[q]]
+        else:
+            _block_values(K, ks, rows, d, &X[t0, 0], blk.shift, m, blk.BT, blk.na + t0,
+                          blk.nb, buf)
+        for r in range(rows):
+            blk.F[t0 + r] += K.dot_f64(<size_t>m, buf + r * m, blk.coefs)
+        for q in range(m):
+            o = blk.out[q] + t0
+            for r in range(rows):
+                o[r] = buf[r * m + q]
+        t0 = t1
+
+
+cdef class _BlockJob:
+    """A block of Gram columns for threads: ``run(k0, k1)`` computes and
+    applies rows [k0, k1) without the GIL (``_compute_rows``)."""
+    cdef const float[:, ::1] Xf
+    cdef const double[:, ::1] Xd
+    cdef bint is_f32
+    cdef KernelSpec ks
+    cdef Block blk
+
+    def run(self, Py_ssize_t k0, Py_ssize_t k1):
+        cdef const ptn_kernels *K = active_kernels()
+        with nogil:
+            if self.is_f32:
+                _compute_rows(K, &self.ks, self.Xf, &self.blk, k0, k1)
+            else:
+                _compute_rows(K, &self.ks, self.Xd, &self.blk, k0, k1)
 
 
 # ------------------------------------------------------------ the training loop
@@ -259,6 +352,12 @@ cdef struct DualFit:
     Py_ssize_t max_iter
     Py_ssize_t max_sv           # 0: no budget
     Py_ssize_t block            # pending columns computed together, <= BLOCK_MAX
+    int n_threads               # threads for a block (> 1: through s.job and Python's pool)
+    void *job                   # the _BlockJob of this fit (borrowed)
+    double *BT                  # (d, block) the pending rows packed for dot_block
+    double *nb                  # (block,)
+    double *na                  # (n,) shifted norms of every row (rbf)
+    double *shift               # (d,) the mean of X (rbf), else zeros
     # state
     double b
     double *F                   # (n,) sum_j c_j K(x_j, x_i) over applied terms
@@ -281,18 +380,43 @@ cdef struct DualFit:
     Py_ssize_t bad_epoch
 
 
+cdef int _run_block_on_threads(DualFit *s, const Block *blk, Py_ssize_t n,
+                               Py_ssize_t d) except -1:
+    cdef _BlockJob job = <_BlockJob>s.job
+    job.blk = blk[0]
+    chunks = row_chunks(n, blk.m * (d + 2), s.n_threads)
+    map_threads(job.run, chunks, len(chunks))
+    return 0
+
+
 cdef int _flush(const ptn_kernels *K, const KernelSpec *ks, const floating[:, ::1] X,
                 DualFit *s, GramCache *c) except -1 nogil:
-    """Compute the pending columns together, cache them, apply them to F."""
+    """Compute the pending columns together, cache them, apply them to F;
+    on s.n_threads threads when there is enough work."""
     cdef Py_ssize_t n = X.shape[0], p, m = s.n_pend
     cdef double *cols[BLOCK_MAX]
+    cdef Block blk
     if m == 0:
         return 0
     for p in range(m):
         cols[p] = c.data + _cache_acquire(c, s.pend_idx[p]) * n
-    _compute_columns(K, ks, X, s.pend_idx, cols, m)
+    if ks.kind != _KIND_PRECOMPUTED:
+        _pack(ks, X, s.pend_idx, 0, m, s.shift, s.BT, s.nb)
+    blk.m = m
+    blk.cols = s.pend_idx
+    blk.out = cols
+    blk.coefs = s.pend_coef
+    blk.BT = s.BT
+    blk.nb = s.nb
+    blk.na = s.na
+    blk.shift = s.shift
+    blk.F = s.F
+    if s.n_threads > 1:
+        with gil:
+            _run_block_on_threads(s, &blk, n, X.shape[1])
+    else:
+        _compute_rows(K, ks, X, &blk, 0, n)
     for p in range(m):
-        K.axpy_f64(<size_t>n, s.pend_coef[p], cols[p], s.F)
         s.pend_pos[s.pend_idx[p]] = -1
     c.computed += m
     s.work += <double>m * n * (X.shape[1] + 2)
@@ -414,7 +538,7 @@ cdef int _fit_dual(const floating[:, ::1] X, const signed char *y, const KernelS
 def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, double gamma,
              double coef0, int degree, double eta, bint fit_intercept, bint shuffle,
              Py_ssize_t max_iter, uint64_t seed, Py_ssize_t cache_columns,
-             Py_ssize_t max_support_vectors=0, Py_ssize_t block=BLOCK_MAX):
+             Py_ssize_t max_support_vectors=0, Py_ssize_t block=BLOCK_MAX, int n_threads=1):
     """Train the dual perceptron on X (n, d) (precomputed: the Gram matrix
     (n, n)) with labels y in {-1, +1}.
 
@@ -423,8 +547,10 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
     0..n-1 (the order ``perceptron.Perceptron`` uses for the same seed).
     `cache_columns` is the capacity of the Gram cache in columns (clamped to
     [1, n]); `block` the most pending columns computed together (clamped to
-    [1, min(BLOCK_SIZE, capacity)]).  Inputs are trusted: the caller
-    validates shapes, values and labels.
+    [1, min(BLOCK_SIZE, capacity)]); `n_threads` the threads that compute a
+    block (through perceptron._parallel's pool: call with n_threads > 1 only
+    from a thread that is not itself one of that pool's workers).  Inputs are
+    trusted: the caller validates shapes, values and labels.
 
     Returns a dict: the mistake counts ``alpha`` (n,), ``intercept``, epochs
     run, mistakes and summed perceptron loss per epoch, updates, support
@@ -480,6 +606,31 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
     s.max_iter = max_iter
     s.max_sv = max_support_vectors
     s.block = block
+    s.n_threads = max(1, n_threads)
+    job = _BlockJob()
+    job.is_f32 = floating is float
+    if floating is float:
+        job.Xf = X
+    else:
+        job.Xd = X
+    job.ks = ks
+    s.job = <void *>job
+    # the block's packing space, and for rbf the mean of X and every row's
+    # norm about it (the squared distances of a block are taken from them)
+    d = X.shape[1]
+    BT = np.zeros(d * BLOCK_MAX, dtype=np.float64)
+    nb = np.zeros(BLOCK_MAX, dtype=np.float64)
+    shift = (np.asarray(X).mean(axis=0, dtype=np.float64) if kind == _KIND_RBF
+             else np.zeros(d, dtype=np.float64))
+    na = np.zeros(n if kind == _KIND_RBF else 1, dtype=np.float64)
+    cdef double[::1] BT_v = BT, nb_v = nb, shift_v = shift, na_v = na
+    s.BT = &BT_v[0]
+    s.nb = &nb_v[0]
+    s.shift = &shift_v[0]
+    s.na = &na_v[0]
+    if kind == _KIND_RBF:
+        with nogil:
+            _row_norms(X, 0, n, s.shift, s.na)
     s.b = 0.0
     s.F = &F_v[0]
     s.alpha = &alpha_v[0]
@@ -526,38 +677,102 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
 
 # ------------------------------------------------------------------ scoring
 
+cdef enum:
+    # support vectors per block of a score computation, and test rows per tile
+    SCORE_BLOCK = 256
+    SCORE_TILE = 16
+
+
+cdef class _Packed:
+    """Rows of a matrix packed for dot_block in blocks of SCORE_BLOCK (each
+    (d, p) transposed and shifted), with their shifted norms."""
+    cdef object BT
+    cdef object nb
+    cdef object shift
+    cdef Py_ssize_t n
+    cdef Py_ssize_t d
+
+
+cdef _Packed _pack_rows(const floating[:, ::1] Y, const KernelSpec *ks):
+    cdef _Packed pk = _Packed()
+    cdef Py_ssize_t n = Y.shape[0], d = Y.shape[1], start, p
+    pk.n, pk.d = n, d
+    pk.shift = (np.asarray(Y).mean(axis=0, dtype=np.float64) if ks.kind == _KIND_RBF and n
+                else np.zeros(d, dtype=np.float64))
+    pk.BT = np.zeros(max(1, n * d), dtype=np.float64)
+    pk.nb = np.zeros(max(1, n), dtype=np.float64)
+    cdef double[::1] BT = pk.BT, nb = pk.nb, shift = pk.shift
+    with nogil:
+        start = 0
+        while start < n:
+            p = min(SCORE_BLOCK, n - start)
+            # block b starts at start * d in BT: its (d, p) matrix
+            _pack(ks, Y, NULL, start, p, &shift[0], &BT[start * d], &nb[start])
+            start += p
+    return pk
+
+
+cdef void _score_rows(const ptn_kernels *K, const KernelSpec *ks, const floating[:, ::1] X,
+                      const double *BT, const double *nb, const double *shift, Py_ssize_t n_sv,
+                      const double[:, ::1] coef, const double[::1] intercept,
+                      double[:, ::1] out, double[:, ::1] values) noexcept nogil:
+    """out[t, e] = sum_j coef[e, j] K(x_t, sv_j) + intercept[e] for every row
+    t of X, or values[t, j] = K(x_t, sv_j) when `values` has rows; tile by
+    tile of rows, block by block of support vectors."""
+    cdef Py_ssize_t m = X.shape[0], d = X.shape[1], n_est = coef.shape[0]
+    cdef Py_ssize_t t0, rows, start, p, r, e, q
+    cdef double buf[SCORE_TILE * SCORE_BLOCK]
+    cdef double na[SCORE_TILE]
+    cdef bint want_values = values.shape[0] > 0
+    t0 = 0
+    while t0 < m:
+        rows = min(SCORE_TILE, m - t0)
+        if ks.kind == _KIND_RBF:
+            _row_norms(X, t0, rows, shift, na)
+        if not want_values:
+            for r in range(rows):
+                for e in range(n_est):
+                    out[t0 + r, e] = intercept[e]
+        start = 0
+        while start < n_sv:
+            p = min(SCORE_BLOCK, n_sv - start)
+            _block_values(K, ks, rows, d, &X[t0, 0], shift, p, BT + start * d, na, nb + start,
+                          buf)
+            for r in range(rows):
+                if want_values:
+                    for q in range(p):
+                        values[t0 + r, start + q] = buf[r * p + q]
+                else:
+                    for e in range(n_est):
+                        out[t0 + r, e] += K.dot_f64(<size_t>p, buf + r * p, &coef[e, start])
+            start += p
+        t0 += rows
+
+
 def decision_dual(const floating[:, ::1] X, const floating[:, ::1] SV, const double[:, ::1] coef,
                   const double[::1] intercept, double[:, ::1] out, *, int kind, double gamma,
                   double coef0, int degree):
     """out[t, e] = sum_j coef[e, j] K(SV[j], X[t]) + intercept[e] (shapes trusted).
 
-    For each row the kernel values against every support vector are computed
-    into a buffer (squared distances or dot products by the SIMD kernels, then
-    exp or the polynomial over the whole buffer), and each class's score is
-    one dot product with its coefficients.
+    The support vectors are packed once (transposed, and for rbf shifted by
+    their mean), then each tile of rows meets each block of support vectors
+    in one dot_block call; the kernel values are finished (exp or the
+    polynomial) in that small buffer and dotted with each class's
+    coefficients.
     """
     cdef const ptn_kernels *K = active_kernels()
     cdef Py_ssize_t m = X.shape[0], d = X.shape[1], n_sv = SV.shape[0], n_est = coef.shape[0]
-    cdef Py_ssize_t t, e
     cdef KernelSpec ks = _spec(kind, gamma, coef0, degree)
     if (SV.shape[1] != d or coef.shape[1] != n_sv or intercept.shape[0] != n_est
             or out.shape[0] != m or out.shape[1] != n_est or kind == _KIND_PRECOMPUTED):
         raise ValueError("decision_dual: inconsistent shapes or kernel")
     if m == 0:
         return
-    if n_sv == 0:
-        for t in range(m):
-            for e in range(n_est):
-                out[t, e] = intercept[e]
-        return
-    kbuf = np.empty(n_sv, dtype=np.float64)
-    cdef double[::1] kb = kbuf
+    cdef _Packed pk = _pack_rows(SV, &ks)
+    cdef double[::1] BT = pk.BT, nb = pk.nb, shift = pk.shift
+    cdef double[:, ::1] no_values = np.empty((0, 1), dtype=np.float64)
     with nogil:
-        for t in range(m):
-            _base_rows(K, &ks, n_sv, d, &SV[0, 0], d, &X[t, 0], &kb[0])
-            _finish_values(K, &ks, n_sv, &kb[0])
-            for e in range(n_est):
-                out[t, e] = K.dot_f64(<size_t>n_sv, &coef[e, 0], &kb[0]) + intercept[e]
+        _score_rows(K, &ks, X, &BT[0], &nb[0], &shift[0], n_sv, coef, intercept, out, no_values)
 
 
 def decision_precomputed(const floating[:, ::1] G, const Py_ssize_t[::1] columns,
@@ -587,21 +802,24 @@ def decision_precomputed(const floating[:, ::1] G, const Py_ssize_t[::1] columns
 def kernel_matrix(const floating[:, ::1] X, const floating[:, ::1] Y, *, int kind,
                   double gamma, double coef0, int degree):
     """The kernel matrix K[a, b] = K(X[a], Y[b]) (n_X, n_Y), float64, by the
-    same code path as training and scoring (for tests and for users who want
-    the Gram matrix of a kernel)."""
+    blocked code path of scoring (for tests, and for users who want the Gram
+    matrix of a kernel)."""
     cdef const ptn_kernels *K = active_kernels()
-    cdef Py_ssize_t nx = X.shape[0], ny = Y.shape[0], d = X.shape[1], a
+    cdef Py_ssize_t nx = X.shape[0], ny = Y.shape[0], d = X.shape[1]
     cdef KernelSpec ks = _spec(kind, gamma, coef0, degree)
     if Y.shape[1] != d or kind == _KIND_PRECOMPUTED:
         raise ValueError("kernel_matrix: X and Y need the same number of columns")
     out = np.empty((nx, ny), dtype=np.float64)
-    cdef double[:, ::1] o = out
     if nx == 0 or ny == 0:
         return out
+    cdef _Packed pk = _pack_rows(Y, &ks)
+    cdef double[::1] BT = pk.BT, nb = pk.nb, shift = pk.shift
+    cdef double[:, ::1] values = out
+    cdef double[:, ::1] no_coef = np.empty((0, 1), dtype=np.float64)
+    cdef double[::1] no_intercept = np.empty(0, dtype=np.float64)
     with nogil:
-        for a in range(nx):
-            _base_rows(K, &ks, ny, d, &Y[0, 0], d, &X[a, 0], &o[a, 0])
-            _finish_values(K, &ks, ny, &o[a, 0])
+        _score_rows(K, &ks, X, &BT[0], &nb[0], &shift[0], ny, no_coef, no_intercept, values,
+                    values)
     return out
 
 

@@ -10,10 +10,12 @@ cdef extern from "ptn_kernels.h" nogil:
     ctypedef double (*ptn_sqdist_f32_fn)(size_t n, const float *x, const float *y) noexcept nogil
     ctypedef double (*ptn_sqdist_f64_fn)(size_t n, const double *x, const double *y) noexcept nogil
     ctypedef void (*ptn_exp_f64_fn)(size_t n, const double *x, double *y) noexcept nogil
-    ctypedef void (*ptn_rows_f32_fn)(size_t m, size_t d, const float *A, size_t lda,
-                                     const float *x, double *out) noexcept nogil
-    ctypedef void (*ptn_rows_f64_fn)(size_t m, size_t d, const double *A, size_t lda,
-                                     const double *x, double *out) noexcept nogil
+    ctypedef void (*ptn_block_f32_fn)(size_t m, size_t d, const float *A, size_t lda,
+                                      const double *shift, size_t p, const double *BT,
+                                      double *out) noexcept nogil
+    ctypedef void (*ptn_block_f64_fn)(size_t m, size_t d, const double *A, size_t lda,
+                                      const double *shift, size_t p, const double *BT,
+                                      double *out) noexcept nogil
 
     ctypedef struct ptn_kernels:
         int level
@@ -25,10 +27,8 @@ cdef extern from "ptn_kernels.h" nogil:
         ptn_sqdist_f32_fn sqdist_f32
         ptn_sqdist_f64_fn sqdist_f64
         ptn_exp_f64_fn exp_f64
-        ptn_rows_f32_fn dot_rows_f32
-        ptn_rows_f64_fn dot_rows_f64
-        ptn_rows_f32_fn sqdist_rows_f32
-        ptn_rows_f64_fn sqdist_rows_f64
+        ptn_block_f32_fn dot_block_f32
+        ptn_block_f64_fn dot_block_f64
 
 from cython cimport floating
 
@@ -71,19 +71,12 @@ cdef inline double ksqdist(const ptn_kernels *k, Py_ssize_t n, const floating *x
         return k.sqdist_f64(<size_t>n, x, y)
 
 
-# out[k] = A[k] . x or ||A[k] - x||^2 (in double) for the m rows of A (row k
-# at A + k*lda); a row's value does not depend on m or k.
-cdef inline void kdot_rows(const ptn_kernels *k, Py_ssize_t m, Py_ssize_t d, const floating *A,
-                           Py_ssize_t lda, const floating *x, double *out) noexcept nogil:
+# out[k*p + q] = (A[k] - shift) . B[q] (in double) for k < m, q < p, with the
+# p vectors B given transposed (BT, d x p); see csrc/ptn_kernels.h.
+cdef inline void kdot_block(const ptn_kernels *k, Py_ssize_t m, Py_ssize_t d, const floating *A,
+                            Py_ssize_t lda, const double *shift, Py_ssize_t p, const double *BT,
+                            double *out) noexcept nogil:
     if floating is float:
-        k.dot_rows_f32(<size_t>m, <size_t>d, A, <size_t>lda, x, out)
+        k.dot_block_f32(<size_t>m, <size_t>d, A, <size_t>lda, shift, <size_t>p, BT, out)
     else:
-        k.dot_rows_f64(<size_t>m, <size_t>d, A, <size_t>lda, x, out)
-
-
-cdef inline void ksqdist_rows(const ptn_kernels *k, Py_ssize_t m, Py_ssize_t d, const floating *A,
-                              Py_ssize_t lda, const floating *x, double *out) noexcept nogil:
-    if floating is float:
-        k.sqdist_rows_f32(<size_t>m, <size_t>d, A, <size_t>lda, x, out)
-    else:
-        k.sqdist_rows_f64(<size_t>m, <size_t>d, A, <size_t>lda, x, out)
+        k.dot_block_f64(<size_t>m, <size_t>d, A, <size_t>lda, shift, <size_t>p, BT, out)

@@ -208,38 +208,38 @@ def _py_exp(x, out, level=None):
         k.exp_f64(<size_t>xd.shape[0], &xd[0], &od[0])
 
 
-def _py_rows(op, B, x, level=None):
-    """out[k] = op(B[k, :len(x)], x) for each row of the C-contiguous matrix B
-    (m, lda), lda >= len(x), with the _rows kernel of `level` (op: "dot" or
-    "sqdist"); the columns of B past len(x) exercise the row stride.  For tests.
-    """
+def _py_block(A, shift, BT, level=None):
+    """out (m, p) = (A - shift) @ BT with the dot_block kernel of `level`, for
+    A (m, lda) C-contiguous of which the first d = BT.shape[0] columns are
+    used (lda > d exercises the row stride), shift (d,) and BT (d, p)
+    float64; for tests."""
     cdef const ptn_kernels *k = _table(level)
-    cdef const float[:, ::1] Bf
-    cdef const float[::1] xf
-    cdef const double[:, ::1] Bd
-    cdef const double[::1] xd
-    cdef Py_ssize_t m, d, lda
-    if op not in ("dot", "sqdist"):
-        raise ValueError(f"op must be 'dot' or 'sqdist', got {op!r}")
-    if B.ndim != 2 or x.ndim != 1 or B.dtype != x.dtype or B.shape[1] < x.shape[0]:
-        raise ValueError("B must be 2-D and x 1-D, of the same dtype, with B.shape[1] >= len(x)")
-    m, lda, d = B.shape[0], B.shape[1], x.shape[0]
-    out = np.zeros(m, dtype=np.float64)
-    cdef double[::1] o = out
-    if B.dtype.name == "float32":
-        Bf, xf = B, x
-        if m and d:
-            if op == "dot":
-                k.dot_rows_f32(<size_t>m, <size_t>d, &Bf[0, 0], <size_t>lda, &xf[0], &o[0])
-            else:
-                k.sqdist_rows_f32(<size_t>m, <size_t>d, &Bf[0, 0], <size_t>lda, &xf[0], &o[0])
-    elif B.dtype.name == "float64":
-        Bd, xd = B, x
-        if m and d:
-            if op == "dot":
-                k.dot_rows_f64(<size_t>m, <size_t>d, &Bd[0, 0], <size_t>lda, &xd[0], &o[0])
-            else:
-                k.sqdist_rows_f64(<size_t>m, <size_t>d, &Bd[0, 0], <size_t>lda, &xd[0], &o[0])
+    cdef const float[:, ::1] Af
+    cdef const double[:, ::1] Ad
+    cdef const double[::1] sh
+    cdef const double[:, ::1] B
+    if A.ndim != 2 or BT.ndim != 2 or shift.ndim != 1 or shift.shape[0] != BT.shape[0] \
+            or A.shape[1] < BT.shape[0]:
+        raise ValueError("A (m, lda), shift (d,) and BT (d, p) with lda >= d are needed")
+    if BT.dtype.name != "float64" or shift.dtype.name != "float64":
+        raise TypeError("shift and BT must be float64")
+    cdef Py_ssize_t m = A.shape[0], lda = A.shape[1], d = BT.shape[0], p = BT.shape[1]
+    out = np.full((m, p), np.nan)
+    cdef double[:, ::1] o = out
+    sh, B = shift, BT
+    if m == 0 or p == 0:
+        return out
+    if d == 0:
+        out[:] = 0.0
+        return out
+    if A.dtype.name == "float32":
+        Af = A
+        k.dot_block_f32(<size_t>m, <size_t>d, &Af[0, 0], <size_t>lda, &sh[0], <size_t>p, &B[0, 0],
+                        &o[0, 0])
+    elif A.dtype.name == "float64":
+        Ad = A
+        k.dot_block_f64(<size_t>m, <size_t>d, &Ad[0, 0], <size_t>lda, &sh[0], <size_t>p, &B[0, 0],
+                        &o[0, 0])
     else:
-        raise TypeError(f"dtype must be float32 or float64, got {B.dtype}")
+        raise TypeError(f"A's dtype must be float32 or float64, got {A.dtype}")
     return out

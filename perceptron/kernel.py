@@ -170,8 +170,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         (the removal step of the Forgetron, Dekel, Shalev-Shwartz and Singer
         2008, without its shrinking).  None: no budget.
     n_jobs : int or None, default=None
-        Threads for the one-vs-rest classes (None: 1, -1: all).  Prediction
-        always uses the available threads.
+        Threads for the fit (None: 1, -1: all): one-vs-rest classes are fitted
+        in parallel; with two classes, the threads share the computation of
+        each block of Gram columns.  The model does not depend on it.
+        Prediction always uses the available threads.
 
     Attributes
     ----------
@@ -289,7 +291,11 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             signs = [encode_binary(y, classes)]
         else:
             signs = [np.where(y == c, 1, -1).astype(np.int8) for c in classes]
+        # classes in parallel; a single estimator (two classes) uses the
+        # threads for its blocks of Gram columns instead (never both: a pool
+        # worker must not wait on the pool)
         n_threads = min(params["n_jobs"], len(signs))
+        block_threads = params["n_jobs"] if n_threads == 1 else 1
         budget = params["cache_size"] * 2**20 / n_threads
         seed = check_random_seed(self.random_state)
 
@@ -300,7 +306,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 fit_intercept=params["fit_intercept"], shuffle=params["shuffle"],
                 max_iter=params["max_iter"], seed=seed,
                 cache_columns=int(budget // (8 * n)),
-                max_support_vectors=params["max_support_vectors"] or 0)
+                max_support_vectors=params["max_support_vectors"] or 0,
+                n_threads=block_threads)
 
         results = map_threads(fit_one, [(e,) for e in range(len(signs))], n_threads)
         for r in results:

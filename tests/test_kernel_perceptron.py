@@ -219,6 +219,17 @@ def test_one_vs_rest_equals_binary_fits_and_threads_change_nothing(rng):
                                    atol=1e-12)
 
 
+def test_binary_fit_on_several_threads_equals_one_thread(rng):
+    X = rng.standard_normal((3000, 20))
+    y = np.where((X[:, :3] ** 2).sum(axis=1) > 2.4, 1, -1)
+    one = quiet_fit(KernelPerceptron(max_iter=3, random_state=0, cache_size=10), X, y)
+    two = quiet_fit(KernelPerceptron(max_iter=3, random_state=0, cache_size=10, n_jobs=2), X, y)
+    assert one.cache_stats_["computed"] > 64  # blocks were computed, and evicted
+    np.testing.assert_array_equal(one.dual_coef_, two.dual_coef_)
+    np.testing.assert_array_equal(one.intercept_, two.intercept_)
+    np.testing.assert_array_equal(one.loss_, two.loss_)
+
+
 def test_prediction_on_several_threads_equals_one_thread(rng, monkeypatch):
     X = rng.standard_normal((3000, 20))
     y = np.where((X[:, :3] ** 2).sum(axis=1) > 2.4, 1, -1)

@@ -202,36 +202,36 @@ def test_sqdist_and_exp_property(n, offset, dtype, seed, scale, shift):
 
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("op", ["dot", "sqdist"])
-@pytest.mark.parametrize("m", [0, 1, 3, 4, 5, 9])
-@pytest.mark.parametrize("d", [1, 7, 8, 9, 17, 50])
-def test_rows_kernels_match_numpy_and_pair_kernels(level, dtype, op, m, d, rng):
-    B = rng.standard_normal((m, d + 3)).astype(dtype)  # 3 extra columns: a row stride > d
-    x = rng.standard_normal(d).astype(dtype)
-    got = _simd._py_rows(op, B, x, level)
-    A64, x64 = B[:, :d].astype(np.float64), x.astype(np.float64)
-    want = A64 @ x64 if op == "dot" else ((A64 - x64) ** 2).sum(axis=1)
+@pytest.mark.parametrize("m", [0, 1, 3, 7])
+@pytest.mark.parametrize("d", [1, 7, 50])
+@pytest.mark.parametrize("p", [1, 3, 4, 8, 9, 31, 32, 33, 64, 65, 130])
+def test_dot_block_matches_numpy(level, dtype, m, d, p, rng):
+    A = rng.standard_normal((m, d + 3)).astype(dtype)  # 3 extra columns: a row stride > d
+    shift = rng.standard_normal(d)
+    BT = rng.standard_normal((d, p))
+    got = _simd._py_block(A, shift, BT, level)
+    want = (A[:, :d].astype(np.float64) - shift) @ BT
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * d)
-    # a row's value does not depend on its position or on the rows around it
-    for k in range(m):
-        alone = _simd._py_rows(op, np.ascontiguousarray(B[k:k + 1]), x, level)
-        assert alone[0] == got[k]
+    # an output does not depend on the block around it: each vector alone
+    for q in range(0, p, max(1, p // 5)):
+        alone = _simd._py_block(A, shift, np.ascontiguousarray(BT[:, q:q + 1]), level)
+        np.testing.assert_array_equal(alone[:, 0], got[:, q])
 
 
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_rows_kernels_integer_valued_data_is_exact(level, dtype, rng):
-    B = rng.integers(-20, 20, size=(11, 101)).astype(dtype)
-    x = rng.integers(-20, 20, size=101).astype(dtype)
-    Bi, xi = B.astype(np.int64), x.astype(np.int64)
-    np.testing.assert_array_equal(_simd._py_rows("dot", B, x, level), Bi @ xi)
-    np.testing.assert_array_equal(_simd._py_rows("sqdist", B, x, level), ((Bi - xi) ** 2).sum(axis=1))
+def test_dot_block_integer_valued_data_is_exact(level, dtype, rng):
+    A = rng.integers(-20, 20, size=(11, 101)).astype(dtype)
+    shift = rng.integers(-3, 3, size=101).astype(np.float64)
+    BT = rng.integers(-20, 20, size=(101, 70)).astype(np.float64)
+    want = (A.astype(np.int64) - shift.astype(np.int64)) @ BT.astype(np.int64)
+    np.testing.assert_array_equal(_simd._py_block(A, shift, BT, level), want)
 
 
-def test_rows_wrapper_rejects_bad_arguments():
-    with pytest.raises(ValueError, match="op must be"):
-        _simd._py_rows("cosine", np.ones((2, 3)), np.ones(3))
-    with pytest.raises(ValueError, match="B.shape"):
-        _simd._py_rows("dot", np.ones((2, 3)), np.ones(4))
-    with pytest.raises(TypeError):
-        _simd._py_rows("dot", np.ones((2, 3), dtype=np.int32), np.ones(3, dtype=np.int32))
+def test_block_wrapper_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="lda >= d"):
+        _simd._py_block(np.ones((2, 3)), np.ones(4), np.ones((4, 2)))
+    with pytest.raises(TypeError, match="float64"):
+        _simd._py_block(np.ones((2, 3)), np.ones(3, dtype=np.float32), np.ones((3, 2)))
+    with pytest.raises(TypeError, match="float32 or float64"):
+        _simd._py_block(np.ones((2, 3), dtype=np.int32), np.ones(3), np.ones((3, 2)))

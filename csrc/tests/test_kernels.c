@@ -4,7 +4,7 @@
  * For every level this CPU supports, checks each kernel against a plain
  * long-double reference at lengths that hit every main loop and tail, from
  * aligned and misaligned starts, and checks that axpy and exp write nothing
- * past the end; exp is compared with the C library's over its whole range and
+ * past the end (and dot_block past its block); exp is compared with the C library's over its whole range and
  * at its special values (overflow, gradual underflow, infinities, NaN).
  * Build and run:
  *
@@ -94,58 +94,63 @@ static void check_exp_specials(const ptn_kernels *k)
     }
 }
 
-/* The _rows kernels: every row against a long-double reference, the value of
- * a row the same whatever its position (alone, or in a group of four), and
- * nothing written past out[m - 1]. */
-static void check_rows(const ptn_kernels *k)
+/* The _block kernels: every output against a long-double reference, its
+ * value the same whatever the size of the block and its place in it (the
+ * vector alone, as a block of one), and nothing written past out[m*p - 1]. */
+static void check_block(const ptn_kernels *k)
 {
-    static const size_t ms[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 13};
-    static const size_t ds[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 50, 97};
-    static float af[13 * 100], xf[100];
-    static double ad[13 * 100], xd[100];
-    double out[16], one;
-    size_t mi, di, i, r;
+    static const size_t ms[] = {0, 1, 2, 5};
+    static const size_t ds[] = {1, 7, 50};
+    static const size_t ps[] = {1, 3, 4, 5, 8, 9, 17, 31, 32, 33, 63, 64, 65, 130};
+    static float af[5 * 60];
+    static double ad[5 * 60], shift[60], BT[60 * 130], col[60], out[5 * 130 + 16], one;
+    size_t mi, di, pi, i, r, q;
     for (mi = 0; mi < sizeof(ms) / sizeof(ms[0]); mi++) {
         for (di = 0; di < sizeof(ds) / sizeof(ds[0]); di++) {
-            const size_t m = ms[mi], d = ds[di], lda = d + 3;
-            int op;
-            for (i = 0; i < 13 * 100; i++) {
-                af[i] = (float)uniform();
-                ad[i] = uniform();
-            }
-            for (i = 0; i < 100; i++) {
-                xf[i] = (float)uniform();
-                xd[i] = uniform();
-            }
-            for (op = 0; op < 4; op++) {
-                const char *what[] = {"dot_rows_f32", "dot_rows_f64", "sqdist_rows_f32", "sqdist_rows_f64"};
-                for (i = 0; i < 16; i++) {
-                    out[i] = GUARD;
+            for (pi = 0; pi < sizeof(ps) / sizeof(ps[0]); pi++) {
+                const size_t m = ms[mi], d = ds[di], p = ps[pi], lda = d + 3;
+                int f32;
+                for (i = 0; i < 5 * 60; i++) {
+                    af[i] = (float)uniform();
+                    ad[i] = uniform();
                 }
-                switch (op) {
-                case 0: k->dot_rows_f32(m, d, af, lda, xf, out); break;
-                case 1: k->dot_rows_f64(m, d, ad, lda, xd, out); break;
-                case 2: k->sqdist_rows_f32(m, d, af, lda, xf, out); break;
-                default: k->sqdist_rows_f64(m, d, ad, lda, xd, out); break;
+                for (i = 0; i < 60; i++) {
+                    shift[i] = 0.5 * uniform();
                 }
-                for (r = 0; r < m; r++) {
-                    long double ref = 0.0L;
-                    for (i = 0; i < d; i++) {
-                        long double a = op % 2 ? (long double)ad[r * lda + i] : (long double)af[r * lda + i];
-                        long double b = op % 2 ? (long double)xd[i] : (long double)xf[i];
-                        ref += op < 2 ? a * b : (a - b) * (a - b);
+                for (i = 0; i < 60 * 130; i++) {
+                    BT[i] = uniform();
+                }
+                for (f32 = 0; f32 < 2; f32++) {
+                    const char *what = f32 ? "dot_block_f32" : "dot_block_f64";
+                    for (i = 0; i < m * p + 16; i++) {
+                        out[i] = GUARD;
                     }
-                    check(fabs(out[r] - (double)ref) <= 4e-12 * (double)(d + 1), what[op], k->name, d, m);
-                    switch (op) {
-                    case 0: k->dot_rows_f32(1, d, af + r * lda, lda, xf, &one); break;
-                    case 1: k->dot_rows_f64(1, d, ad + r * lda, lda, xd, &one); break;
-                    case 2: k->sqdist_rows_f32(1, d, af + r * lda, lda, xf, &one); break;
-                    default: k->sqdist_rows_f64(1, d, ad + r * lda, lda, xd, &one); break;
+                    if (f32) {
+                        k->dot_block_f32(m, d, af, lda, shift, p, BT, out);
+                    } else {
+                        k->dot_block_f64(m, d, ad, lda, shift, p, BT, out);
                     }
-                    check(one == out[r], "rows: same value alone and in a group", k->name, d, m);
-                }
-                for (r = m; r < 16; r++) {
-                    check(out[r] == GUARD, "rows guard", k->name, d, m);
+                    for (r = 0; r < m; r++) {
+                        for (q = 0; q < p; q++) {
+                            long double ref = 0.0L;
+                            for (i = 0; i < d; i++) {
+                                long double a = f32 ? (long double)af[r * lda + i] : (long double)ad[r * lda + i];
+                                ref += (a - (long double)shift[i]) * (long double)BT[i * p + q];
+                                col[i] = BT[i * p + q];
+                            }
+                            check(fabs(out[r * p + q] - (double)ref) <= 1e-13 * (double)(d + 1), what,
+                                  k->name, d, p);
+                            if (f32) {
+                                k->dot_block_f32(1, d, af + r * lda, lda, shift, 1, col, &one);
+                            } else {
+                                k->dot_block_f64(1, d, ad + r * lda, lda, shift, 1, col, &one);
+                            }
+                            check(one == out[r * p + q], "block: same value alone", k->name, d, p);
+                        }
+                    }
+                    for (i = m * p; i < m * p + 16; i++) {
+                        check(out[i] == GUARD, "block guard", k->name, d, p);
+                    }
                 }
             }
         }
@@ -260,7 +265,7 @@ int main(void)
             }
         }
         check_exp_specials(k);
-        check_rows(k);
+        check_block(k);
         printf("ok   %s\n", k->name);
     }
     if (failures) {
