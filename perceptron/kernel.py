@@ -162,7 +162,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         first needs them and kept, least recently used first out; when the
         whole matrix fits, each column is computed at most once.  At least
         one column is always kept.  Classes fitted in parallel share the
-        budget equally.
+        budget equally.  The budget changes which terms are summed when,
+        hence, on real-valued data, the last bits of the activations (never
+        more than rounding); on integer-valued data with the linear or
+        polynomial kernel the fit is exactly the same.
     max_support_vectors : int or None, default=None
         Budget of support vectors.  When a mistake on a new row would exceed
         it, the oldest support vector (the first to have entered the set) is
@@ -221,9 +224,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     -----
     The activations of all training rows are kept up to date, so a mistake
     costs one pass over a Gram column; columns that are not cached are
-    computed in blocks of up to 64, in one pass over X, by the SIMD kernels
-    (squared distances or dot products, then exp).  See
-    ``perceptron._kernel`` for the design.
+    computed in blocks of up to 64, in one pass over X, as a matrix product
+    by the SIMD kernels (``dot_block``, then ``exp`` for rbf, whose squared
+    distances are taken about the data's mean).  See ``perceptron._kernel``
+    for the design.  X is checked for NaN and infinity before training.
     """
 
     def __init__(self, kernel="rbf", degree=3, gamma="scale", coef0=0.0, eta0=1.0, max_iter=1000,

@@ -117,7 +117,7 @@ def test_kernel_matrix_matches_the_definitions(kernel, dtype, rng):
     got = kernel_matrix(X, Y, kernel, degree=3, gamma=0.4, coef0=0.7)
     want = kernel_matrix_reference(X, Y, kernel, degree=3, gamma=0.4, coef0=0.7)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-13)
-    # symmetric bit for bit, as the cache relies on
+    # symmetric bit for bit (the shifted norms and products commute)
     G = kernel_matrix(X, kernel=kernel, gamma=0.4, coef0=0.7)
     np.testing.assert_array_equal(G, G.T)
 
