@@ -137,8 +137,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     warnings.simplefilter("ignore")
-    header(f"bench_kernel: rbf kernel perceptron, {args.n} x {args.d} float64, {args.epochs} epochs, "
-           f"best of {args.repeat}")
+    header(f"bench_kernel: rbf kernel perceptron, {args.n} x {args.d} float64, "
+           f"{args.epochs} epochs, best of {args.repeat}")
 
     X_all, y_all = make_data(2 * args.n, args.d, seed=0)
     X, y, X_test, y_test = X_all[:args.n], y_all[:args.n], X_all[args.n:], y_all[args.n:]
@@ -176,7 +176,8 @@ def main():
         t_numpy = min(times.values())
         line = f"{name + ':':30s} {t_numpy:7.3f} s best"
         if 1 in times:
-            line += f" ({times[1]:.3f} s with BLAS on one thread, {times[None]:.3f} s on its default)"
+            line += (f" ({times[1]:.3f} s with BLAS on one thread, {times[None]:.3f} s on its "
+                     "default)")
         print(line)
         print(f"    -> perceptron is {t_numpy / t_ours:.1f}x faster, best against best "
               f"[{verdict(t_numpy / t_ours, 5)}]" +

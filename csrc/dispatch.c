@@ -18,7 +18,7 @@ static const ptn_kernels ptn_table_scalar = {
     PTN_LEVEL_SCALAR, "scalar",
     ptn_dot_f32_scalar, ptn_dot_f64_scalar, ptn_axpy_f32_scalar, ptn_axpy_f64_scalar,
     ptn_sqdist_f32_scalar, ptn_sqdist_f64_scalar, ptn_exp_f64_scalar,
-    ptn_dot_block_f32_scalar, ptn_dot_block_f64_scalar,
+    ptn_dot_block_f32_scalar, ptn_dot_block_f64_scalar, ptn_rbf_block_f64_scalar,
 };
 
 #if PTN_HAVE_X86_KERNELS
@@ -26,13 +26,13 @@ static const ptn_kernels ptn_table_avx2 = {
     PTN_LEVEL_AVX2, "avx2",
     ptn_dot_f32_avx2, ptn_dot_f64_avx2, ptn_axpy_f32_avx2, ptn_axpy_f64_avx2,
     ptn_sqdist_f32_avx2, ptn_sqdist_f64_avx2, ptn_exp_f64_avx2,
-    ptn_dot_block_f32_avx2, ptn_dot_block_f64_avx2,
+    ptn_dot_block_f32_avx2, ptn_dot_block_f64_avx2, ptn_rbf_block_f64_avx2,
 };
 static const ptn_kernels ptn_table_avx512 = {
     PTN_LEVEL_AVX512, "avx512",
     ptn_dot_f32_avx512, ptn_dot_f64_avx512, ptn_axpy_f32_avx512, ptn_axpy_f64_avx512,
     ptn_sqdist_f32_avx512, ptn_sqdist_f64_avx512, ptn_exp_f64_avx512,
-    ptn_dot_block_f32_avx512, ptn_dot_block_f64_avx512,
+    ptn_dot_block_f32_avx512, ptn_dot_block_f64_avx512, ptn_rbf_block_f64_avx512,
 };
 #endif
 
@@ -41,7 +41,7 @@ static const ptn_kernels ptn_table_neon = {
     PTN_LEVEL_NEON, "neon",
     ptn_dot_f32_neon, ptn_dot_f64_neon, ptn_axpy_f32_neon, ptn_axpy_f64_neon,
     ptn_sqdist_f32_neon, ptn_sqdist_f64_neon, ptn_exp_f64_neon,
-    ptn_dot_block_f32_neon, ptn_dot_block_f64_neon,
+    ptn_dot_block_f32_neon, ptn_dot_block_f64_neon, ptn_rbf_block_f64_neon,
 };
 #endif
 

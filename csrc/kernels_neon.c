@@ -264,6 +264,33 @@ void ptn_dot_block_f64_neon(size_t m, size_t d, const double *A, size_t lda, con
     ptn_dot_block_neon(0, m, d, A, lda, shift, p, BT, out);
 }
 
+/* ------------------------------------------- Gaussian values of a block */
+
+/* See kernels_x86.c; a last odd value goes through lane 0 of a vector. */
+static inline float64x2_t ptn_rbf_neon(float64x2_t nr, float64x2_t nbv, float64x2_t dot,
+                                       float64x2_t neg_gamma)
+{
+    float64x2_t v = vfmsq_f64(vaddq_f64(nr, nbv), vdupq_n_f64(2.0), dot);
+    return ptn_exp_neon(vmulq_f64(neg_gamma, vmaxq_f64(v, vdupq_n_f64(0.0))));
+}
+
+void ptn_rbf_block_f64_neon(size_t m, size_t p, const double *na, const double *nb, double gamma,
+                            double *buf)
+{
+    const float64x2_t ng = vdupq_n_f64(-gamma);
+    size_t r, q;
+    for (r = 0; r < m; r++) {
+        const float64x2_t nr = vdupq_n_f64(na[r]);
+        double *o = buf + r * p;
+        for (q = 0; q + 2 <= p; q += 2) {
+            vst1q_f64(o + q, ptn_rbf_neon(nr, vld1q_f64(nb + q), vld1q_f64(o + q), ng));
+        }
+        if (q < p) {
+            o[q] = vgetq_lane_f64(ptn_rbf_neon(nr, vdupq_n_f64(nb[q]), vdupq_n_f64(o[q]), ng), 0);
+        }
+    }
+}
+
 #else
 typedef int ptn_kernels_neon_not_compiled; /* ISO C: a translation unit may not be empty */
 #endif /* PTN_HAVE_NEON_KERNELS */

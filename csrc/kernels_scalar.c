@@ -148,3 +148,16 @@ void ptn_dot_block_f64_scalar(size_t m, size_t d, const double *A, size_t lda, c
         }
     }
 }
+
+void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double *nb, double gamma,
+                              double *buf)
+{
+    size_t r, q;
+    for (r = 0; r < m; r++) {
+        double *o = buf + r * p;
+        for (q = 0; q < p; q++) {
+            double v = na[r] + nb[q] - 2.0 * o[q];
+            o[q] = exp(-gamma * (v > 0.0 ? v : 0.0));
+        }
+    }
+}

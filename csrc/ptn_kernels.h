@@ -32,7 +32,12 @@
  *     the p vectors stored transposed (BT, d x p).  Each output is one
  *     accumulator lane summed over i in order, so a value does not depend
  *     on m, p or its position; vectorising over q needs no horizontal sums,
- *     and the inner loop is nothing but FMAs.
+ *     and the inner loop is nothing but FMAs;
+ *   - ptn_rbf_block_f64 turns such a block of dot products, in place, into
+ *     Gaussian kernel values:
+ *       buf[r*p + q] = exp(-gamma * max(na[r] + nb[q] - 2 buf[r*p + q], 0))
+ *     with na, nb the squared norms of the (shifted) rows: the squared
+ *     distance, clipped at 0 against rounding, and its exp in one pass.
  *
  * Results may differ between levels in the last bits of a dot product
  * because the summation order differs; they are exact when every partial sum
@@ -66,6 +71,8 @@ typedef void (*ptn_block_f32_fn)(size_t m, size_t d, const float *A, size_t lda,
                                  const double *shift, size_t p, const double *BT, double *out);
 typedef void (*ptn_block_f64_fn)(size_t m, size_t d, const double *A, size_t lda,
                                  const double *shift, size_t p, const double *BT, double *out);
+typedef void (*ptn_rbf_block_f64_fn)(size_t m, size_t p, const double *na, const double *nb,
+                                     double gamma, double *buf);
 
 /* One row of the dispatch table: every kernel of one instruction-set level. */
 typedef struct ptn_kernels {
@@ -81,6 +88,7 @@ typedef struct ptn_kernels {
     ptn_exp_f64_fn exp_f64;
     ptn_block_f32_fn dot_block_f32;
     ptn_block_f64_fn dot_block_f64;
+    ptn_rbf_block_f64_fn rbf_block_f64;
 } ptn_kernels;
 
 /* kernels_scalar.c */
@@ -95,6 +103,8 @@ void ptn_dot_block_f32_scalar(size_t m, size_t d, const float *A, size_t lda, co
                            size_t p, const double *BT, double *out);
 void ptn_dot_block_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *shift,
                            size_t p, const double *BT, double *out);
+void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double *nb, double gamma,
+                           double *buf);
 
 #if PTN_HAVE_X86_KERNELS
 /* kernels_x86.c */
@@ -109,6 +119,8 @@ void ptn_dot_block_f32_avx2(size_t m, size_t d, const float *A, size_t lda, cons
                            size_t p, const double *BT, double *out);
 void ptn_dot_block_f64_avx2(size_t m, size_t d, const double *A, size_t lda, const double *shift,
                            size_t p, const double *BT, double *out);
+void ptn_rbf_block_f64_avx2(size_t m, size_t p, const double *na, const double *nb, double gamma,
+                           double *buf);
 double ptn_dot_f32_avx512(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx512(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx512(size_t n, float a, const float *x, float *y);
@@ -120,6 +132,8 @@ void ptn_dot_block_f32_avx512(size_t m, size_t d, const float *A, size_t lda, co
                            size_t p, const double *BT, double *out);
 void ptn_dot_block_f64_avx512(size_t m, size_t d, const double *A, size_t lda, const double *shift,
                            size_t p, const double *BT, double *out);
+void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double *nb, double gamma,
+                           double *buf);
 #endif
 
 #if PTN_HAVE_NEON_KERNELS
@@ -135,6 +149,8 @@ void ptn_dot_block_f32_neon(size_t m, size_t d, const float *A, size_t lda, cons
                            size_t p, const double *BT, double *out);
 void ptn_dot_block_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *shift,
                            size_t p, const double *BT, double *out);
+void ptn_rbf_block_f64_neon(size_t m, size_t p, const double *na, const double *nb, double gamma,
+                           double *buf);
 #endif
 
 #ifdef __cplusplus

@@ -31,11 +31,12 @@ How the loop keeps the activations (the design, and why):
   sums).  The rbf kernel takes the squared distance as
   ``||a||^2 + ||b||^2 - 2 a.b`` on data shifted by its mean (translation
   changes no distance, and removes the loss of digits an offset would
-  cause), clipped at 0, then ``exp`` by the SIMD kernel.  A pending term's
-  value is computed directly (``sqdist``/``dot`` of the pair), so it may
-  differ from the same entry of a computed column in the last bits; for a
-  given data set and parameters the fit is deterministic, and on
-  integer-valued data (linear and polynomial kernels) every sum is exact.
+  cause), clipped at 0, then its exp (the ``rbf_block`` SIMD kernel).  A
+  pending term's value is computed directly (``sqdist``/``dot`` of the
+  pair), so it may differ from the same entry of a computed column in the
+  last bits; for a given data set and parameters the fit is deterministic,
+  and on integer-valued data (linear and polynomial kernels) every sum is
+  exact.
 
 Budget (``max_support_vectors``): when a mistake would add a support vector
 beyond the budget, the oldest support vector (the one that entered the set
@@ -138,18 +139,6 @@ cdef double _finish(const KernelSpec *ks, double v) noexcept nogil:
     return v
 
 
-cdef inline double _pair(const ptn_kernels *K, const KernelSpec *ks, Py_ssize_t d,
-                         const floating *x, const floating *z) noexcept nogil:
-    """K(x, z) of one pair, directly: the squared distance or dot product by
-    the pair kernels."""
-    cdef double v
-    if ks.kind == _KIND_RBF:
-        v = ks.neg_gamma * ksqdist(K, d, x, z)
-        K.exp_f64(1, &v, &v)
-        return v
-    return _finish(ks, kdot(K, d, x, z))
-
-
 cdef void _pack(const KernelSpec *ks, const floating[:, ::1] X, const Py_ssize_t *rows,
                 Py_ssize_t first, Py_ssize_t p, const double *shift, double *BT,
                 double *nb) noexcept nogil:
@@ -186,19 +175,12 @@ cdef void _block_values(const ptn_kernels *K, const KernelSpec *ks, Py_ssize_t r
                         double *buf) noexcept nogil:
     """buf[r*p + q] = K(A_r, B_q) for r < rows, q < p: A's rows contiguous
     (d apart), B packed by _pack, na the norms of A's shifted rows (rbf)."""
-    cdef Py_ssize_t r, q, i
-    cdef double nr, v, neg_gamma = ks.neg_gamma
-    cdef double *o
+    cdef Py_ssize_t i
     kdot_block(K, rows, d, A, d, shift, p, BT, buf)
     if ks.kind == _KIND_RBF:
-        for r in range(rows):
-            o = buf + r * p
-            nr = na[r]
-            for q in range(p):
-                v = nr + nb[q] - 2.0 * o[q]
-                # rounding can leave a tiny negative for (nearly) equal points
-                o[q] = neg_gamma * (v if v > 0.0 else 0.0)
-        K.exp_f64(<size_t>(rows * p), buf, buf)
+        # the squared distances from the norms, clipped at 0 (rounding can
+        # leave a tiny negative for nearly equal points), and their exp
+        K.rbf_block_f64(<size_t>rows, <size_t>p, na, nb, ks.gamma, buf)
     elif ks.kind == _KIND_POLY or ks.kind == _KIND_SIGMOID:
         for i in range(rows * p):
             buf[i] = _finish(ks, buf[i])
@@ -451,14 +433,24 @@ cdef int _add_term(const ptn_kernels *K, const KernelSpec *ks, const floating[:,
 
 cdef inline double _activation(const ptn_kernels *K, const KernelSpec *ks,
                                const floating[:, ::1] X, DualFit *s, Py_ssize_t i) noexcept nogil:
+    """F[i] + b + the pending terms, computed directly for row i."""
     cdef double a = s.F[i]
-    cdef Py_ssize_t p, d = X.shape[1]
+    cdef double v[BLOCK_MAX]
+    cdef Py_ssize_t p, d = X.shape[1], m = s.n_pend
     if ks.kind == _KIND_PRECOMPUTED:
-        for p in range(s.n_pend):
+        for p in range(m):
             a += s.pend_coef[p] * X[i, s.pend_idx[p]]
+    elif ks.kind == _KIND_RBF:
+        # the distances first, then one exp over all of them
+        for p in range(m):
+            v[p] = ks.neg_gamma * ksqdist(K, d, &X[i, 0], &X[s.pend_idx[p], 0])
+        if m:
+            K.exp_f64(<size_t>m, v, v)
+        for p in range(m):
+            a += s.pend_coef[p] * v[p]
     else:
-        for p in range(s.n_pend):
-            a += s.pend_coef[p] * _pair(K, ks, d, &X[i, 0], &X[s.pend_idx[p], 0])
+        for p in range(m):
+            a += s.pend_coef[p] * _finish(ks, kdot(K, d, &X[i, 0], &X[s.pend_idx[p], 0]))
     return a + s.b
 
 

@@ -16,6 +16,8 @@ cdef extern from "ptn_kernels.h" nogil:
     ctypedef void (*ptn_block_f64_fn)(size_t m, size_t d, const double *A, size_t lda,
                                       const double *shift, size_t p, const double *BT,
                                       double *out) noexcept nogil
+    ctypedef void (*ptn_rbf_block_f64_fn)(size_t m, size_t p, const double *na, const double *nb,
+                                          double gamma, double *buf) noexcept nogil
 
     ctypedef struct ptn_kernels:
         int level
@@ -29,6 +31,7 @@ cdef extern from "ptn_kernels.h" nogil:
         ptn_exp_f64_fn exp_f64
         ptn_block_f32_fn dot_block_f32
         ptn_block_f64_fn dot_block_f64
+        ptn_rbf_block_f64_fn rbf_block_f64
 
 from cython cimport floating
 

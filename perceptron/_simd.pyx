@@ -243,3 +243,17 @@ def _py_block(A, shift, BT, level=None):
     else:
         raise TypeError(f"A's dtype must be float32 or float64, got {A.dtype}")
     return out
+
+
+def _py_rbf_block(na, nb, gamma, buf, level=None):
+    """buf (m, p) <- exp(-gamma * max(na[:, None] + nb - 2 buf, 0)) in place with
+    the rbf_block kernel of `level`; for tests."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef const double[::1] a, b
+    cdef double[:, ::1] o
+    if buf.ndim != 2 or na.shape != (buf.shape[0],) or nb.shape != (buf.shape[1],):
+        raise ValueError("na (m,), nb (p,) and buf (m, p) are needed")
+    a, b, o = na, nb, buf
+    if buf.shape[0] and buf.shape[1]:
+        k.rbf_block_f64(<size_t>buf.shape[0], <size_t>buf.shape[1], &a[0], &b[0], <double>gamma,
+                        &o[0, 0])

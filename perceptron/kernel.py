@@ -331,7 +331,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         # fancy indexing along axis 1 may return a Fortran-ordered array; the
         # scoring loop reads rows of coefficients
         self.alpha_ = np.ascontiguousarray(alpha[:, support])
-        self.dual_coef_ = np.ascontiguousarray(params["eta"] * self.alpha_ * sign_matrix[:, support])
+        self.dual_coef_ = np.ascontiguousarray(
+            params["eta"] * self.alpha_ * sign_matrix[:, support])
         self.intercept_ = np.array([r["intercept"] for r in results], dtype=np.float64)
         self.n_support_ = (self.alpha_ > 0).sum(axis=1)
         self.gamma_ = gamma

@@ -271,8 +271,8 @@ def test_float32_data_stays_float32_and_agrees_with_float64():
     assert m32.support_vectors_.dtype == np.float32
     assert m32.score(X, y) == m64.score(X, y) == 1.0
     # scoring float64 rows with a float32 model (and back) works
-    np.testing.assert_allclose(m32.decision_function(X), m32.decision_function(X.astype(np.float32)),
-                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(m32.decision_function(X),
+                               m32.decision_function(X.astype(np.float32)), rtol=1e-5, atol=1e-5)
 
 
 def test_budget_caps_the_support_vectors():

@@ -235,3 +235,18 @@ def test_block_wrapper_rejects_bad_arguments():
         _simd._py_block(np.ones((2, 3)), np.ones(3, dtype=np.float32), np.ones((3, 2)))
     with pytest.raises(TypeError, match="float32 or float64"):
         _simd._py_block(np.ones((2, 3), dtype=np.int32), np.ones(3), np.ones((3, 2)))
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("p", [1, 3, 4, 7, 8, 9, 64, 65])
+def test_rbf_block_matches_numpy(level, p, rng):
+    m = 5
+    na, nb = 3 + rng.random(m), 3 + rng.random(p)
+    dot = 3 + rng.random((m, p))  # some distances come out below 0: clipped
+    buf = dot.copy()
+    _simd._py_rbf_block(na, nb, 0.7, buf, level)
+    want = np.exp(-0.7 * np.maximum(na[:, None] + nb - 2 * dot, 0.0))
+    np.testing.assert_allclose(buf, want, rtol=1e-14)
+    assert np.any(na[:, None] + nb - 2 * dot < 0) and np.all(buf <= 1.0)
+    with pytest.raises(ValueError, match="na"):
+        _simd._py_rbf_block(na, nb[:-1] if p > 1 else np.ones(2), 0.7, buf, level)

@@ -9,7 +9,8 @@ import pytest
 pytest.importorskip("scipy")
 
 from perceptron import ConvergenceWarning, Perceptron  # noqa: E402
-from perceptron.datasets import load_breast_cancer, make_circles, make_separable, make_xor  # noqa: E402
+from perceptron.datasets import (load_breast_cancer, make_circles, make_separable,  # noqa: E402
+                                 make_xor)
 from perceptron.geometry import is_linearly_separable  # noqa: E402
 
 

@@ -27,14 +27,16 @@ def test_make_separable_keeps_its_promises(d, dtype):
 
 
 def test_generators_are_deterministic_from_random_state():
-    for make in (lambda s: make_separable(50, 3, random_state=s), lambda s: make_xor(50, random_state=s),
+    for make in (lambda s: make_separable(50, 3, random_state=s),
+                 lambda s: make_xor(50, random_state=s),
                  lambda s: make_circles(50, random_state=s)):
         a, b, c = make(7), make(7), make(8)
         np.testing.assert_array_equal(a.data, b.data)
         np.testing.assert_array_equal(a.target, b.target)
         assert not np.array_equal(a.data, c.data)
     g1, g2 = np.random.default_rng(5), np.random.default_rng(5)
-    np.testing.assert_array_equal(make_xor(20, random_state=g1).data, make_xor(20, random_state=g2).data)
+    np.testing.assert_array_equal(make_xor(20, random_state=g1).data,
+                                  make_xor(20, random_state=g2).data)
     np.testing.assert_array_equal(make_xor(20, random_state=np.random.RandomState(1)).data,
                                   make_xor(20, random_state=np.random.RandomState(1)).data)
 

@@ -4,7 +4,7 @@
  * For every level this CPU supports, checks each kernel against a plain
  * long-double reference at lengths that hit every main loop and tail, from
  * aligned and misaligned starts, and checks that axpy and exp write nothing
- * past the end (and dot_block past its block); exp is compared with the C library's over its whole range and
+ * past the end (and dot_block past its block); exp and rbf_block are compared with the C library's over its whole range and
  * at its special values (overflow, gradual underflow, infinities, NaN).
  * Build and run:
  *
@@ -157,6 +157,36 @@ static void check_block(const ptn_kernels *k)
     }
 }
 
+/* rbf_block: against exp of the clipped distance by the C library. */
+static void check_rbf_block(const ptn_kernels *k)
+{
+    static const size_t ps[] = {1, 3, 4, 7, 8, 9, 16, 17, 64, 65};
+    double na[5], nb[65], buf[5 * 65], dot[5 * 65];
+    size_t pi, r, q;
+    for (pi = 0; pi < sizeof(ps) / sizeof(ps[0]); pi++) {
+        const size_t m = 5, p = ps[pi];
+        const double gamma = 0.7;
+        for (r = 0; r < m; r++) {
+            na[r] = 3.0 + uniform();
+        }
+        for (q = 0; q < p; q++) {
+            nb[q] = 3.0 + uniform();
+        }
+        for (r = 0; r < m * p; r++) {
+            /* dot products near the norms, so some distances round below 0 */
+            dot[r] = buf[r] = 3.0 + uniform() + (r % 7 == 0 ? 1.0 : 0.0);
+        }
+        k->rbf_block_f64(m, p, na, nb, gamma, buf);
+        for (r = 0; r < m; r++) {
+            for (q = 0; q < p; q++) {
+                double v = na[r] + nb[q] - 2.0 * dot[r * p + q];
+                double want = exp(-gamma * (v > 0.0 ? v : 0.0));
+                check(fabs(buf[r * p + q] - want) <= 1e-14 * want, "rbf_block_f64", k->name, p, r);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     static float xf[MAX_LEN + 2 * PAD], yf[MAX_LEN + 2 * PAD];
@@ -266,6 +296,7 @@ int main(void)
         }
         check_exp_specials(k);
         check_block(k);
+        check_rbf_block(k);
         printf("ok   %s\n", k->name);
     }
     if (failures) {
