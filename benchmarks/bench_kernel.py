@@ -5,14 +5,14 @@ Run:  python benchmarks/bench_kernel.py [--n 20000] [--d 50] [--epochs 5] [--rep
 Data: n x d float64 drawn from 40 Gaussian clusters (centres N(0, 0.36 I),
 unit noise), labelled +1/-1 alternately: a boundary no hyperplane draws, on
 which the rbf perceptron keeps learning for many epochs (the mistakes per
-epoch fall; accuracy on n fresh rows about 0.9).  Every fit runs `--epochs`
+epoch fall; accuracy on n fresh rows about 0.86).  Every fit runs `--epochs`
 epochs (max_iter, no early stop) with gamma = 'scale' and the same shuffled
 row order, and must make the same mistakes (checked and printed).
 
-- fit: this package's KernelPerceptron (cache_size=1000 MB of the 3200 MB
-  Gram matrix, on one thread and on all) against two vectorised numpy
-  implementations of the same algorithm, written below, each run with
-  numpy's BLAS on one thread and on its default threads:
+- fit: this package's KernelPerceptron (default parameters, so a Gram cache
+  of 200 MB of the 3200 MB matrix; on one thread and on all) against two
+  vectorised numpy implementations of the same algorithm, written below,
+  each run with numpy's BLAS on one thread and on its default threads:
   * "numpy, textbook": the dual perceptron as written in the papers, the
     activation of each visited row computed against the support vectors so
     far (one BLAS matrix-vector product, one exp over them);
@@ -25,13 +25,13 @@ row order, and must make the same mistakes (checked and printed).
   steadier measure on a shared machine).
 - predict: decision on n fresh rows against scikit-learn's SVC.predict with
   the same number of support vectors: an SVC(rbf, same gamma) fitted on our
-  support vectors with a small C, so that every one of them is a support
-  vector of the SVC too; the ratio is per support vector if the counts
-  differ.  Ours uses the available threads (scikit-learn's predict uses
+  support vectors with a small C, so that nearly every one of them is a
+  support vector of the SVC too; the ratio is per support vector when the
+  counts differ (the cost of both is linear in it).  Ours uses the available threads (scikit-learn's predict uses
   one); the one-thread time is printed as well.
 
-Timings are the best of --repeat runs (numpy's: of at most 2), as the
-machine may be shared and noisy.
+Timings are the best of --repeat runs (numpy's: one run for each BLAS
+setting, the best kept), as the machine may be shared and noisy.
 """
 import argparse
 import os
@@ -142,7 +142,7 @@ def main():
 
     X_all, y_all = make_data(2 * args.n, args.d, seed=0)
     X, y, X_test, y_test = X_all[:args.n], y_all[:args.n], X_all[args.n:], y_all[args.n:]
-    params = dict(kernel="rbf", max_iter=args.epochs, random_state=0, cache_size=1000)
+    params = dict(kernel="rbf", max_iter=args.epochs, random_state=0)
     model = perceptron.KernelPerceptron(n_jobs=-1, **params)
     t_all = best_time(lambda: model.fit(X, y), repeat=args.repeat, warmup=0)
     one = perceptron.KernelPerceptron(**params)

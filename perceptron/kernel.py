@@ -99,7 +99,7 @@ def kernel_matrix(X, Y=None, kernel="rbf", *, degree=3, gamma="scale", coef0=0.0
         raise ValueError(f"X has {X.shape[1]} features and Y has {Y.shape[1]}; they must match")
     if Y.dtype != X.dtype:
         X, Y = X.astype(np.float64), Y.astype(np.float64)
-    degree = check_scalar(degree, "degree", "int", low=1)
+    degree = check_scalar(degree, "degree", "int", low=1, high=2**31 - 1)
     gamma = _resolve_gamma(_check_gamma(gamma), X)
     coef0 = check_scalar(coef0, "coef0", "float")
     return _kernel.kernel_matrix(X, Y, kind=_KINDS[kernel], gamma=gamma, coef0=coef0,
@@ -252,7 +252,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             msv = check_scalar(msv, "max_support_vectors", "int", low=1)
         return {
             "kernel": _check_kernel(self.kernel),
-            "degree": check_scalar(self.degree, "degree", "int", low=1),
+            "degree": check_scalar(self.degree, "degree", "int", low=1, high=2**31 - 1),
             "gamma": _check_gamma(self.gamma),
             "coef0": check_scalar(self.coef0, "coef0", "float"),
             "eta": check_scalar(self.eta0, "eta0", "float", low=0.0, low_open=True),

@@ -373,6 +373,7 @@ def test_convergence_warning_on_data_no_kernel_separates():
     ({"gamma": "big"}, ValueError, "gamma must be 'scale', 'auto'"),
     ({"degree": 0}, ValueError, "degree must be >= 1"),
     ({"degree": 2.5}, TypeError, "degree must be an int"),
+    ({"degree": 2**40}, ValueError, "degree must be <="),
     ({"coef0": np.nan}, ValueError, "coef0 must be finite"),
     ({"eta0": 0.0}, ValueError, "eta0 must be > 0"),
     ({"max_iter": 0}, ValueError, "max_iter must be >= 1"),
