@@ -15,8 +15,12 @@ How the loop keeps the activations (the design, and why):
   the column ``K(., x_j)`` of the Gram matrix (an axpy).  This is the
   cheapest form when columns are reused: a row that is a mistake in several
   epochs needs its column computed once.
-- Columns live in an LRU cache of at most ``capacity`` columns (the memory
-  budget).  When the whole Gram matrix fits, nothing is ever evicted.
+- Columns live in a cache of at most ``capacity`` columns (the memory
+  budget), a segmented LRU (Karedla, Love and Wherry 1994): a column enters
+  on probation and is protected once used again, so the rows that keep
+  being mistakes keep their columns while the many rows that are mistakes
+  once pass through.  When the whole Gram matrix fits, nothing is ever
+  evicted.
 - A mistake whose column is not cached is not applied to ``F`` at once: it
   waits in a small *pending* block (at most ``block`` rows), and every visit
   adds the pending terms ``c_p K(x_p, x_i)`` directly (the pending rows are
@@ -188,62 +192,113 @@ cdef void _block_values(const ptn_kernels *K, const KernelSpec *ks, Py_ssize_t r
 
 # ------------------------------------------------------------ the Gram cache
 
+cdef enum:
+    # the two segments of the cache (Karedla, Love and Wherry 1994): new
+    # columns enter on probation; a column used again is protected
+    PROBATION = 0
+    PROTECTED = 1
+
+
 cdef struct GramCache:
-    double *data            # capacity columns of n values each
+    double *data                # capacity columns of n values each
     Py_ssize_t n
     Py_ssize_t capacity
     Py_ssize_t used
-    Py_ssize_t *slot_of     # (n,) slot of a column, -1 when not cached
-    Py_ssize_t *column_of   # (capacity,) column held by a slot
-    Py_ssize_t *prev        # (capacity,) LRU list, head = most recently used
+    Py_ssize_t protected_capacity
+    Py_ssize_t *slot_of         # (n,) slot of a column, -1 when not cached
+    Py_ssize_t *column_of       # (capacity,) column held by a slot
+    Py_ssize_t *prev            # (capacity,) lists of the segments, head = most recent
     Py_ssize_t *next
-    Py_ssize_t head
-    Py_ssize_t tail
-    int64_t computed        # columns computed (cache misses)
-    int64_t reused          # updates served from a cached column (hits)
+    Py_ssize_t *seg             # (capacity,) segment of a slot
+    Py_ssize_t *stamp           # (capacity,) round in which a slot was filled
+    Py_ssize_t head[2]
+    Py_ssize_t tail[2]
+    Py_ssize_t size[2]
+    Py_ssize_t round            # slots filled in the current round are never evicted
+    int64_t computed            # columns computed (cache misses)
+    int64_t reused              # updates served from a cached column (hits)
+
+
+cdef void _cache_init(GramCache *c, double *data, Py_ssize_t n, Py_ssize_t capacity,
+                      Py_ssize_t *slot_of, Py_ssize_t *slots) noexcept nogil:
+    """An empty cache; slot_of (n,) and slots (5, capacity) filled with -1."""
+    c.data = data
+    c.n = n
+    c.capacity = capacity
+    c.used = 0
+    c.protected_capacity = capacity * 4 // 5
+    c.slot_of = slot_of
+    c.column_of = slots
+    c.prev = slots + capacity
+    c.next = slots + 2 * capacity
+    c.seg = slots + 3 * capacity
+    c.stamp = slots + 4 * capacity
+    c.head[0] = c.head[1] = c.tail[0] = c.tail[1] = -1
+    c.size[0] = c.size[1] = 0
+    c.round = 0
+    c.computed = 0
+    c.reused = 0
 
 
 cdef inline void _lru_unlink(GramCache *c, Py_ssize_t s) noexcept nogil:
+    cdef Py_ssize_t g = c.seg[s]
     if c.prev[s] >= 0:
         c.next[c.prev[s]] = c.next[s]
     else:
-        c.head = c.next[s]
+        c.head[g] = c.next[s]
     if c.next[s] >= 0:
         c.prev[c.next[s]] = c.prev[s]
     else:
-        c.tail = c.prev[s]
+        c.tail[g] = c.prev[s]
+    c.size[g] -= 1
 
 
-cdef inline void _lru_push_front(GramCache *c, Py_ssize_t s) noexcept nogil:
+cdef inline void _lru_push_front(GramCache *c, Py_ssize_t s, Py_ssize_t g) noexcept nogil:
+    c.seg[s] = g
     c.prev[s] = -1
-    c.next[s] = c.head
-    if c.head >= 0:
-        c.prev[c.head] = s
-    c.head = s
-    if c.tail < 0:
-        c.tail = s
+    c.next[s] = c.head[g]
+    if c.head[g] >= 0:
+        c.prev[c.head[g]] = s
+    c.head[g] = s
+    if c.tail[g] < 0:
+        c.tail[g] = s
+    c.size[g] += 1
 
 
 cdef inline void _cache_touch(GramCache *c, Py_ssize_t s) noexcept nogil:
-    if c.head != s:
-        _lru_unlink(c, s)
-        _lru_push_front(c, s)
+    """A hit: the column becomes the most recent protected one; a protected
+    column pushed out of its segment goes back on probation."""
+    cdef Py_ssize_t t
+    if c.seg[s] == PROTECTED and c.head[PROTECTED] == s:
+        return
+    _lru_unlink(c, s)
+    _lru_push_front(c, s, PROTECTED)
+    if c.size[PROTECTED] > c.protected_capacity:
+        t = c.tail[PROTECTED]
+        _lru_unlink(c, t)
+        _lru_push_front(c, t, PROBATION)
 
 
 cdef Py_ssize_t _cache_acquire(GramCache *c, Py_ssize_t j) noexcept nogil:
-    """A slot for column j (not cached): a free one, else the least recently
-    used column's.  The caller fills it."""
+    """A slot for column j (not cached), on probation: a free one, else the
+    least recent probation column's (the least recent protected one's if
+    probation holds only columns of this round).  The caller fills it."""
     cdef Py_ssize_t s
     if c.used < c.capacity:
         s = c.used
         c.used += 1
     else:
-        s = c.tail
+        s = c.tail[PROBATION]
+        while s >= 0 and c.stamp[s] == c.round:
+            s = c.prev[s]
+        if s < 0:
+            s = c.tail[PROTECTED]
         c.slot_of[c.column_of[s]] = -1
         _lru_unlink(c, s)
     c.column_of[s] = j
     c.slot_of[j] = s
-    _lru_push_front(c, s)
+    c.stamp[s] = c.round
+    _lru_push_front(c, s, PROBATION)
     return s
 
 
@@ -379,6 +434,8 @@ cdef int _flush(const ptn_kernels *K, const KernelSpec *ks, const floating[:, ::
     cdef Block blk
     if m == 0:
         return 0
+    # the m <= capacity columns of this round must not evict one another
+    c.round += 1
     for p in range(m):
         cols[p] = c.data + _cache_acquire(c, s.pend_idx[p]) * n
     if ks.kind != _KIND_PRECOMPUTED:
@@ -562,23 +619,12 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
     # the cache: capacity * n doubles, the memory the caller budgeted
     data = np.empty(capacity * n, dtype=np.float64)
     slot_of = np.full(n, -1, dtype=np.intp)
-    lru = np.full((3, capacity), -1, dtype=np.intp)
+    slots = np.full((5, capacity), -1, dtype=np.intp)
     cdef double[::1] data_v = data
     cdef Py_ssize_t[::1] slot_of_v = slot_of
-    cdef Py_ssize_t[:, ::1] lru_v = lru
+    cdef Py_ssize_t[:, ::1] slots_v = slots
     cdef GramCache c
-    c.data = &data_v[0]
-    c.n = n
-    c.capacity = capacity
-    c.used = 0
-    c.slot_of = &slot_of_v[0]
-    c.column_of = &lru_v[0, 0]
-    c.prev = &lru_v[1, 0]
-    c.next = &lru_v[2, 0]
-    c.head = -1
-    c.tail = -1
-    c.computed = 0
-    c.reused = 0
+    _cache_init(&c, &data_v[0], n, capacity, &slot_of_v[0], &slots_v[0, 0])
 
     F = np.zeros(n, dtype=np.float64)
     alpha = np.zeros(n, dtype=np.int64)
@@ -818,29 +864,23 @@ def kernel_matrix(const floating[:, ::1] X, const floating[:, ::1] Y, *, int kin
 
 
 def _lru_trace(Py_ssize_t n, Py_ssize_t capacity, accesses):
-    """Replay column requests through the Gram cache; return, for each, whether
-    it was a hit, and the cached columns from most to least recently used.
-    For tests of the cache on its own."""
-    data_slot_of = np.full(n, -1, dtype=np.intp)
-    lru = np.full((3, capacity), -1, dtype=np.intp)
-    cdef Py_ssize_t[::1] so = data_slot_of
-    cdef Py_ssize_t[:, ::1] lv = lru
+    """Replay column requests through the Gram cache, one round each; return,
+    for each, whether it was a hit, and the cached columns, protected then on
+    probation, each from most to least recent.  For tests of the cache."""
+    slot_of = np.full(n, -1, dtype=np.intp)
+    slots = np.full((5, capacity), -1, dtype=np.intp)
+    cdef Py_ssize_t[::1] so = slot_of
+    cdef Py_ssize_t[:, ::1] sv = slots
     cdef GramCache c
-    cdef Py_ssize_t j, s
-    c.data = NULL
-    c.n = n
-    c.capacity = capacity
-    c.used = 0
-    c.slot_of = &so[0]
-    c.column_of = &lv[0, 0]
-    c.prev = &lv[1, 0]
-    c.next = &lv[2, 0]
-    c.head = -1
-    c.tail = -1
+    cdef Py_ssize_t j, s, g
+    if capacity < 1 or n < 1:
+        raise ValueError("n and capacity must be positive")
+    _cache_init(&c, NULL, n, capacity, &so[0], &sv[0, 0])
     hits = []
     for j in accesses:
         if not 0 <= j < n:
             raise ValueError("column out of range")
+        c.round += 1
         s = c.slot_of[j]
         if s >= 0:
             _cache_touch(&c, s)
@@ -849,8 +889,9 @@ def _lru_trace(Py_ssize_t n, Py_ssize_t capacity, accesses):
             _cache_acquire(&c, j)
             hits.append(False)
     order = []
-    s = c.head
-    while s >= 0:
-        order.append(c.column_of[s])
-        s = c.next[s]
+    for g in (PROTECTED, PROBATION):
+        s = c.head[g]
+        while s >= 0:
+            order.append(c.column_of[s])
+            s = c.next[s]
     return hits, order

@@ -301,13 +301,44 @@ def test_cache_statistics_and_results_do_not_depend_on_the_budget(rng):
     assert small.cache_stats_["computed"] > large.cache_stats_["computed"]
 
 
-def test_the_lru_cache_on_its_own():
+def slru_reference(n, capacity, accesses):
+    """Segmented LRU (Karedla, Love and Wherry 1994) in plain Python: misses
+    enter probation (evicting its least recent column, else the least recent
+    protected one); a hit moves a column to the front of the protected
+    segment (4/5 of the capacity), whose overflow returns to probation."""
+    probation, protected = [], []  # most recent first
+    cap_protected = capacity * 4 // 5
+    hits = []
+    for j in accesses:
+        if j in probation or j in protected:
+            hits.append(True)
+            (probation if j in probation else protected).remove(j)
+            protected.insert(0, j)
+            if len(protected) > cap_protected:
+                probation.insert(0, protected.pop())
+        else:
+            hits.append(False)
+            if len(probation) + len(protected) == capacity:
+                (probation if probation else protected).pop()
+            probation.insert(0, j)
+    return hits, protected + probation
+
+
+def test_the_gram_cache_on_its_own():
     hits, order = _kernel._lru_trace(10, 3, [1, 2, 3, 1, 4, 2, 1, 5, 4])
-    # 1 2 3 miss; 1 hit; 4 evicts 2; 2 evicts 3; 1 hit; 5 evicts 4; 4 evicts 2
+    # 1 2 3 miss; 1 hit (protected); 4, 2, 5, 4 each evict the oldest on
+    # probation, while 1 stays protected
     assert hits == [False, False, False, True, False, False, True, False, False]
-    assert order == [4, 5, 1]
+    assert order == [1, 4, 5]
     with pytest.raises(ValueError):
         _kernel._lru_trace(3, 2, [5])
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(1, 12), capacity=st.integers(1, 12), data=st.data())
+def test_the_gram_cache_is_a_segmented_lru(n, capacity, data):
+    accesses = data.draw(st.lists(st.integers(0, n - 1), max_size=60))
+    assert _kernel._lru_trace(n, capacity, accesses) == slru_reference(n, capacity, accesses)
 
 
 @settings(max_examples=40, deadline=None)
