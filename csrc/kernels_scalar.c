@@ -58,3 +58,11 @@ void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y)
         y[i] += a * x[i];
     }
 }
+
+void ptn_axpy_f32_f64_scalar(size_t n, double a, const float *x, double *y)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        y[i] += a * (double)x[i];
+    }
+}

@@ -14,7 +14,11 @@
  *     exact in double, so the only rounding is the summation, and a float32
  *     model sees the same activations a float64 one would;
  *   - ptn_axpy computes y[i] += a * x[i] in the vector's own precision, fused
- *     (one rounding) where the level has FMA.
+ *     (one rounding) where the level has FMA; x and y may be the same array
+ *     but must not otherwise overlap;
+ *   - ptn_axpy_f32_f64 adds float32 data into float64 accumulators
+ *     (y[i] += a * (double)x[i]): averaged weights, mini-batch gradients and
+ *     class sums are accumulated in double for float32 data.
  *
  * Results may differ between levels in the last bits of a dot product
  * because the summation order differs; they are exact when every partial sum
@@ -41,6 +45,7 @@ typedef double (*ptn_dot_f32_fn)(size_t n, const float *x, const float *y);
 typedef double (*ptn_dot_f64_fn)(size_t n, const double *x, const double *y);
 typedef void (*ptn_axpy_f32_fn)(size_t n, float a, const float *x, float *y);
 typedef void (*ptn_axpy_f64_fn)(size_t n, double a, const double *x, double *y);
+typedef void (*ptn_axpy_f32_f64_fn)(size_t n, double a, const float *x, double *y);
 
 /* One row of the dispatch table: every kernel of one instruction-set level. */
 typedef struct ptn_kernels {
@@ -50,6 +55,7 @@ typedef struct ptn_kernels {
     ptn_dot_f64_fn dot_f64;
     ptn_axpy_f32_fn axpy_f32;
     ptn_axpy_f64_fn axpy_f64;
+    ptn_axpy_f32_f64_fn axpy_f32_f64;
 } ptn_kernels;
 
 /* kernels_scalar.c */
@@ -57,6 +63,7 @@ double ptn_dot_f32_scalar(size_t n, const float *x, const float *y);
 double ptn_dot_f64_scalar(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_scalar(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y);
+void ptn_axpy_f32_f64_scalar(size_t n, double a, const float *x, double *y);
 
 #if PTN_HAVE_X86_KERNELS
 /* kernels_x86.c */
@@ -64,10 +71,12 @@ double ptn_dot_f32_avx2(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx2(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx2(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_avx2(size_t n, double a, const double *x, double *y);
+void ptn_axpy_f32_f64_avx2(size_t n, double a, const float *x, double *y);
 double ptn_dot_f32_avx512(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx512(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx512(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_avx512(size_t n, double a, const double *x, double *y);
+void ptn_axpy_f32_f64_avx512(size_t n, double a, const float *x, double *y);
 #endif
 
 #if PTN_HAVE_NEON_KERNELS
@@ -76,6 +85,7 @@ double ptn_dot_f32_neon(size_t n, const float *x, const float *y);
 double ptn_dot_f64_neon(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_neon(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_neon(size_t n, double a, const double *x, double *y);
+void ptn_axpy_f32_f64_neon(size_t n, double a, const float *x, double *y);
 #endif
 
 #ifdef __cplusplus

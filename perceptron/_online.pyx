@@ -22,15 +22,13 @@ from libc.stddef cimport ptrdiff_t
 from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron._simd cimport ptn_kernels, active_kernels, kdot, kaxpy
+from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:
         uint64_t state
     void ptn_rng_seed(ptn_rng *r, uint64_t seed)
     void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
-
-cdef extern from "ptn_prefetch.h" nogil:
-    void ptn_prefetch_range(const void *p, size_t nbytes)
 
 # Status codes of a fit, turned into exceptions by the Python layer.
 cdef enum:
@@ -45,11 +43,6 @@ STATUS_OVERFLOW = _STATUS_OVERFLOW
 cdef enum:
     # bytes of data between two checks for Ctrl-C (about a millisecond of work)
     SIGNAL_CHECK_BYTES = 4194304
-    # how far ahead of the current row to prefetch, in bytes of rows
-    PREFETCH_BYTES = 8192
-    # data smaller than this stays in cache from one epoch to the next, and
-    # prefetching it would only cost instructions
-    PREFETCH_MIN_DATA_BYTES = 2097152
 
 
 cdef struct FitState:
@@ -95,9 +88,7 @@ cdef int _fit_binary_dense(const floating[:, ::1] X, const signed char *y, float
     cdef const ptn_kernels *K = active_kernels()
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1]
     cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = max(2, min(64, PREFETCH_BYTES // max(<Py_ssize_t>row_bytes, 1)))
-    if <size_t>n * row_bytes < PREFETCH_MIN_DATA_BYTES:
-        ahead = n  # never prefetch
+    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
     cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // max(<Py_ssize_t>row_bytes, 1))
     cdef Py_ssize_t countdown = check_every
     cdef Py_ssize_t epoch, k, i, m
