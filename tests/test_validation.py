@@ -46,8 +46,8 @@ def test_non_finite_X_found_even_when_its_row_is_correct():
 @pytest.mark.parametrize("y, error, match", [
     (np.array([0, 1, 1]), ValueError, "X has 4 samples but y has 3"),
     (np.array([1, 1, 1, 1]), ValueError, "single class"),
-    (np.array([0, 1, 2, 0]), ValueError, "3 classes.*binary"),
-    (np.array([[0, 1], [1, 0], [1, 0], [0, 1]]), ValueError, "1-D array of labels"),
+    (np.array([[0, 2], [1, 0], [1, 0], [0, 1]]), ValueError, "0/1 indicator"),
+    (np.ones((4, 2, 2)), ValueError, "1-D array of labels"),
     (np.array([0.0, np.nan, 1.0, 0.0]), ValueError, "NaN"),
     (np.array([0, None, 1, 0], dtype=object), ValueError, "None or NaN"),
     (np.array([0, "a", 1, 0], dtype=object), TypeError, "cannot be sorted"),
