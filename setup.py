@@ -49,6 +49,8 @@ EXTENSIONS = [
     extension("_simd", KERNEL_SOURCES),
     extension("_online"),
     extension("_decision"),
+    extension("_voted"),
+    extension("_centroid"),
 ]
 
 

@@ -18,13 +18,17 @@ except ImportError as exc:  # pragma: no cover - depends on how the package was 
             "extensions are not built. Build them in place with `pip install -e .`, or run "
             "Python from another directory to use the installed package.") from exc
     raise
+from .centroid import CentroidClassifier
 from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
 from .linear import Perceptron
+from .voted import VotedPerceptron
 
 __all__ = [
     "__version__",
     "simd_info",
     "Perceptron",
+    "VotedPerceptron",
+    "CentroidClassifier",
     "ConvergenceWarning",
     "DataConversionWarning",
     "NotFittedError",

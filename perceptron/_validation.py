@@ -76,8 +76,7 @@ def _as_float(arr, name):
 def check_finite(arr, name="X"):
     """Raise ValueError if a float array holds NaN or infinity."""
     if not np.isfinite(arr).all():
-        what = "NaN" if np.isnan(arr).any() else "infinity"
-        raise ValueError(f"{name} contains {what}; remove or impute those values first")
+        raise ValueError(f"{name} contains NaN or infinity; remove or impute those values first")
     return arr
 
 

@@ -193,3 +193,37 @@ def multinomial_reference(X, t, k, *, eta=1.0, max_iter=100, fit_intercept=True,
         if u == 0:
             break
     return W, b, np.array(mistakes)
+
+
+def voted_reference(X, y, *, max_iter=10, fit_intercept=True, orders=None):
+    """Freund and Schapire (1999), Figure 1, with the bias as a separate term:
+
+        k = 1, v_1 = 0, c_1 = 0
+        for each epoch, for each (x_i, y_i):
+            if y_i (v_k.x_i + b_k) > 0: c_k += 1
+            else: v_{k+1} = v_k + y_i x_i, b_{k+1} = b_k + y_i, c_{k+1} = 1, k += 1
+
+    (a tie counts as a mistake, as in the rest of the package), stopping after
+    an epoch without mistakes.  Returns the list of (v, b, c) with c > 0 and
+    the mistakes per epoch."""
+    X = np.asarray(X)
+    n, d = X.shape
+    vs = [(np.zeros(d, dtype=X.dtype), 0.0)]
+    cs = [0]
+    mistakes = []
+    for epoch in range(max_iter):
+        order = range(n) if orders is None else orders[epoch]
+        m = 0
+        for i in order:
+            v, b = vs[-1]
+            if y[i] * _activation(X[i], v, b) > 0:
+                cs[-1] += 1
+            else:
+                vs.append(((v + X.dtype.type(y[i]) * X[i]).astype(X.dtype),
+                           b + (y[i] if fit_intercept else 0.0)))
+                cs.append(1)
+                m += 1
+        mistakes.append(m)
+        if m == 0:
+            break
+    return [(v, b, c) for (v, b), c in zip(vs, cs) if c > 0], np.array(mistakes)
