@@ -15,7 +15,9 @@ import numpy as np
 from . import __version__, simd_info
 from .datasets import load_breast_cancer
 from .exceptions import ConvergenceWarning
+from .centroid import CentroidClassifier
 from .linear import Perceptron
+from .voted import VotedPerceptron
 
 
 def _split(n, test_fraction, seed):
@@ -56,6 +58,23 @@ def cmd_demo(args, out):
     print(f"  converged       {verdict}", file=out)
     print(f"  fit time        {seconds * 1e3:.2f} ms with the {simd_info()['level']} kernels",
           file=out)
+    print("the family on the same split (test accuracy):", file=out)
+    family = [
+        ("Perceptron(average=True)", Perceptron(average=True, max_iter=args.epochs,
+                                                random_state=args.seed)),
+        ("Perceptron(pocket=True)", Perceptron(pocket=True, max_iter=args.epochs,
+                                               random_state=args.seed)),
+        ("Perceptron(early_stopping=True, average=True)",
+         Perceptron(early_stopping=True, average=True, max_iter=args.epochs,
+                    random_state=args.seed)),
+        ("VotedPerceptron()", VotedPerceptron(random_state=args.seed)),
+        ("CentroidClassifier()", CentroidClassifier()),
+    ]
+    for name, estimator in family:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            estimator.fit(X[train], y[train])
+        print(f"  {name:46s} {estimator.score(X[test], y[test]):.4f}", file=out)
     return 0
 
 
