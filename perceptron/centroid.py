@@ -3,7 +3,7 @@ import numpy as np
 
 from . import _centroid
 from ._base import BaseEstimator
-from ._validation import check_array, check_labels, unique_labels
+from ._validation import check_array, check_feature_names, check_labels, unique_labels
 from .linear import LinearClassifierMixin, _check_sample_weight
 
 __all__ = ["CentroidClassifier"]
@@ -36,12 +36,13 @@ class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
 
     def fit(self, X, y, sample_weight=None):
         """Compute the class means of X (n_samples, n_features) for labels y."""
+        names_source = X
         X = check_array(X)
         n, d = X.shape
         y = check_labels(y, n)
         classes = unique_labels(y)
         if len(classes) < 2:
-            raise ValueError(f"y has a single class ({classes[0]!r}); a classifier needs "
+            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
                              "samples of at least two classes")
         t = np.searchsorted(classes, y).astype(np.int32)
         sw = _check_sample_weight(sample_weight, n)
@@ -50,7 +51,7 @@ class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
         _centroid.class_sums(X, t, sw, sums, totals)
         if (totals <= 0).any():
             empty = classes[totals <= 0].tolist()
-            raise ValueError(f"classes {empty} have no samples of positive weight")
+            raise ValueError(f"classes {empty} have zero total sample weight")
         mu = sums / totals[:, None]
         if not np.isfinite(mu).all():
             raise ValueError("X contains NaN or infinity; remove or impute those values first")
@@ -65,4 +66,5 @@ class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
         self.intercept_ = intercept.astype(X.dtype)
         self.classes_ = classes
         self.n_features_in_ = d
+        check_feature_names(self, names_source, reset=True)
         return self

@@ -4,7 +4,8 @@ import numpy as np
 from . import _voted
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
-from ._validation import (_mix64, check_array, check_finite, check_is_fitted, check_labels, check_n_features,
+from ._validation import (_mix64, check_array, check_feature_names, check_finite,
+                          check_is_fitted, check_labels, check_n_features,
                           check_random_seed, check_scalar, unique_labels)
 
 __all__ = ["VotedPerceptron"]
@@ -71,12 +72,13 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         shuffle = check_scalar(self.shuffle, "shuffle", "bool")
         max_vectors = check_scalar(self.max_vectors, "max_vectors", "int", low=1)
         n_threads = resolve_n_jobs(self.n_jobs)
+        names_source = X
         X = check_array(X)
         n, d = X.shape
         y = check_labels(y, n)
         classes = unique_labels(y)
         if len(classes) < 2:
-            raise ValueError(f"y has a single class ({classes[0]!r}); a classifier needs "
+            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
                              "samples of at least two classes")
         index = np.searchsorted(classes, y)
         seed = check_random_seed(self.random_state)
@@ -116,6 +118,7 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         self.n_iter_ = n_iter
         self.mistakes_ = mistakes
         self.converged_ = all(res["mistakes"][-1] == 0 for res in results)
+        check_feature_names(self, names_source, reset=True)
         return self
 
     def decision_function(self, X):
@@ -125,6 +128,7 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         else (n_samples, n_classes).
         """
         check_is_fitted(self, "vectors_")
+        check_feature_names(self, X, reset=False)
         X = check_array(X)
         check_n_features(self, X)
         # a vote is a sum of signs, finite even for NaN rows: check X itself

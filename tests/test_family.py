@@ -381,7 +381,7 @@ def test_bad_family_parameters(kw, match, rng):
 def test_bad_sample_weight(rng):
     X, t = integer_data(rng, 10, 3)
     for sw, match in [(np.ones(9), "shape"), (-np.ones(10), "non-negative"),
-                      (np.full(10, np.nan), "NaN"), (np.zeros(10), "weight 0")]:
+                      (np.full(10, np.nan), "NaN"), (np.zeros(10), "weight is zero")]:
         with pytest.raises(ValueError, match=match):
             Perceptron().fit(X, t, sample_weight=sw)
 

@@ -160,7 +160,7 @@ def test_separable_data_converges_without_warning(rng):
 
 
 @pytest.mark.parametrize("labels", [
-    (-1, 1), (0, 1), (1, 2), (False, True), ("cat", "dog"), (3.5, -2.25), (b"no", b"yes"),
+    (-1, 1), (0, 1), (1, 2), (False, True), ("cat", "dog"), (3.0, -2.0), (b"no", b"yes"),
 ])
 def test_any_two_labels(labels, rng):
     X, s = separable(rng, 100, 4, margin=0.2)
