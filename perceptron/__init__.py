@@ -20,6 +20,7 @@ except ImportError as exc:  # pragma: no cover - depends on how the package was 
     raise
 from .centroid import CentroidClassifier
 from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
+from ._monitor import EpochInfo
 from .linear import Perceptron
 from .voted import VotedPerceptron
 
@@ -29,6 +30,7 @@ __all__ = [
     "Perceptron",
     "VotedPerceptron",
     "CentroidClassifier",
+    "EpochInfo",
     "ConvergenceWarning",
     "DataConversionWarning",
     "NotFittedError",

@@ -5,6 +5,7 @@ import numpy as np
 
 from . import _decision, _online
 from ._base import BaseEstimator, ClassifierMixin
+from ._monitor import Monitor
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
 from ._state import C_EPOCHS, OnlineState
 from ._validation import (_mix64, check_array, check_feature_names, check_is_fitted,
@@ -219,6 +220,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     class_weight : None, "balanced" or dict, default=None
         Multiplies the step of each class's rows; "balanced" uses
         ``n_samples / (n_classes * count(class))``.
+    verbose : int, default=0
+        Print a line per epoch: mistakes, updates, loss, validation score, time.
+    callback : callable or None, default=None
+        Called after each epoch of ``fit`` with a ``perceptron.EpochInfo``
+        (epoch, mistakes, updates, loss, validation score, time, the current
+        weights); returning True stops the fit there.
+    progress : bool, default=False
+        Show a tqdm progress bar (tqdm must be installed).
 
     Attributes
     ----------
@@ -275,7 +284,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     def __init__(self, eta0=1.0, max_iter=1000, fit_intercept=True, shuffle=True,
                  random_state=None, warm_start=False, average=False, pocket=False, margin=0.0,
                  batch_size=None, multiclass="ovr", n_jobs=None, early_stopping=False,
-                 validation_fraction=0.1, n_iter_no_change=5, class_weight=None):
+                 validation_fraction=0.1, n_iter_no_change=5, class_weight=None, verbose=0,
+                 callback=None, progress=False):
         self.eta0 = eta0
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
@@ -292,6 +302,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.class_weight = class_weight
+        self.verbose = verbose
+        self.callback = callback
+        self.progress = progress
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -317,7 +330,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             "n_iter_no_change": check_scalar(self.n_iter_no_change, "n_iter_no_change", "int",
                                              low=1),
             "n_threads": resolve_n_jobs(self.n_jobs),
+            "verbose": check_scalar(self.verbose, "verbose", "int", low=0),
+            "progress": check_scalar(self.progress, "progress", "bool"),
         }
+        if self.callback is not None and not callable(self.callback):
+            raise TypeError(f"callback must be callable or None, got {self.callback!r}")
         if self.batch_size is None:
             p["batch_size"] = None
         else:
@@ -469,47 +486,70 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
         stop = np.zeros(1, dtype=np.uint8)
         n_threads = min(p["n_threads"], len(problems))
-        val_scores = []
-        if val_rows is None:
-            self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop)
-            W, b = self._effective(mode, problems, p)
-        else:
-            W, b, val_scores = self._fit_early_stopping(X, mode, problems, sw, p, target, val_rows,
-                                                        n_threads, stop)
+        monitor = Monitor(self, p["verbose"], self.callback, p["progress"], p["max_iter"])
+        val_scores, stopped = [], False
+        try:
+            if val_rows is None and not monitor.active:
+                self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop)
+                W, b = self._effective(mode, problems, p)
+            else:
+                W, b, val_scores, stopped = self._fit_epochwise(
+                    X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop, monitor)
+        finally:
+            monitor.close()
 
         self._set_fitted(X, mode, problems, classes, W, b, rows, sw)
         check_feature_names(self, names_source, reset=True)
         if val_rows is not None:
             self.validation_scores_ = np.array(val_scores)
             self.best_validation_score_ = float(np.max(val_scores))
-        elif not self.converged_:
+        elif not self.converged_ and not stopped:
             warnings.warn(
                 f"{type(self).__name__} did not converge: {self.mistakes_[-1]} mistakes in the "
                 f"last of {self.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
                 "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=2)
         return self
 
-    def _fit_early_stopping(self, X, mode, problems, sw, p, target, val_rows, n_threads, stop):
-        target_val = target[val_rows]
-        weights_val = None if sw is None else sw[val_rows]
+    def _fit_epochwise(self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
+                       monitor):
+        """One epoch at a time: early stopping, verbose output, progress, callbacks.
+
+        Returns (W, b, validation scores, stopped by the callback)."""
+        early = val_rows is not None
+        if early:
+            target_val = target[val_rows]
+            weights_val = None if sw is None else sw[val_rows]
+        train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
         loop = self._loop_params(p)
         best = (-np.inf, None, None)
         scores, patience = [], 0
         active = list(problems)
-        for _ in range(p["max_iter"]):
-            self._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
+        W = b = None
+        for epoch in range(1, p["max_iter"] + 1):
+            results = self._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
             # a problem whose epoch made no update has converged: it sits out
-            active = [pr for pr in active if pr.history["updates"][-1].sum() > 0]
+            active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0]
             W, b = self._effective(mode, problems, p)
-            score = self._validation_score(mode, X, val_rows, target_val, weights_val, W, b)
-            scores.append(score)
-            if score > best[0]:
-                best, patience = (score, W, b), 0
-            else:
-                patience += 1
-            if patience >= p["n_iter_no_change"] or not active:
+            score = None
+            if early:
+                score = self._validation_score(mode, X, val_rows, target_val, weights_val, W, b)
+                scores.append(score)
+                if score > best[0]:
+                    best, patience = (score, W, b), 0
+                else:
+                    patience += 1
+            asked_to_stop = monitor.active and monitor.epoch(
+                epoch, sum(int(r["mistakes"].sum()) for r in results),
+                sum(int(r["updates"].sum()) for r in results),
+                sum(float(r["loss"].sum()) for r in results) / train_weight, score,
+                W.copy(), b.copy())
+            if asked_to_stop:
+                return (best[1], best[2], scores, True) if early else (W, b, scores, True)
+            if (early and patience >= p["n_iter_no_change"]) or not active:
                 break
-        return best[1], best[2], scores
+        if early:
+            return best[1], best[2], scores, False
+        return W, b, scores, False
 
     def _warm_start_weights(self, p, kind, classes, d):
         if not (p["warm_start"] and hasattr(self, "_states")):

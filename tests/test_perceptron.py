@@ -275,7 +275,8 @@ def test_get_set_params_and_repr():
     assert set(params) == {"eta0", "max_iter", "fit_intercept", "shuffle", "random_state",
                            "warm_start", "average", "pocket", "margin", "batch_size",
                            "multiclass", "n_jobs", "early_stopping", "validation_fraction",
-                           "n_iter_no_change", "class_weight"}
+                           "n_iter_no_change", "class_weight", "verbose", "callback",
+                           "progress"}
     assert m.set_params(max_iter=7) is m and m.max_iter == 7
     with pytest.raises(ValueError, match="Invalid parameter 'alpha'"):
         m.set_params(alpha=1)
