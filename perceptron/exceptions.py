@@ -33,7 +33,7 @@ class NotFittedError(ValueError, AttributeError):
     """
 
 
-_compatible = {}
+_compatible: dict = {}
 
 
 def sklearn_compatible(cls):
