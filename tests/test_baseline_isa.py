@@ -2,9 +2,9 @@
 code outside the functions marked for it, and the C kernels and the built
 extensions have none.
 
-The checker lives beside the sources, so these tests skip when the suite runs
-from a copy of tests/ against an installed wheel; the wheel scripts run the
-checker on the wheel itself.
+The checker lives in wheelhouse-config/ (in the checkout and the sdist), so
+these tests skip when the suite runs from a copy of tests/ against an
+installed wheel; the wheel scripts run the checker on the wheel itself.
 """
 import pathlib
 import platform
@@ -23,7 +23,7 @@ KERNEL_SOURCES = ["kernels_scalar.c", "kernels_x86.c", "kernels_neon.c", "cpu.c"
 
 pytestmark = [
     pytest.mark.skipif(not CHECKER.exists(),
-                       reason="wheelhouse-config/ is not beside the tests (installed-package run)"),
+                       reason="wheelhouse-config/ is not beside the tests (a copy of tests/)"),
     pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
                        reason="the AVX check is for x86-64"),
     pytest.mark.skipif(shutil.which("objdump") is None,

@@ -44,8 +44,8 @@ import zipfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 HERE = ROOT / "wheelhouse-config"
 # What the sdist must hold: every tracked file under these folders, and these
-# top-level files.  wheelhouse-config/, benchmarks/ and CI files stay out.
-SDIST_DIRS = ("csrc/", "perceptron/", "tests/")
+# top-level files.  benchmarks/ and the CI files stay out.
+SDIST_DIRS = ("csrc/", "perceptron/", "tests/", "wheelhouse-config/")
 SDIST_FILES = ("README.md", "LICENSE", "CHANGELOG.md", "pyproject.toml", "setup.py",
                "MANIFEST.in")
 IMPORT_TIME_RUNS = 7
@@ -58,9 +58,10 @@ def step(title):
     print(f"\n== {title}", flush=True)
 
 
-def note(line):
-    """Print a result line and keep it for the closing summary."""
-    print(line, flush=True)
+def note(line, shown=False):
+    """Keep a result line for the closing summary; print it unless shown."""
+    if not shown:
+        print(line, flush=True)
     summary.append(line)
 
 
@@ -140,7 +141,7 @@ def check_sdist(sdist, files):
     if missing:
         fail(f"the sdist lacks {', '.join(missing)}: add them to MANIFEST.in")
     note(f"sdist: {sdist.name}, {sdist.stat().st_size / 1024:.0f} KiB, holds all "
-         f"{len(needed)} source files of csrc/, perceptron/, tests/ and the top-level files")
+         f"{len(needed)} files of {', '.join(SDIST_DIRS)} and the top-level ones it needs")
 
 
 def audit(tools, wheel):
@@ -244,7 +245,7 @@ def main():
     if platform.machine() in ("x86_64", "AMD64"):
         out = stream([sys.executable, HERE / "check_baseline_isa.py", wheel],
                      "the baseline ISA check of the repaired wheel failed")
-        note(out.strip().splitlines()[-1])
+        note(out.strip().splitlines()[-1], shown=True)
     else:
         note(f"baseline ISA check skipped: it is for x86-64, this is {platform.machine()}")
 
@@ -257,7 +258,7 @@ def main():
     out = stream([wheel_venv / "python", HERE / "run_installed_tests.py", tests],
                  "the test suite failed against the installed wheel")
     for line in out.split(RESULTS)[-1].strip().splitlines():
-        note(f"wheel tests: {line}")
+        note(f"wheel tests: {line}", shown=True)
     with zipfile.ZipFile(wheel) as zf:
         ext_bytes = sum(i.file_size for i in zf.infolist() if i.filename.endswith(".so"))
     note(f"wheel size: {wheel.stat().st_size / 1024:.0f} KiB ({wheel.name}); its three "
@@ -280,13 +281,13 @@ def main():
                   work / "sdist-src" / top / "tests", "--level", "auto"],
                  "the test suite failed against the package installed from the sdist")
     for line in out.split(RESULTS)[-1].strip().splitlines():
-        note(f"sdist tests: {line}")
+        note(f"sdist tests: {line}", shown=True)
 
     step("the cibuildwheel matrix (cibuildwheel --print-build-identifiers)")
     out = stream([tools / "python", HERE / "check_matrix.py"],
                  "the cibuildwheel matrix is not the intended one")
     for line in out.strip().splitlines():
-        note(f"matrix: {line}")
+        note(f"matrix: {line}", shown=True)
 
     for artefact in (wheel, sdist):
         shutil.copy2(artefact, wheelhouse / artefact.name)

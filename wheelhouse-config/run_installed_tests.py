@@ -29,8 +29,8 @@ print(json.dumps({"file": perceptron.__file__, "version": perceptron.__version__
 
 def probe(env, cwd):
     """Import perceptron in a fresh interpreter; return what it reports."""
-    proc = subprocess.run([sys.executable, "-c", PROBE],
-                          capture_output=True, text=True, env=env, cwd=cwd)
+    proc = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, env=env, cwd=cwd,
+                          encoding="utf-8", errors="replace")
     if proc.returncode != 0:
         raise SystemExit(f"importing perceptron failed (PERCEPTRON_SIMD="
                          f"{env.get('PERCEPTRON_SIMD', '')!r}):\n{proc.stderr}")
@@ -44,10 +44,10 @@ def probe(env, cwd):
 
 def run_pytest(tests, env, cwd, extra):
     """Run pytest, echoing its output; return (exit status, closing summary line)."""
-    cmd = [sys.executable, "-m", "pytest", str(tests), f"--rootdir={tests}", "-p", "no:cacheprovider",
-           *extra]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=env, cwd=cwd)
+    cmd = [sys.executable, "-m", "pytest", str(tests), f"--rootdir={tests}",
+           "-p", "no:cacheprovider", *extra]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                            cwd=cwd, encoding="utf-8", errors="replace")
     last = ""
     for line in proc.stdout:
         sys.stdout.write(line)
@@ -73,7 +73,10 @@ def main(argv=None):
     if not (tests / "conftest.py").is_file():
         parser.error(f"{tests} is not the tests folder (no conftest.py)")
 
-    base_env = dict(os.environ)
+    # The children write UTF-8 and this process echoes it whatever the console
+    # encoding (a Windows runner's is not UTF-8).
+    sys.stdout.reconfigure(errors="backslashreplace")
+    base_env = dict(os.environ, PYTHONUTF8="1")
     base_env.pop("PERCEPTRON_SIMD", None)
     with tempfile.TemporaryDirectory(prefix="perceptron-tests-") as cwd:
         found = probe(base_env, cwd)
