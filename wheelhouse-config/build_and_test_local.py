@@ -1,7 +1,7 @@
 """Build, repair and test a wheel and the sdist here, as cibuildwheel's Linux
 container would (Docker does not run on this machine).
 
-Usage: python wheelhouse-config/build_and_test_local.py [--workdir DIR] [--keep]
+Usage: python wheelhouse-config/build_and_test_local.py [--keep]
 
 Steps, each of which stops the script with a clear message when it fails:
 
@@ -205,14 +205,12 @@ def import_time(python, cwd):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workdir", type=pathlib.Path,
-                        help="where to build (default: a new temporary folder)")
-    parser.add_argument("--keep", action="store_true", help="keep the work folder")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the temporary work folder (it is kept anyway on failure)")
     args = parser.parse_args()
     if sys.platform != "linux":
         fail("this script does what the manylinux container does: it runs on Linux only")
-    work = (args.workdir or pathlib.Path(tempfile.mkdtemp(prefix="perceptron-wheels-"))).resolve()
-    work.mkdir(parents=True, exist_ok=True)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="perceptron-wheels-"))
     wheelhouse = ROOT / "wheelhouse"
     wheelhouse.mkdir(exist_ok=True)
     started = time.perf_counter()
@@ -241,7 +239,7 @@ def main():
     wheel = repair(tools, raw_wheel, work / "repaired")
 
     step("one wheel, every CPU: disassembly of the repaired wheel's extensions")
-    if platform.machine() in ("x86_64", "AMD64"):
+    if platform.machine() == "x86_64":
         out = stream([sys.executable, HERE / "check_baseline_isa.py", wheel],
                      "the baseline ISA check of the repaired wheel failed")
         note(out.strip().splitlines()[-1], shown=True)
@@ -259,9 +257,9 @@ def main():
     for line in out.split(RESULTS)[-1].strip().splitlines():
         note(f"wheel tests: {line}", shown=True)
     with zipfile.ZipFile(wheel) as zf:
-        ext_bytes = sum(i.file_size for i in zf.infolist() if i.filename.endswith(".so"))
-    note(f"wheel size: {wheel.stat().st_size / 1024:.0f} KiB ({wheel.name}); its three "
-         f"extension modules take {ext_bytes / 1024:.0f} KiB unpacked")
+        extensions = [i.file_size for i in zf.infolist() if i.filename.endswith(".so")]
+    note(f"wheel size: {wheel.stat().st_size / 1024:.0f} KiB ({wheel.name}); its "
+         f"{len(extensions)} extension modules take {sum(extensions) / 1024:.0f} KiB unpacked")
     total_ms, numpy_ms = import_time(wheel_venv / "python", work)
     note(f"import time: `import perceptron` {total_ms:.1f} ms, of which numpy {numpy_ms:.1f} ms "
          f"(median of {IMPORT_TIME_RUNS} fresh interpreters, python -X importtime)")

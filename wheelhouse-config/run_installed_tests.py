@@ -5,7 +5,7 @@ Usage: python run_installed_tests.py TESTS_DIR [--level LEVEL ...] [-- PYTEST_AR
 The test command of every wheel (wheelhouse-config/cibuildwheel.toml) and of
 the local wheel and sdist runs (build_and_test_local.py).  It prints
 ``perceptron.simd_info()``, then for each level (by default every level the
-CPU supports; ``auto`` leaves PERCEPTRON_SIMD unset) starts a fresh
+CPU supports; ``auto`` lets the package choose the best) starts a fresh
 interpreter with PERCEPTRON_SIMD forcing it, checks that ``simd_info()``
 reports that level, and runs pytest on TESTS_DIR there.  pytest runs from an
 empty temporary folder, so the installed package is the one imported; the
@@ -86,9 +86,7 @@ def main(argv=None):
 
         results = []
         for level in levels:
-            env = dict(base_env)
-            if level != "auto":
-                env["PERCEPTRON_SIMD"] = level
+            env = dict(base_env, PERCEPTRON_SIMD=level)
             expected = found["info"]["best"] if level == "auto" else level
             reported = probe(env, cwd)["info"]["level"]
             print(f"\n== PERCEPTRON_SIMD={level}: simd_info()['level'] = {reported!r}", flush=True)
