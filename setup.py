@@ -61,7 +61,9 @@ class BuildExt(build_ext):
         if self.compiler.compiler_type == "msvc":
             flags = ["/O2"]
         else:
-            flags = ["-O3", "-fvisibility=hidden"]
+            # -g0: Python's CFLAGS carry -g, which would make the wheel 4x larger;
+            # the symbol table (needed by the baseline-ISA check) stays
+            flags = ["-O3", "-g0", "-fvisibility=hidden"]
             if DEBUG:
                 flags = ["-O1", "-g"]
         for ext in self.extensions:
