@@ -1,9 +1,10 @@
 """Linear perceptron classifiers: the Perceptron estimator and its scoring."""
 import warnings
+import weakref
 
 import numpy as np
 
-from . import _decision, _online
+from . import _decision, _model, _online
 from ._base import BaseEstimator, ClassifierMixin
 from ._monitor import Monitor
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
@@ -71,6 +72,49 @@ class LinearClassifierMixin(ClassifierMixin):
         out = linear_decision(X, self.coef_, self.intercept_)
         return out[:, 0] if out.shape[1] == 1 else out
 
+    def c_model(self):
+        """The fitted weights as a C struct, for nogil scoring from Cython or C.
+
+        Returns a ``perceptron._model.LinearModel``; its ``c_model`` member
+        is the ``ptn_linear_model`` of csrc/ptn_model.h, to be used with the
+        ``decision`` / ``decision_all`` / ``predict`` functions of
+        ``perceptron/_model.pxd`` (``cimport perceptron._model``).
+
+        Lifetime: the struct borrows ``coef_`` and ``intercept_`` (it copies
+        them only if they are not C-contiguous); the LinearModel object keeps
+        them alive, so hold a reference to it while its struct is in use.  A
+        new fit gives the estimator new arrays; a LinearModel obtained before
+        goes on scoring the old model.  Scoring only reads the weights: many
+        threads may share one model.
+        """
+        check_is_fitted(self)
+        cached = _C_MODELS.get(self)
+        if cached is not None and cached[0] is self.coef_ and cached[1] is self.intercept_:
+            return cached[2]
+        if self._multilabel:
+            kind = "multilabel"
+        else:
+            kind = "binary" if self.coef_.shape[0] == 1 else "multiclass"
+        model = _model.LinearModel(self.coef_, self.intercept_, kind)
+        _C_MODELS[self] = (self.coef_, self.intercept_, model)
+        return model
+
+    def decision_one(self, x):
+        """``decision_function`` of one row, with the least overhead.
+
+        x : 1-D array or list of ``n_features_in_`` numbers (converted to the
+        model's dtype when it is not already).  Returns a float for a binary
+        model, an array (n_classes,) otherwise.  NaN or infinity in x, a
+        wrong length or non-numbers raise ValueError / TypeError.
+        """
+        return self.c_model().decision_one(x)
+
+    def predict_one(self, x):
+        """``predict`` of one row: the class label, with the least overhead
+        (see ``decision_one`` for x)."""
+        index = self.c_model().predict_one(x)
+        return self.classes_[index]
+
     def predict(self, X):
         """Class of each row (an indicator matrix for a multi-label model)."""
         scores = self.decision_function(X)
@@ -83,6 +127,11 @@ class LinearClassifierMixin(ClassifierMixin):
         # take(mode="clip") skips the bounds checks of fancy indexing: the
         # indices are valid by construction, and this is 4x faster
         return self.classes_.take(index, mode="clip")
+
+
+# estimator -> (coef_, intercept_, LinearModel): c_model()'s cache, kept out of
+# the estimator's __dict__ so that scoring never changes the estimator
+_C_MODELS = weakref.WeakKeyDictionary()
 
 
 def _check_sample_weight(sample_weight, n):
