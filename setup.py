@@ -53,7 +53,7 @@ EXTENSIONS = [
     extension("_decision"),
     extension("_voted"),
     extension("_centroid"),
-    extension("_model", ["csrc/model.c"]),
+    extension("_model"),
 ]
 
 

@@ -46,21 +46,103 @@ typedef struct ptn_linear_model {
     const void *intercept;  /* k */
 } ptn_linear_model;
 
-/* 0 if the model is well formed (known kind and dtype, k and d >= 1, k = 1
- * for binary, k >= 2 otherwise, non-NULL arrays), else -1. */
-int ptn_linear_model_check(const ptn_linear_model *m);
+/* The functions below are static inline: a program (or a Cython module)
+ * that includes this header compiles them in, so a call costs no more than
+ * the kernel it makes.  The kernel table is a parameter: pass
+ * ptn_active_kernels() (after ptn_dispatch_init) from C, or
+ * perceptron._simd's active_kernels() from Cython.
+ *
+ *   ptn_linear_model_check(m)        0 if m is well formed (known kind and
+ *                                    dtype, k and d >= 1, k = 1 exactly for
+ *                                    binary, non-NULL arrays), else -1
+ *   ptn_decision(k, m, x)            the activation of a binary model; the
+ *                                    largest of the k activations otherwise
+ *   ptn_decision_all(k, m, x, out)   all k activations into out[0..k)
+ *   ptn_predict(k, m, x)             the class index (0/1 binary, 0..k-1
+ *                                    multiclass); -1 for a multilabel model
+ */
 
-/* The activation of row 0 for a binary model; for a multiclass or
- * multilabel model, the largest of the k activations. */
-double ptn_decision(const ptn_kernels *k, const ptn_linear_model *m, const void *x);
+PTN_INLINE int ptn_linear_model_check(const ptn_linear_model *m)
+{
+    if (m == NULL || m->coef == NULL || m->intercept == NULL) {
+        return -1;
+    }
+    if (m->dtype != PTN_FLOAT32 && m->dtype != PTN_FLOAT64) {
+        return -1;
+    }
+    if (m->n_features < 1 || m->n_rows < 1) {
+        return -1;
+    }
+    switch (m->kind) {
+    case PTN_MODEL_BINARY:
+        return m->n_rows == 1 ? 0 : -1;
+    case PTN_MODEL_MULTICLASS:
+    case PTN_MODEL_MULTILABEL:
+        return m->n_rows >= 2 ? 0 : -1;
+    default:
+        return -1;
+    }
+}
 
-/* All k activations into scores[0..k). */
-void ptn_decision_all(const ptn_kernels *k, const ptn_linear_model *m, const void *x,
-                      double *scores);
+PTN_INLINE double ptn_row_activation(const ptn_kernels *k, const ptn_linear_model *m,
+                                     int64_t j, const void *x)
+{
+    size_t d = (size_t)m->n_features;
+    if (m->dtype == PTN_FLOAT32) {
+        const float *w = (const float *)m->coef + (size_t)j * d;
+        return k->dot_f32(d, (const float *)x, w) + (double)((const float *)m->intercept)[j];
+    } else {
+        const double *w = (const double *)m->coef + (size_t)j * d;
+        return k->dot_f64(d, (const double *)x, w) + ((const double *)m->intercept)[j];
+    }
+}
 
-/* The predicted class index (0 or 1 for binary, 0..k-1 for multiclass);
- * -1 for a multilabel model, which has no single class. */
-int64_t ptn_predict(const ptn_kernels *k, const ptn_linear_model *m, const void *x);
+PTN_INLINE double ptn_decision(const ptn_kernels *k, const ptn_linear_model *m,
+                                const void *x)
+{
+    int64_t j;
+    double best = ptn_row_activation(k, m, 0, x);
+    for (j = 1; j < m->n_rows; j++) {
+        double a = ptn_row_activation(k, m, j, x);
+        if (a > best) {
+            best = a;
+        }
+    }
+    return best;
+}
+
+PTN_INLINE void ptn_decision_all(const ptn_kernels *k, const ptn_linear_model *m,
+                                 const void *x, double *scores)
+{
+    int64_t j;
+    for (j = 0; j < m->n_rows; j++) {
+        scores[j] = ptn_row_activation(k, m, j, x);
+    }
+}
+
+PTN_INLINE int64_t ptn_predict(const ptn_kernels *k, const ptn_linear_model *m,
+                               const void *x)
+{
+    int64_t j, best_j = 0;
+    double best;
+    if (m->kind == PTN_MODEL_BINARY) {
+        return ptn_row_activation(k, m, 0, x) > 0.0 ? 1 : 0;
+    }
+    if (m->kind != PTN_MODEL_MULTICLASS) {
+        return -1;
+    }
+    best = ptn_row_activation(k, m, 0, x);
+    for (j = 1; j < m->n_rows; j++) {
+        double a = ptn_row_activation(k, m, j, x);
+        /* strictly greater: the first of equal activations wins, as
+         * numpy.argmax does in the Python predict */
+        if (a > best) {
+            best = a;
+            best_j = j;
+        }
+    }
+    return best_j;
+}
 
 #ifdef __cplusplus
 }

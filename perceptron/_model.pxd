@@ -16,6 +16,8 @@
 
 from libc.stdint cimport int32_t, int64_t
 
+from perceptron._simd cimport active_kernels, ptn_kernels
+
 cdef extern from "ptn_model.h" nogil:
     ctypedef struct ptn_linear_model:
         int32_t kind
@@ -34,6 +36,13 @@ cdef extern from "ptn_model.h" nogil:
         PTN_FLOAT32
         PTN_FLOAT64
 
+    # static inline in the header: compiled into the module that cimports this
+    int ptn_linear_model_check(const ptn_linear_model *m)
+    double ptn_decision(const ptn_kernels *k, const ptn_linear_model *m, const void *x)
+    void ptn_decision_all(const ptn_kernels *k, const ptn_linear_model *m, const void *x,
+                          double *scores)
+    int64_t ptn_predict(const ptn_kernels *k, const ptn_linear_model *m, const void *x)
+
 
 cdef class LinearModel:
     cdef ptn_linear_model c_model
@@ -43,11 +52,17 @@ cdef class LinearModel:
 
 
 # The activation a = w.x + b (binary), or the largest a_j (more rows).
-cdef double decision(const ptn_linear_model *m, const void *x) noexcept nogil
+cdef inline double decision(const ptn_linear_model *m, const void *x) noexcept nogil:
+    return ptn_decision(active_kernels(), m, x)
+
 
 # The k activations a_j = w_j.x + b_j into scores.
-cdef void decision_all(const ptn_linear_model *m, const void *x, double *scores) noexcept nogil
+cdef inline void decision_all(const ptn_linear_model *m, const void *x,
+                              double *scores) noexcept nogil:
+    ptn_decision_all(active_kernels(), m, x, scores)
+
 
 # The class index: 1 if a > 0 else 0 (binary), the first largest a_j
 # (multiclass); -1 for a multi-label model.
-cdef int64_t predict(const ptn_linear_model *m, const void *x) noexcept nogil
+cdef inline int64_t predict(const ptn_linear_model *m, const void *x) noexcept nogil:
+    return ptn_predict(active_kernels(), m, x)

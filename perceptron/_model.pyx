@@ -9,33 +9,12 @@ import numpy as np
 from libc.math cimport isfinite
 from libc.stdint cimport int64_t
 
-from perceptron._simd cimport active_kernels, ptn_kernels
-
-cdef extern from "ptn_model.h" nogil:
-    int ptn_linear_model_check(const ptn_linear_model *m)
-    double ptn_decision(const ptn_kernels *k, const ptn_linear_model *m, const void *x)
-    void ptn_decision_all(const ptn_kernels *k, const ptn_linear_model *m, const void *x,
-                          double *scores)
-    int64_t ptn_predict(const ptn_kernels *k, const ptn_linear_model *m, const void *x)
-
 KINDS = {"binary": PTN_MODEL_BINARY, "multiclass": PTN_MODEL_MULTICLASS,
          "multilabel": PTN_MODEL_MULTILABEL}
 
 # rows longer than this are worth releasing the GIL for in the one-row path
 cdef enum:
     NOGIL_MIN_FEATURES = 4096
-
-
-cdef double decision(const ptn_linear_model *m, const void *x) noexcept nogil:
-    return ptn_decision(active_kernels(), m, x)
-
-
-cdef void decision_all(const ptn_linear_model *m, const void *x, double *scores) noexcept nogil:
-    ptn_decision_all(active_kernels(), m, x, scores)
-
-
-cdef int64_t predict(const ptn_linear_model *m, const void *x) noexcept nogil:
-    return ptn_predict(active_kernels(), m, x)
 
 
 cdef class LinearModel:
