@@ -8,7 +8,9 @@ gcc and clang get -O3 and hidden symbol visibility; MSVC gets /O2 (its
 intrinsics need no flag).  Set PERCEPTRON_CYTHON_DEBUG=1 to build with bounds
 and initialisation checks on in the Cython code.
 """
+import glob
 import os
+import shutil
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -49,8 +51,30 @@ EXTENSIONS = [
     extension("_simd", KERNEL_SOURCES),
     extension("_online"),
     extension("_decision"),
+    extension("_voted"),
+    extension("_centroid"),
+    extension("_model"),
     extension("_kernel"),
 ]
+
+
+def copy_public_sources():
+    """perceptron/include: what get_include() points at, made from the sources.
+
+    The C headers and sources of csrc/ (so that C programs can compile the
+    kernels, the dispatch and the model code in, without Python) and the
+    package's .pxd files under include/perceptron/ (so that a Cython
+    extension finds both with one include path).  csrc/ and perceptron/*.pxd
+    stay the only copies under version control.
+    """
+    include = os.path.join("perceptron", "include")
+    if not os.path.isdir(CSRC):  # building from an installed tree: nothing to do
+        return
+    os.makedirs(os.path.join(include, "perceptron"), exist_ok=True)
+    for path in glob.glob(os.path.join(CSRC, "*.h")) + glob.glob(os.path.join(CSRC, "*.c")):
+        shutil.copyfile(path, os.path.join(include, os.path.basename(path)))
+    for path in glob.glob(os.path.join("perceptron", "*.pxd")):
+        shutil.copyfile(path, os.path.join(include, "perceptron", os.path.basename(path)))
 
 
 class BuildExt(build_ext):
@@ -60,13 +84,17 @@ class BuildExt(build_ext):
         if self.compiler.compiler_type == "msvc":
             flags = ["/O2"]
         else:
-            flags = ["-O3", "-fvisibility=hidden"]
+            # -g0: Python's CFLAGS carry -g, which would make the wheel 4x larger;
+            # the symbol table (needed by the baseline-ISA check) stays
+            flags = ["-O3", "-g0", "-fvisibility=hidden"]
             if DEBUG:
                 flags = ["-O1", "-g"]
         for ext in self.extensions:
             ext.extra_compile_args = flags + list(ext.extra_compile_args or [])
         super().build_extensions()
 
+
+copy_public_sources()
 
 setup(
     ext_modules=cythonize(EXTENSIONS, compiler_directives=COMPILER_DIRECTIVES),

@@ -17,6 +17,7 @@
 static const ptn_kernels ptn_table_scalar = {
     PTN_LEVEL_SCALAR, "scalar",
     ptn_dot_f32_scalar, ptn_dot_f64_scalar, ptn_axpy_f32_scalar, ptn_axpy_f64_scalar,
+    ptn_axpy_f32_f64_scalar,
     ptn_sqdist_f32_scalar, ptn_sqdist_f64_scalar, ptn_exp_f64_scalar,
     ptn_dot_block_f32_scalar, ptn_dot_block_f64_scalar, ptn_rbf_block_f64_scalar,
 };
@@ -25,12 +26,14 @@ static const ptn_kernels ptn_table_scalar = {
 static const ptn_kernels ptn_table_avx2 = {
     PTN_LEVEL_AVX2, "avx2",
     ptn_dot_f32_avx2, ptn_dot_f64_avx2, ptn_axpy_f32_avx2, ptn_axpy_f64_avx2,
+    ptn_axpy_f32_f64_avx2,
     ptn_sqdist_f32_avx2, ptn_sqdist_f64_avx2, ptn_exp_f64_avx2,
     ptn_dot_block_f32_avx2, ptn_dot_block_f64_avx2, ptn_rbf_block_f64_avx2,
 };
 static const ptn_kernels ptn_table_avx512 = {
     PTN_LEVEL_AVX512, "avx512",
     ptn_dot_f32_avx512, ptn_dot_f64_avx512, ptn_axpy_f32_avx512, ptn_axpy_f64_avx512,
+    ptn_axpy_f32_f64_avx512,
     ptn_sqdist_f32_avx512, ptn_sqdist_f64_avx512, ptn_exp_f64_avx512,
     ptn_dot_block_f32_avx512, ptn_dot_block_f64_avx512, ptn_rbf_block_f64_avx512,
 };
@@ -40,6 +43,7 @@ static const ptn_kernels ptn_table_avx512 = {
 static const ptn_kernels ptn_table_neon = {
     PTN_LEVEL_NEON, "neon",
     ptn_dot_f32_neon, ptn_dot_f64_neon, ptn_axpy_f32_neon, ptn_axpy_f64_neon,
+    ptn_axpy_f32_f64_neon,
     ptn_sqdist_f32_neon, ptn_sqdist_f64_neon, ptn_exp_f64_neon,
     ptn_dot_block_f32_neon, ptn_dot_block_f64_neon, ptn_rbf_block_f64_neon,
 };

@@ -100,6 +100,26 @@ void ptn_axpy_f64_neon(size_t n, double a, const double *x, double *y)
     }
 }
 
+void ptn_axpy_f32_f64_neon(size_t n, double a, const float *x, double *y)
+{
+    const float64x2_t av = vdupq_n_f64(a);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        float32x4_t xa = vld1q_f32(x + i), xb = vld1q_f32(x + i + 4);
+        float64x2_t y0 = vfmaq_f64(vld1q_f64(y + i), av, vcvt_f64_f32(vget_low_f32(xa)));
+        float64x2_t y1 = vfmaq_f64(vld1q_f64(y + i + 2), av, vcvt_high_f64_f32(xa));
+        float64x2_t y2 = vfmaq_f64(vld1q_f64(y + i + 4), av, vcvt_f64_f32(vget_low_f32(xb)));
+        float64x2_t y3 = vfmaq_f64(vld1q_f64(y + i + 6), av, vcvt_high_f64_f32(xb));
+        vst1q_f64(y + i, y0);
+        vst1q_f64(y + i + 2, y1);
+        vst1q_f64(y + i + 4, y2);
+        vst1q_f64(y + i + 6, y3);
+    }
+    for (; i < n; i++) {
+        y[i] = vgetq_lane_f64(vfmaq_f64(vdupq_n_f64(y[i]), av, vdupq_n_f64((double)x[i])), 0);
+    }
+}
+
 double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y)
 {
     float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);

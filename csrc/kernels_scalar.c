@@ -61,6 +61,14 @@ void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y)
     }
 }
 
+void ptn_axpy_f32_f64_scalar(size_t n, double a, const float *x, double *y)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        y[i] += a * (double)x[i];
+    }
+}
+
 double ptn_sqdist_f32_scalar(size_t n, const float *x, const float *y)
 {
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;

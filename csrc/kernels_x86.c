@@ -135,6 +135,33 @@ void ptn_axpy_f64_avx2(size_t n, double a, const double *x, double *y)
     }
 }
 
+PTN_TARGET("avx2,fma")
+void ptn_axpy_f32_f64_avx2(size_t n, double a, const float *x, double *y)
+{
+    const __m256d av = _mm256_set1_pd(a);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256 xa = _mm256_loadu_ps(x + i), xb = _mm256_loadu_ps(x + i + 8);
+        __m256d y0 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm256_castps256_ps128(xa)), _mm256_loadu_pd(y + i));
+        __m256d y1 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm256_extractf128_ps(xa, 1)), _mm256_loadu_pd(y + i + 4));
+        __m256d y2 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm256_castps256_ps128(xb)), _mm256_loadu_pd(y + i + 8));
+        __m256d y3 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm256_extractf128_ps(xb, 1)), _mm256_loadu_pd(y + i + 12));
+        _mm256_storeu_pd(y + i, y0);
+        _mm256_storeu_pd(y + i + 4, y1);
+        _mm256_storeu_pd(y + i + 8, y2);
+        _mm256_storeu_pd(y + i + 12, y3);
+    }
+    for (; i + 4 <= n; i += 4) {
+        _mm256_storeu_pd(y + i, _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(x + i)), _mm256_loadu_pd(y + i)));
+    }
+    if (i < n) {
+        __m128i m32 = _mm_loadu_si128((const __m128i *)(ptn_tail_mask32 + 8 - (n - i)));
+        __m256i m64 = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask64 + 4 - (n - i)));
+        _mm256_maskstore_pd(y + i, m64, _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_maskload_ps(x + i, m32)),
+                                                        _mm256_maskload_pd(y + i, m64)));
+    }
+}
+
 /* --------------------------------------------------------------- AVX-512F */
 
 /* The upper eight floats of a 16-float register, using AVX-512F only (the
@@ -253,6 +280,29 @@ void ptn_axpy_f64_avx512(size_t n, double a, const double *x, double *y)
     }
 }
 
+PTN_TARGET("avx512f")
+void ptn_axpy_f32_f64_avx512(size_t n, double a, const float *x, double *y)
+{
+    const __m512d av = _mm512_set1_pd(a);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 xv = _mm512_loadu_ps(x + i);
+        __m512d y0 = _mm512_fmadd_pd(av, _mm512_cvtps_pd(_mm512_castps512_ps256(xv)), _mm512_loadu_pd(y + i));
+        __m512d y1 = _mm512_fmadd_pd(av, _mm512_cvtps_pd(ptn_high_ps_avx512(xv)), _mm512_loadu_pd(y + i + 8));
+        _mm512_storeu_pd(y + i, y0);
+        _mm512_storeu_pd(y + i + 8, y1);
+    }
+    for (; i + 8 <= n; i += 8) {
+        _mm512_storeu_pd(y + i, _mm512_fmadd_pd(av, _mm512_cvtps_pd(_mm256_loadu_ps(x + i)),
+                                                _mm512_loadu_pd(y + i)));
+    }
+    if (i < n) {
+        __mmask8 m = (__mmask8)((1u << (n - i)) - 1u);
+        __m512 xt = _mm512_maskz_loadu_ps((__mmask16)m, x + i);
+        _mm512_mask_storeu_pd(y + i, m, _mm512_fmadd_pd(av, _mm512_cvtps_pd(_mm512_castps512_ps256(xt)),
+                                                         _mm512_maskz_loadu_pd(m, y + i)));
+    }
+}
 
 /* ----------------------------------------- squared distances and exp (AVX2) */
 

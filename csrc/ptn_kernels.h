@@ -14,7 +14,11 @@
  *     exact in double, so the only rounding is the summation, and a float32
  *     model sees the same activations a float64 one would;
  *   - ptn_axpy computes y[i] += a * x[i] in the vector's own precision, fused
- *     (one rounding) where the level has FMA;
+ *     (one rounding) where the level has FMA; x and y may be the same array
+ *     but must not otherwise overlap;
+ *   - ptn_axpy_f32_f64 adds float32 data into float64 accumulators
+ *     (y[i] += a * (double)x[i]): averaged weights, mini-batch gradients and
+ *     class sums are accumulated in double for float32 data;
  *   - ptn_sqdist is the squared Euclidean distance sum_i (x[i] - y[i])^2,
  *     summed in double like the dot product (the Gaussian/RBF kernel needs
  *     it; computing it directly avoids the cancellation of
@@ -64,6 +68,7 @@ typedef double (*ptn_dot_f32_fn)(size_t n, const float *x, const float *y);
 typedef double (*ptn_dot_f64_fn)(size_t n, const double *x, const double *y);
 typedef void (*ptn_axpy_f32_fn)(size_t n, float a, const float *x, float *y);
 typedef void (*ptn_axpy_f64_fn)(size_t n, double a, const double *x, double *y);
+typedef void (*ptn_axpy_f32_f64_fn)(size_t n, double a, const float *x, double *y);
 typedef double (*ptn_sqdist_f32_fn)(size_t n, const float *x, const float *y);
 typedef double (*ptn_sqdist_f64_fn)(size_t n, const double *x, const double *y);
 typedef void (*ptn_exp_f64_fn)(size_t n, const double *x, double *y);
@@ -82,6 +87,7 @@ typedef struct ptn_kernels {
     ptn_dot_f64_fn dot_f64;
     ptn_axpy_f32_fn axpy_f32;
     ptn_axpy_f64_fn axpy_f64;
+    ptn_axpy_f32_f64_fn axpy_f32_f64;
     /* kernel methods (issue 4): squared distances and exp for the RBF kernel */
     ptn_sqdist_f32_fn sqdist_f32;
     ptn_sqdist_f64_fn sqdist_f64;
@@ -96,15 +102,16 @@ double ptn_dot_f32_scalar(size_t n, const float *x, const float *y);
 double ptn_dot_f64_scalar(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_scalar(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y);
+void ptn_axpy_f32_f64_scalar(size_t n, double a, const float *x, double *y);
 double ptn_sqdist_f32_scalar(size_t n, const float *x, const float *y);
 double ptn_sqdist_f64_scalar(size_t n, const double *x, const double *y);
 void ptn_exp_f64_scalar(size_t n, const double *x, double *y);
 void ptn_dot_block_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                           size_t p, const double *BT, double *out);
+                              size_t p, const double *BT, double *out);
 void ptn_dot_block_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                           size_t p, const double *BT, double *out);
+                              size_t p, const double *BT, double *out);
 void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double *nb, double gamma,
-                           double *buf);
+                              double *buf);
 
 #if PTN_HAVE_X86_KERNELS
 /* kernels_x86.c */
@@ -112,28 +119,30 @@ double ptn_dot_f32_avx2(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx2(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx2(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_avx2(size_t n, double a, const double *x, double *y);
+void ptn_axpy_f32_f64_avx2(size_t n, double a, const float *x, double *y);
 double ptn_sqdist_f32_avx2(size_t n, const float *x, const float *y);
 double ptn_sqdist_f64_avx2(size_t n, const double *x, const double *y);
 void ptn_exp_f64_avx2(size_t n, const double *x, double *y);
 void ptn_dot_block_f32_avx2(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                           size_t p, const double *BT, double *out);
+                            size_t p, const double *BT, double *out);
 void ptn_dot_block_f64_avx2(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                           size_t p, const double *BT, double *out);
+                            size_t p, const double *BT, double *out);
 void ptn_rbf_block_f64_avx2(size_t m, size_t p, const double *na, const double *nb, double gamma,
-                           double *buf);
+                            double *buf);
 double ptn_dot_f32_avx512(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx512(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx512(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_avx512(size_t n, double a, const double *x, double *y);
+void ptn_axpy_f32_f64_avx512(size_t n, double a, const float *x, double *y);
 double ptn_sqdist_f32_avx512(size_t n, const float *x, const float *y);
 double ptn_sqdist_f64_avx512(size_t n, const double *x, const double *y);
 void ptn_exp_f64_avx512(size_t n, const double *x, double *y);
 void ptn_dot_block_f32_avx512(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                           size_t p, const double *BT, double *out);
+                              size_t p, const double *BT, double *out);
 void ptn_dot_block_f64_avx512(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                           size_t p, const double *BT, double *out);
+                              size_t p, const double *BT, double *out);
 void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double *nb, double gamma,
-                           double *buf);
+                              double *buf);
 #endif
 
 #if PTN_HAVE_NEON_KERNELS
@@ -142,15 +151,16 @@ double ptn_dot_f32_neon(size_t n, const float *x, const float *y);
 double ptn_dot_f64_neon(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_neon(size_t n, float a, const float *x, float *y);
 void ptn_axpy_f64_neon(size_t n, double a, const double *x, double *y);
+void ptn_axpy_f32_f64_neon(size_t n, double a, const float *x, double *y);
 double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y);
 double ptn_sqdist_f64_neon(size_t n, const double *x, const double *y);
 void ptn_exp_f64_neon(size_t n, const double *x, double *y);
 void ptn_dot_block_f32_neon(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                           size_t p, const double *BT, double *out);
+                            size_t p, const double *BT, double *out);
 void ptn_dot_block_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                           size_t p, const double *BT, double *out);
+                            size_t p, const double *BT, double *out);
 void ptn_rbf_block_f64_neon(size_t m, size_t p, const double *na, const double *nb, double gamma,
-                           double *buf);
+                            double *buf);
 #endif
 
 #ifdef __cplusplus

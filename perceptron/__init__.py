@@ -18,15 +18,41 @@ except ImportError as exc:  # pragma: no cover - depends on how the package was 
             "extensions are not built. Build them in place with `pip install -e .`, or run "
             "Python from another directory to use the installed package.") from exc
     raise
+from .centroid import CentroidClassifier
 from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
+from ._monitor import EpochInfo
 from .linear import Perceptron
+from .voted import VotedPerceptron
 from .kernel import KernelPerceptron
 from . import geometry
 
+
+def get_include():
+    """The folder with the package's C headers and sources and its .pxd files.
+
+    Like ``numpy.get_include()``: pass it to the C compiler's include path
+    (``include_dirs``) and to Cython's (``cythonize(..., include_path=[...])``)
+    to build code that uses the package at the C level:
+
+    - ``cimport perceptron._simd`` (the SIMD kernels: dot, axpy, ...) and
+      ``cimport perceptron._model`` (a fitted model's nogil ``decision`` and
+      ``predict``) from Cython;
+    - ``#include "ptn_model.h"`` (and compiling the .c files beside it) from
+      plain C, to score a model without Python.
+    """
+    import os
+
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+
+
 __all__ = [
     "__version__",
+    "get_include",
     "simd_info",
     "Perceptron",
+    "VotedPerceptron",
+    "CentroidClassifier",
+    "EpochInfo",
     "KernelPerceptron",
     "geometry",
     "ConvergenceWarning",

@@ -34,6 +34,14 @@ class BaseEstimator:
             setattr(self, name, value)
         return self
 
+    def __sklearn_tags__(self):
+        """scikit-learn's estimator tags (read by scikit-learn >= 1.6 only, so
+        importing it here adds no dependency)."""
+        from sklearn.utils import InputTags, Tags, TargetTags
+
+        return Tags(estimator_type=None, target_tags=TargetTags(required=False),
+                    input_tags=InputTags())
+
     def __repr__(self):
         signature = inspect.signature(type(self).__init__)
         changed = []
@@ -55,6 +63,15 @@ class ClassifierMixin:
     """``score`` as mean accuracy."""
 
     _estimator_type = "classifier"
+
+    def __sklearn_tags__(self):
+        from sklearn.utils import ClassifierTags
+
+        tags = super().__sklearn_tags__()
+        tags.estimator_type = "classifier"
+        tags.classifier_tags = ClassifierTags()
+        tags.target_tags.required = True
+        return tags
 
     def score(self, X, y, sample_weight=None):
         """Mean accuracy of ``predict(X)`` against ``y`` (weighted if given)."""

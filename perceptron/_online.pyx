@@ -1,75 +1,140 @@
 # cython: language_level=3
-"""Typed training loops of the online perceptron over dense rows.
+"""Typed training loops of the perceptron family over dense rows.
 
-The whole fit (every epoch, its shuffle, the convergence test) runs in one
-call without the GIL; Python only sees the result.  Float32 and float64 data
-share one loop through the ``floating`` fused type: the weights are kept in
-the data's dtype (so the update ``w += eta*y*x`` streams the same bytes as the
-data), while activations are summed in double by the kernels and the bias is
-a double.  For float32 this keeps every activation as exact as a float64
+One call runs a number of epochs without the GIL; Python only sees the
+result.  The model's state (weights, bias, averaging accumulators, pocket,
+counters, generator) lives in numpy arrays owned by a Python object (see
+``perceptron._state``), so a fit can be driven in one call, epoch by epoch
+(early stopping, callbacks), or chunk by chunk (``partial_fit``), and the
+result is the same.
+
+Float32 and float64 data share each loop through the ``floating`` fused
+type.  The weights are kept in the data's dtype (the update ``w += eta*y*x``
+streams the same bytes as the data) while activations are summed in double by
+the kernels, and biases, averaging accumulators and mini-batch gradients are
+doubles.  For float32 data this keeps every activation as exact as a float64
 model would compute it from the same weights, at no cost in memory traffic.
 
-Reference: Rosenblatt (1958); the loop is Daume III, "A Course in Machine
-Learning", ch. 3, Algorithm 5 (PerceptronTrain), with the update test
-``y*a <= 0`` so that the first example from ``w = 0`` updates.
+The rules (y in {-1, +1}, a = w.x + b):
+
+- online (Rosenblatt 1958; Daume III, A Course in Machine Learning, ch. 3,
+  Algorithm 5): if y*a <= margin then w += eta*s*y*x, b += eta*s*y, with s
+  the sample weight; margin > 0 is the perceptron with uneven margins
+  (PAUM, Li et al. 2002, with equal margins);
+- averaged (Daume III, ch. 3, Algorithm 7; Collins 2002): the lazy trick,
+  u += c*step*x on an update, c counting the steps; the average of the
+  weights after every step is w - u/c;
+- pocket with ratchet (Gallant 1990): weights whose run of correct
+  predictions outlasts the pocket's replace it if they also classify more
+  training rows right;
+- mini-batch (seed 003: stochastic subgradient of the perceptron loss): for
+  each batch of B rows, w += (eta/B) * sum over its violating rows of s*y*x;
+- multinomial (Collins 2002; Crammer and Singer 2003): one row of weights
+  per class, a_j = w_j.x + b_j; if the true class t does not beat the best
+  other class r by more than the margin, w_t += eta*s*x and w_r -= eta*s*x.
+
+A violation is tested as "not (margin < y*a < inf)", so the same branch also
+catches a non-finite activation; a sum that meets NaN or infinity in X is
+not finite, which makes the loop the finiteness check of X at no extra cost.
 """
 import numpy as np
 
 from cython cimport floating
 from libc.math cimport isfinite, HUGE_VAL
-from libc.stdint cimport uint64_t, int64_t
+from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
+from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, active_kernels, kdot, kaxpy
+from perceptron._simd cimport ptn_kernels, active_kernels, kdot, kaxpy, kaxpy_acc
+from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:
         uint64_t state
-    void ptn_rng_seed(ptn_rng *r, uint64_t seed)
     void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
+    void ptn_rng_seed(ptn_rng *r, uint64_t seed)
 
-cdef extern from "ptn_prefetch.h" nogil:
-    void ptn_prefetch_range(const void *p, size_t nbytes)
-
-# Status codes of a fit, turned into exceptions by the Python layer.
+# Status codes of a call, turned into exceptions by the Python layer.
 cdef enum:
     _STATUS_OK = 0
     _STATUS_NONFINITE_X = 1     # a row of X holds NaN or infinity
     _STATUS_OVERFLOW = 2        # the weights stopped being finite
+    _STATUS_STOPPED = 3         # the caller's stop flag was raised
 
 STATUS_OK = _STATUS_OK
 STATUS_NONFINITE_X = _STATUS_NONFINITE_X
 STATUS_OVERFLOW = _STATUS_OVERFLOW
+STATUS_STOPPED = _STATUS_STOPPED
+
+# Slots of the int64 counter array of a state (see perceptron/_state.py).
+cdef enum:
+    C_STEPS = 0          # steps taken (examples, or batches): the averaging clock
+    C_UPDATES = 1        # updates made
+    C_RUN = 2            # pocket: current run of steps without an update
+    C_POCKET_RUN = 3     # pocket: the run length of the pocket weights
+    C_POCKET_CHECKED = 4 # pocket: the current run was already checked
+    C_EPOCHS = 5         # epochs completed
+    N_COUNTERS = 6
 
 cdef enum:
     # bytes of data between two checks for Ctrl-C (about a millisecond of work)
     SIGNAL_CHECK_BYTES = 4194304
-    # how far ahead of the current row to prefetch, in bytes of rows
-    PREFETCH_BYTES = 8192
-    # data smaller than this stays in cache from one epoch to the next, and
-    # prefetching it would only cost instructions
-    PREFETCH_MIN_DATA_BYTES = 2097152
 
 
-cdef struct FitState:
-    # parameters
+cdef struct Params:
     double eta
+    double margin
     bint fit_intercept
     bint shuffle
+    bint average
+    bint pocket
     bint stop_when_converged
-    Py_ssize_t max_iter
-    # results
-    double b
-    Py_ssize_t n_epochs
-    Py_ssize_t n_updates
-    bint converged
+    Py_ssize_t batch_size       # 0: online
+
+
+cdef struct Model:
+    # borrowed pointers into the state's arrays
+    Py_ssize_t k                # rows of weights
+    Py_ssize_t d
+    void *W                     # (k, d) in the data's dtype
+    double *b                   # (k,)
+    double *U                   # (k, d) averaging accumulators, or NULL
+    double *ub                  # (k,)
+    void *PW                    # (k, d) pocket weights, or NULL
+    double *pb                  # (k,)
+    double *pocket_score        # weighted count of training rows the pocket gets right
+    double *G                   # (k, d) mini-batch gradient scratch, or NULL
+    double *gb                  # (k,)
+    double *acts                # (k,) activation scratch
+    int64_t *counters
+    ptn_rng *rng
+
+
+cdef struct Epoch:
+    # what one epoch did, and why a call stopped early
+    int64_t mistakes
+    int64_t updates
+    double loss
     int status
     Py_ssize_t bad_row
-    Py_ssize_t bad_epoch
 
 
-cdef inline bint _row_is_finite(const floating *x, Py_ssize_t d) noexcept nogil:
+cdef struct Data:
+    const void *X               # (n, d) rows, C order, data dtype
+    Py_ssize_t n
+    Py_ssize_t d
+    const signed char *y        # binary: labels in {-1, +1}
+    const int32_t *t            # multinomial: class index of each row
+    const double *sw            # sample weights, or NULL for all ones
+    ptrdiff_t *rows             # the rows to visit, permuted in place when shuffling
+    Py_ssize_t n_rows
+    volatile uint8_t *stop      # raised by another thread to cancel
+
+
+# ----------------------------------------------------------------- helpers
+
+cdef inline bint _all_finite(const floating *x, Py_ssize_t d) noexcept nogil:
     cdef Py_ssize_t j
     for j in range(d):
         if not isfinite(x[j]):
@@ -77,136 +142,522 @@ cdef inline bint _row_is_finite(const floating *x, Py_ssize_t d) noexcept nogil:
     return True
 
 
-cdef inline bint _weights_are_finite(const floating *w, Py_ssize_t d, double b) noexcept nogil:
-    return isfinite(b) and _row_is_finite(w, d)
+cdef inline bint _all_finite_f64(const double *x, Py_ssize_t d) noexcept nogil:
+    cdef Py_ssize_t j
+    for j in range(d):
+        if not isfinite(x[j]):
+            return False
+    return True
 
 
-cdef int _fit_binary_dense(const floating[:, ::1] X, const signed char *y, floating *w,
-                           FitState *s, ptrdiff_t *order, ptn_rng *rng,
-                           int64_t *mistakes, double *loss) except -1 nogil:
-    """Epochs of the perceptron rule over the rows of X, in `order`.
+cdef inline void _add_scaled(floating *w, double s, const double *g, Py_ssize_t d,
+                             const ptn_kernels *K) noexcept nogil:
+    """w += s * g with float64 g (a mini-batch step): O(d), once per batch."""
+    cdef Py_ssize_t j
+    if floating is double:
+        K.axpy_f64(<size_t>d, s, g, w)
+    else:
+        for j in range(d):
+            w[j] = <float>(w[j] + s * g[j])
 
-    For each row i: a = w.x_i + b; if y_i*a <= 0: w += eta*y_i*x_i and
-    b += eta*y_i.  Stops after the first epoch without a mistake (when
-    stop_when_converged) or after max_iter epochs.  The activation doubles as
-    the finiteness check of X: a sum that meets a NaN or an infinity is not
-    finite, so a non-finite row cannot pass unnoticed, and costs nothing extra.
-    """
-    cdef const ptn_kernels *K = active_kernels()
-    cdef Py_ssize_t n = X.shape[0], d = X.shape[1]
-    cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = max(2, min(64, PREFETCH_BYTES // max(<Py_ssize_t>row_bytes, 1)))
-    if <size_t>n * row_bytes < PREFETCH_MIN_DATA_BYTES:
-        ahead = n  # never prefetch
-    cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // max(<Py_ssize_t>row_bytes, 1))
-    cdef Py_ssize_t countdown = check_every
-    cdef Py_ssize_t epoch, k, i, m
-    cdef double a, ya, step, epoch_loss
-    cdef const floating *x
 
-    for epoch in range(s.max_iter):
-        if s.shuffle:
-            ptn_shuffle(rng, order, <size_t>n)
-        m = 0
-        epoch_loss = 0.0
-        for k in range(n):
-            i = order[k]
-            if k + ahead < n:
-                ptn_prefetch_range(&X[order[k + ahead], 0], row_bytes)
-            x = &X[i, 0]
-            a = kdot(K, d, x, w) + s.b
-            ya = y[i] * a
-            # one test for "mistake" and "not finite": NaN and +inf fail it
-            if not (0.0 < ya < HUGE_VAL):
-                if not isfinite(a):
-                    s.n_epochs = epoch + 1
-                    if not _row_is_finite(x, d):
-                        s.status = _STATUS_NONFINITE_X
-                        s.bad_row = i
-                    else:
-                        s.status = _STATUS_OVERFLOW
-                        s.bad_epoch = epoch
-                    return 0
-                step = s.eta * y[i]
-                kaxpy(K, d, step, x, w)
-                if s.fit_intercept:
-                    s.b += step
-                epoch_loss -= ya
-                m += 1
-            countdown -= 1
-            if countdown == 0:
-                countdown = check_every
-                with gil:
-                    PyErr_CheckSignals()
-        mistakes[epoch] = m
-        loss[epoch] = epoch_loss
-        s.n_updates += m
-        s.n_epochs = epoch + 1
-        if not _weights_are_finite(w, d, s.b):
-            s.status = _STATUS_OVERFLOW
-            s.bad_epoch = epoch
-            return 0
-        if m == 0 and s.stop_when_converged:
-            s.converged = True
-            break
+cdef inline double _weight(const Data *D, ptrdiff_t i) noexcept nogil:
+    return 1.0 if D.sw == NULL else D.sw[i]
+
+
+cdef inline int _check_signals(Py_ssize_t *countdown, Py_ssize_t reset, const Data *D) except -1 nogil:
+    """Every `reset` rows: raise KeyboardInterrupt (and any other pending
+    signal's exception) in the main thread, and honour the stop flag."""
+    countdown[0] -= 1
+    if countdown[0] > 0:
+        return 0
+    countdown[0] = reset
+    if D.stop != NULL and D.stop[0]:
+        return 1
+    with gil:
+        PyErr_CheckSignals()
     return 0
 
 
-def fit_binary_dense(const floating[:, ::1] X, const signed char[::1] y, floating[::1] w,
-                     double b, *, double eta, bint fit_intercept, bint shuffle,
-                     Py_ssize_t max_iter, uint64_t seed, bint stop_when_converged=True):
-    """Run the perceptron on dense X (n, d) with labels y in {-1, +1}.
+cdef inline void _after_update_pocket(Model *M) noexcept nogil:
+    M.counters[C_RUN] = 0
+    M.counters[C_POCKET_CHECKED] = 0
 
-    `w` (d,) is updated in place; returns a dict with the bias, the epochs
-    run, mistakes and summed perceptron loss per epoch, the number of
-    updates, whether an epoch without mistakes was reached, and a status.
-    Epoch e visits the rows in the order of e + 1 successive Fisher-Yates
-    shuffles of 0..n-1 drawn from SplitMix64(seed) when `shuffle`, else
-    0..n-1.  Inputs are trusted: the caller validates shapes and labels.
+
+cdef double _training_score_binary(const floating *X, const Data *D, const floating *w, double b,
+                                   const ptn_kernels *K) noexcept nogil:
+    """Weighted count of the training rows that w, b classify right (y*a > 0)."""
+    cdef Py_ssize_t k
+    cdef ptrdiff_t i
+    cdef double score = 0.0, a
+    for k in range(D.n_rows):
+        i = D.rows[k]
+        a = kdot(K, D.d, X + i * D.d, w) + b
+        if D.y[i] * a > 0.0:
+            score += _weight(D, i)
+    return score
+
+
+cdef double _training_score_multi(const floating *X, const Data *D, const floating *W,
+                                  const double *b, Py_ssize_t k_classes,
+                                  const ptn_kernels *K) noexcept nogil:
+    """Weighted count of the training rows whose true class strictly wins."""
+    cdef Py_ssize_t k, j
+    cdef ptrdiff_t i
+    cdef double score = 0.0, at, best
+    cdef const floating *x
+    for k in range(D.n_rows):
+        i = D.rows[k]
+        x = X + i * D.d
+        at = kdot(K, D.d, x, W + D.t[i] * D.d) + b[D.t[i]]
+        best = -HUGE_VAL
+        for j in range(k_classes):
+            if j != D.t[i]:
+                best = max(best, kdot(K, D.d, x, W + j * D.d) + b[j])
+        if at > best:
+            score += _weight(D, i)
+    return score
+
+
+cdef void _pocket_ratchet(const floating *X, const Data *D, Model *M, bint multinomial,
+                          const ptn_kernels *K) noexcept nogil:
+    """Gallant's ratchet: weights whose run of correct predictions outlasts the
+    pocket's replace it only if they classify more of the training set right."""
+    cdef double score
+    cdef const floating *W = <const floating *>M.W
+    if multinomial:
+        score = _training_score_multi(X, D, W, M.b, M.k, K)
+    else:
+        score = _training_score_binary(X, D, W, M.b[0], K)
+    if score > M.pocket_score[0]:
+        memcpy(M.PW, M.W, <size_t>(M.k * M.d) * sizeof(floating))
+        memcpy(M.pb, M.b, <size_t>M.k * sizeof(double))
+        M.pocket_score[0] = score
+        M.counters[C_POCKET_RUN] = M.counters[C_RUN]
+    # The weights do not change during a run, so a second check in the same
+    # run would find the same score, which is never "more" than itself:
+    # Gallant's loop checks on every step of the run; one check is the same.
+    M.counters[C_POCKET_CHECKED] = 1
+
+
+cdef inline void _pocket_step_correct(const floating *X, const Data *D, Model *M,
+                                      bint multinomial, const ptn_kernels *K) noexcept nogil:
+    M.counters[C_RUN] += 1
+    if not M.counters[C_POCKET_CHECKED] and M.counters[C_RUN] > M.counters[C_POCKET_RUN]:
+        _pocket_ratchet(X, D, M, multinomial, K)
+
+
+# ------------------------------------------------------------ online loops
+
+cdef int _epoch_binary(const floating *X, const Data *D, Model *M, const Params *P,
+                       Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
+    """One online epoch of the binary rule over D.rows."""
+    cdef const ptn_kernels *K = active_kernels()
+    cdef Py_ssize_t d = D.d, n = D.n_rows, k
+    cdef size_t row_bytes = <size_t>d * sizeof(floating)
+    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
+    cdef floating *w = <floating *>M.W
+    cdef ptrdiff_t i
+    cdef double a, ya, step, s
+    cdef const floating *x
+    for k in range(n):
+        i = D.rows[k]
+        if k + ahead < n:
+            ptn_prefetch_range(X + D.rows[k + ahead] * d, row_bytes)
+        x = X + i * d
+        a = kdot(K, d, x, w) + M.b[0]
+        ya = D.y[i] * a
+        if not (P.margin < ya < HUGE_VAL):
+            if not isfinite(a):
+                if not _all_finite(x, d):
+                    E.status = _STATUS_NONFINITE_X
+                    E.bad_row = i
+                else:
+                    E.status = _STATUS_OVERFLOW
+                return 0
+            s = _weight(D, i)
+            if ya <= 0.0:
+                E.mistakes += 1
+                E.loss -= s * ya
+            step = P.eta * s * D.y[i]
+            kaxpy(K, d, step, x, w)
+            if P.fit_intercept:
+                M.b[0] += step
+            if P.average:
+                kaxpy_acc(K, d, step * <double>M.counters[C_STEPS], x, M.U)
+                if P.fit_intercept:
+                    M.ub[0] += step * <double>M.counters[C_STEPS]
+            E.updates += 1
+            if P.pocket:
+                _after_update_pocket(M)
+        elif P.pocket:
+            _pocket_step_correct(X, D, M, False, K)
+        M.counters[C_STEPS] += 1
+        if _check_signals(countdown, check_every, D):
+            E.status = _STATUS_STOPPED
+            return 0
+    return 0
+
+
+cdef int _epoch_multinomial(const floating *X, const Data *D, Model *M, const Params *P,
+                            Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
+    """One online epoch of the multiclass perceptron over D.rows."""
+    cdef const ptn_kernels *K = active_kernels()
+    cdef Py_ssize_t d = D.d, n = D.n_rows, kc = M.k, k, j, r
+    cdef size_t row_bytes = <size_t>d * sizeof(floating)
+    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
+    cdef floating *W = <floating *>M.W
+    cdef ptrdiff_t i
+    cdef int32_t t
+    cdef double best, diff, step, s, c
+    cdef const floating *x
+    for k in range(n):
+        i = D.rows[k]
+        if k + ahead < n:
+            ptn_prefetch_range(X + D.rows[k + ahead] * d, row_bytes)
+        x = X + i * d
+        t = D.t[i]
+        r = -1
+        best = -HUGE_VAL
+        for j in range(kc):
+            M.acts[j] = kdot(K, d, x, W + j * d) + M.b[j]
+            if j != t and (r < 0 or M.acts[j] > best):
+                best = M.acts[j]
+                r = j
+        diff = M.acts[t] - best
+        if not (P.margin < diff < HUGE_VAL):
+            if not (isfinite(M.acts[t]) and isfinite(best)):
+                if not _all_finite(x, d):
+                    E.status = _STATUS_NONFINITE_X
+                    E.bad_row = i
+                else:
+                    E.status = _STATUS_OVERFLOW
+                return 0
+            s = _weight(D, i)
+            if diff <= 0.0:
+                E.mistakes += 1
+                E.loss -= s * diff
+            step = P.eta * s
+            kaxpy(K, d, step, x, W + t * d)
+            kaxpy(K, d, -step, x, W + r * d)
+            if P.fit_intercept:
+                M.b[t] += step
+                M.b[r] -= step
+            if P.average:
+                c = <double>M.counters[C_STEPS]
+                kaxpy_acc(K, d, step * c, x, M.U + t * d)
+                kaxpy_acc(K, d, -step * c, x, M.U + r * d)
+                if P.fit_intercept:
+                    M.ub[t] += step * c
+                    M.ub[r] -= step * c
+            E.updates += 1
+            if P.pocket:
+                _after_update_pocket(M)
+        elif P.pocket:
+            _pocket_step_correct(X, D, M, True, K)
+        M.counters[C_STEPS] += 1
+        if _check_signals(countdown, check_every, D):
+            E.status = _STATUS_STOPPED
+            return 0
+    return 0
+
+
+# -------------------------------------------------------- mini-batch loop
+
+cdef int _epoch_batch(const floating *X, const Data *D, Model *M, const Params *P, bint multinomial,
+                      Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
+    """One epoch of mini-batch subgradient steps on the perceptron loss.
+
+    The rows (shuffled) are cut into consecutive batches of P.batch_size (the
+    last may be shorter); within a batch the weights are fixed, the violating
+    rows' s*y*x are summed into G, and then w += (eta/B) G with B the batch's
+    size.  A batch of all rows is the full gradient step of seed 002."""
+    cdef const ptn_kernels *K = active_kernels()
+    cdef Py_ssize_t d = D.d, n = D.n_rows, kc = M.k, start, stop, bs, k, j, r
+    cdef size_t row_bytes = <size_t>d * sizeof(floating)
+    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
+    cdef floating *W = <floating *>M.W
+    cdef ptrdiff_t i
+    cdef int32_t t
+    cdef double a, ya, best, diff, s, scale, c
+    cdef bint any_violation
+    cdef const floating *x
+    start = 0
+    while start < n:
+        stop = min(start + P.batch_size, n)
+        bs = stop - start
+        memset(M.G, 0, <size_t>(kc * d) * sizeof(double))
+        memset(M.gb, 0, <size_t>kc * sizeof(double))
+        any_violation = False
+        for k in range(start, stop):
+            i = D.rows[k]
+            if k + ahead < n:
+                ptn_prefetch_range(X + D.rows[k + ahead] * d, row_bytes)
+            x = X + i * d
+            s = _weight(D, i)
+            if not multinomial:
+                a = kdot(K, d, x, W) + M.b[0]
+                ya = D.y[i] * a
+                if not (P.margin < ya < HUGE_VAL):
+                    if not isfinite(a):
+                        E.status = _STATUS_NONFINITE_X if not _all_finite(x, d) else _STATUS_OVERFLOW
+                        E.bad_row = i
+                        return 0
+                    if ya <= 0.0:
+                        E.mistakes += 1
+                        E.loss -= s * ya
+                    kaxpy_acc(K, d, s * D.y[i], x, M.G)
+                    M.gb[0] += s * D.y[i]
+                    any_violation = True
+            else:
+                t = D.t[i]
+                r = -1
+                best = -HUGE_VAL
+                for j in range(kc):
+                    M.acts[j] = kdot(K, d, x, W + j * d) + M.b[j]
+                    if j != t and (r < 0 or M.acts[j] > best):
+                        best = M.acts[j]
+                        r = j
+                diff = M.acts[t] - best
+                if not (P.margin < diff < HUGE_VAL):
+                    if not (isfinite(M.acts[t]) and isfinite(best)):
+                        E.status = _STATUS_NONFINITE_X if not _all_finite(x, d) else _STATUS_OVERFLOW
+                        E.bad_row = i
+                        return 0
+                    if diff <= 0.0:
+                        E.mistakes += 1
+                        E.loss -= s * diff
+                    kaxpy_acc(K, d, s, x, M.G + t * d)
+                    kaxpy_acc(K, d, -s, x, M.G + r * d)
+                    M.gb[t] += s
+                    M.gb[r] -= s
+                    any_violation = True
+            if _check_signals(countdown, check_every, D):
+                E.status = _STATUS_STOPPED
+                return 0
+        if any_violation:
+            scale = P.eta / <double>bs
+            c = <double>M.counters[C_STEPS]
+            for j in range(kc):
+                _add_scaled(W + j * d, scale, M.G + j * d, d, K)
+                if P.average:
+                    K.axpy_f64(<size_t>d, scale * c, M.G + j * d, M.U + j * d)
+                if P.fit_intercept:
+                    M.b[j] += scale * M.gb[j]
+                    if P.average:
+                        M.ub[j] += scale * c * M.gb[j]
+            E.updates += 1
+        M.counters[C_STEPS] += 1
+        start = stop
+    return 0
+
+
+# --------------------------------------------------------------- driver
+
+cdef int _run(const floating *X, Data *D, Model *M, const Params *P, bint multinomial,
+              Py_ssize_t n_epochs, int64_t *mistakes, int64_t *updates, double *loss,
+              Epoch *last) except -1 nogil:
+    """Up to n_epochs epochs; stops after an epoch without updates when asked."""
+    cdef Py_ssize_t e
+    cdef size_t row_bytes = <size_t>D.d * sizeof(floating)
+    cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // max(<Py_ssize_t>row_bytes, 1))
+    cdef Py_ssize_t countdown = check_every
+    cdef Epoch E
+    for e in range(n_epochs):
+        E.mistakes = 0
+        E.updates = 0
+        E.loss = 0.0
+        E.status = _STATUS_OK
+        E.bad_row = -1
+        if P.shuffle:
+            ptn_shuffle(M.rng, D.rows, <size_t>D.n_rows)
+        if P.batch_size > 0:
+            _epoch_batch(X, D, M, P, multinomial, &E, &countdown, check_every)
+        elif multinomial:
+            _epoch_multinomial(X, D, M, P, &E, &countdown, check_every)
+        else:
+            _epoch_binary(X, D, M, P, &E, &countdown, check_every)
+        last[0] = E
+        if E.status != _STATUS_OK:
+            return e
+        mistakes[e] = E.mistakes
+        updates[e] = E.updates
+        loss[e] = E.loss
+        M.counters[C_UPDATES] += E.updates
+        M.counters[C_EPOCHS] += 1
+        if not (_all_finite(<const floating *>M.W, M.k * D.d) and _all_finite_f64(M.b, M.k)):
+            last.status = _STATUS_OVERFLOW
+            return e
+        if E.updates == 0 and P.stop_when_converged:
+            return e + 1
+    return n_epochs
+
+
+cdef Params _params(dict p) except *:
+    cdef Params P
+    P.eta = p["eta"]
+    P.margin = p["margin"]
+    P.fit_intercept = p["fit_intercept"]
+    P.shuffle = p["shuffle"]
+    P.average = p["average"]
+    P.pocket = p["pocket"]
+    P.stop_when_converged = p["stop_when_converged"]
+    P.batch_size = p["batch_size"] or 0
+    return P
+
+
+def run_epochs(state, const floating[:, ::1] X, labels, sample_weight, dict params,
+               Py_ssize_t n_epochs, stop_flag=None):
+    """Run up to `n_epochs` epochs of the state's model on X, in place.
+
+    `state` is a perceptron._state.OnlineState whose arrays match X's dtype
+    and width; `labels` are int8 signs (binary state) or int32 class indices
+    (multinomial state); `sample_weight` is a float64 array or None.  Inputs
+    are trusted: the Python layer validated them.
+
+    Returns a dict: epochs completed, mistakes / updates / summed weighted
+    loss of each, the status and the offending row when it is not OK.
     """
-    cdef Py_ssize_t n = X.shape[0]
-    cdef FitState s
+    cdef Params P = _params(params)
+    cdef bint multinomial = state.multinomial
+    cdef Model M
+    cdef Data D
+    cdef Epoch last
+    cdef Py_ssize_t done
+    cdef floating[:, ::1] W = state.W
+    cdef double[::1] b = state.b
+    cdef double[:, ::1] U
+    cdef double[::1] ub
+    cdef floating[:, ::1] PW
+    cdef double[::1] pb, pocket_score = state.pocket_score
+    cdef double[:, ::1] G
+    cdef double[::1] gb, acts = state.acts
+    cdef int64_t[::1] counters = state.counters
+    cdef uint64_t[::1] rng_state = state.rng_state
+    cdef ptrdiff_t[::1] rows = state.rows
+    cdef const signed char[::1] y
+    cdef const int32_t[::1] t
+    cdef const double[::1] sw
+    cdef uint8_t[::1] stop
     cdef ptn_rng rng
-    cdef ptrdiff_t[::1] order = np.arange(n, dtype=np.intp)
-    cdef int64_t[::1] mistakes = np.zeros(max(max_iter, 0), dtype=np.int64)
-    cdef double[::1] loss = np.zeros(max(max_iter, 0), dtype=np.float64)
-    if X.shape[1] != w.shape[0] or y.shape[0] != n:
-        raise ValueError("fit_binary_dense: inconsistent shapes")
-    if n == 0 or X.shape[1] == 0 or max_iter < 1:
-        raise ValueError("fit_binary_dense: empty input or max_iter < 1")
-    s.eta = eta
-    s.fit_intercept = fit_intercept
-    s.shuffle = shuffle
-    s.stop_when_converged = stop_when_converged
-    s.max_iter = max_iter
-    s.b = b
-    s.n_epochs = 0
-    s.n_updates = 0
-    s.converged = False
-    s.status = _STATUS_OK
-    s.bad_row = -1
-    s.bad_epoch = -1
-    ptn_rng_seed(&rng, seed)
-    with nogil:
-        _fit_binary_dense(X, &y[0], &w[0], &s, &order[0], &rng, &mistakes[0], &loss[0])
+    cdef int64_t[::1] mistakes = np.zeros(n_epochs, dtype=np.int64)
+    cdef int64_t[::1] updates = np.zeros(n_epochs, dtype=np.int64)
+    cdef double[::1] loss = np.zeros(n_epochs, dtype=np.float64)
+
+    if W.shape[1] != X.shape[1] or counters.shape[0] < N_COUNTERS or rng_state.shape[0] != 1:
+        raise ValueError("run_epochs: the state does not match X")
+    if n_epochs < 1 or rows.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError("run_epochs: nothing to do")
+    M.k = W.shape[0]
+    M.d = W.shape[1]
+    M.W = &W[0, 0]
+    M.b = &b[0]
+    M.U = NULL
+    M.ub = NULL
+    M.PW = NULL
+    M.pb = NULL
+    M.G = NULL
+    M.gb = NULL
+    M.acts = &acts[0]
+    M.pocket_score = &pocket_score[0]
+    M.counters = &counters[0]
+    if P.average:
+        U = state.U
+        ub = state.ub
+        M.U = &U[0, 0]
+        M.ub = &ub[0]
+    if P.pocket:
+        PW = state.PW
+        pb = state.pb
+        M.PW = &PW[0, 0]
+        M.pb = &pb[0]
+    if P.batch_size > 0:
+        G = state.G
+        gb = state.gb
+        M.G = &G[0, 0]
+        M.gb = &gb[0]
+    D.X = &X[0, 0]
+    D.n = X.shape[0]
+    D.d = X.shape[1]
+    D.y = NULL
+    D.t = NULL
+    if multinomial:
+        t = labels
+        D.t = &t[0]
+    else:
+        y = labels
+        D.y = &y[0]
+    D.sw = NULL
+    if sample_weight is not None:
+        sw = sample_weight
+        D.sw = &sw[0]
+    D.rows = &rows[0]
+    D.n_rows = rows.shape[0]
+    D.stop = NULL
+    if stop_flag is not None:
+        stop = stop_flag
+        D.stop = &stop[0]
+    rng.state = rng_state[0]
+    M.rng = &rng
+    last.status = _STATUS_OK
+    last.bad_row = -1
+    try:
+        with nogil:
+            done = _run(&X[0, 0], &D, &M, &P, multinomial, n_epochs,
+                        &mistakes[0], &updates[0], &loss[0], &last)
+    finally:
+        rng_state[0] = rng.state
     return {
-        "intercept": s.b,
-        "n_epochs": s.n_epochs,
-        "n_updates": s.n_updates,
-        "converged": bool(s.converged),
-        "mistakes": np.asarray(mistakes[:s.n_epochs]).copy(),
-        "loss": np.asarray(loss[:s.n_epochs]).copy(),
-        "status": s.status,
-        "bad_row": s.bad_row,
-        "bad_epoch": s.bad_epoch,
+        "epochs": done,
+        "mistakes": np.asarray(mistakes[:done]).copy(),
+        "updates": np.asarray(updates[:done]).copy(),
+        "loss": np.asarray(loss[:done]).copy(),
+        "status": last.status,
+        "bad_row": last.bad_row,
     }
+
+
+def training_score(state, const floating[:, ::1] X, labels, sample_weight, bint pocket=False):
+    """Weighted count of the state's rows that its current weights (or its
+    pocket weights) get right: y*a > 0, or the true class strictly winning."""
+    cdef Data D
+    cdef floating[:, ::1] W = state.PW if pocket else state.W
+    cdef double[::1] b = state.pb if pocket else state.b
+    cdef ptrdiff_t[::1] rows = state.rows
+    cdef const signed char[::1] y
+    cdef const int32_t[::1] t
+    cdef const double[::1] sw
+    cdef double score
+    cdef const ptn_kernels *K = active_kernels()
+    D.n = X.shape[0]
+    D.d = X.shape[1]
+    D.rows = &rows[0]
+    D.n_rows = rows.shape[0]
+    D.sw = NULL
+    D.y = NULL
+    D.t = NULL
+    if sample_weight is not None:
+        sw = sample_weight
+        D.sw = &sw[0]
+    if state.multinomial:
+        t = labels
+        D.t = &t[0]
+        with nogil:
+            score = _training_score_multi(&X[0, 0], &D, &W[0, 0], &b[0], W.shape[0], K)
+    else:
+        y = labels
+        D.y = &y[0]
+        with nogil:
+            score = _training_score_binary(&X[0, 0], &D, &W[0, 0], b[0], K)
+    return score
 
 
 def shuffled_orders(Py_ssize_t n, Py_ssize_t n_epochs, uint64_t seed):
     """The row orders a shuffled fit with this seed visits, one row per epoch.
 
-    Exposed so tests (and anyone reproducing a fit) can replay the exact
-    order of the compiled loop in a reference implementation.
+    Epoch e visits the rows in the order of e + 1 successive Fisher-Yates
+    shuffles of 0..n-1 drawn from SplitMix64(seed).  Exposed so that tests
+    (and anyone reproducing a fit) can replay the compiled loop's order.
     """
     cdef ptn_rng rng
     cdef Py_ssize_t e

@@ -7,6 +7,7 @@ cdef extern from "ptn_kernels.h" nogil:
     ctypedef double (*ptn_dot_f64_fn)(size_t n, const double *x, const double *y) noexcept nogil
     ctypedef void (*ptn_axpy_f32_fn)(size_t n, float a, const float *x, float *y) noexcept nogil
     ctypedef void (*ptn_axpy_f64_fn)(size_t n, double a, const double *x, double *y) noexcept nogil
+    ctypedef void (*ptn_axpy_f32_f64_fn)(size_t n, double a, const float *x, double *y) noexcept nogil
     ctypedef double (*ptn_sqdist_f32_fn)(size_t n, const float *x, const float *y) noexcept nogil
     ctypedef double (*ptn_sqdist_f64_fn)(size_t n, const double *x, const double *y) noexcept nogil
     ctypedef void (*ptn_exp_f64_fn)(size_t n, const double *x, double *y) noexcept nogil
@@ -26,6 +27,7 @@ cdef extern from "ptn_kernels.h" nogil:
         ptn_dot_f64_fn dot_f64
         ptn_axpy_f32_fn axpy_f32
         ptn_axpy_f64_fn axpy_f64
+        ptn_axpy_f32_f64_fn axpy_f32_f64
         ptn_sqdist_f32_fn sqdist_f32
         ptn_sqdist_f64_fn sqdist_f64
         ptn_exp_f64_fn exp_f64
@@ -46,6 +48,9 @@ cdef double dot_f64(Py_ssize_t n, const double *x, const double *y) noexcept nog
 cdef void axpy_f32(Py_ssize_t n, float a, const float *x, float *y) noexcept nogil
 cdef void axpy_f64(Py_ssize_t n, double a, const double *x, double *y) noexcept nogil
 
+# y += a * x with float32 x and float64 y (accumulators in double).
+cdef void axpy_f32_f64(Py_ssize_t n, double a, const float *x, double *y) noexcept nogil
+
 
 # Fused-type forms for loops written once for float32 and float64; they take
 # the table so that a loop reads the active table once, not per call.
@@ -61,6 +66,15 @@ cdef inline void kaxpy(const ptn_kernels *k, Py_ssize_t n, double a, const float
                        floating *y) noexcept nogil:
     if floating is float:
         k.axpy_f32(<size_t>n, <float>a, x, y)
+    else:
+        k.axpy_f64(<size_t>n, a, x, y)
+
+
+cdef inline void kaxpy_acc(const ptn_kernels *k, Py_ssize_t n, double a, const floating *x,
+                           double *y) noexcept nogil:
+    """y += a * x into float64 accumulators, whatever the data's dtype."""
+    if floating is float:
+        k.axpy_f32_f64(<size_t>n, a, x, y)
     else:
         k.axpy_f64(<size_t>n, a, x, y)
 

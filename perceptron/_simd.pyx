@@ -66,6 +66,10 @@ cdef void axpy_f64(Py_ssize_t n, double a, const double *x, double *y) noexcept 
     _active.axpy_f64(<size_t>n, a, x, y)
 
 
+cdef void axpy_f32_f64(Py_ssize_t n, double a, const float *x, double *y) noexcept nogil:
+    _active.axpy_f32_f64(<size_t>n, a, x, y)
+
+
 def _choose_level():
     """Initialise the dispatch table from the environment; return (level, request)."""
     request = os.environ.get(ENV_VAR, "").strip().lower()
@@ -156,14 +160,23 @@ def _py_dot(x, y, level=None):
 
 
 def _py_axpy(a, x, y, level=None):
-    """y += a * x in place with the kernel of `level`; for tests."""
+    """y += a * x in place with the kernel of `level`; for tests.
+
+    float32 x into float64 y uses the mixed-precision kernel."""
     cdef const ptn_kernels *k = _table(level)
     cdef const float[::1] xf
     cdef float[::1] yf
     cdef const double[::1] xd
     cdef double[::1] yd
-    if x.dtype != y.dtype or x.shape != y.shape or x.ndim != 1:
-        raise ValueError("x and y must be 1-D arrays of the same dtype and length")
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError("x and y must be 1-D arrays of the same length")
+    if x.dtype.name == "float32" and y.dtype.name == "float64":
+        xf, yd = x, y
+        if xf.shape[0]:
+            k.axpy_f32_f64(<size_t>xf.shape[0], <double>a, &xf[0], &yd[0])
+        return
+    if x.dtype != y.dtype:
+        raise ValueError("x and y must have the same dtype (or float32 x and float64 y)")
     if x.dtype.name == "float32":
         xf, yf = x, y
         if xf.shape[0]:

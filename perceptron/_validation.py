@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from .exceptions import DataConversionWarning, NotFittedError
+from .exceptions import DataConversionWarning, NotFittedError, sklearn_compatible
 
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -42,14 +42,16 @@ def check_array(X, name="X"):
     if arr.ndim != 2:
         hint = ""
         if arr.ndim == 1:
-            hint = (" (reshape a single feature with X.reshape(-1, 1) or a single"
-                    " sample with X.reshape(1, -1))")
+            hint = ("; Reshape your data: X.reshape(-1, 1) for a single feature or"
+                    " X.reshape(1, -1) for a single sample")
         raise ValueError(f"{name} must be a 2-D array, got {arr.ndim}-D of shape {arr.shape}{hint}")
     n, d = arr.shape
     if n == 0:
-        raise ValueError(f"{name} has 0 samples (shape {arr.shape}); at least 1 is required")
+        raise ValueError(f"{name} has 0 sample(s) (shape={arr.shape}) while a minimum of 1 is "
+                         "required.")
     if d == 0:
-        raise ValueError(f"{name} has 0 features (shape {arr.shape}); at least 1 is required")
+        raise ValueError(f"{name} has 0 feature(s) (shape={arr.shape}) while a minimum of 1 is "
+                         "required.")
     if not arr.flags.c_contiguous:
         arr = np.ascontiguousarray(arr)
     return arr
@@ -64,7 +66,8 @@ def _as_float(arr, name):
     if kind in "iub" or kind == "f":
         return arr.astype(np.float64)
     if kind == "c":
-        raise TypeError(f"{name} has complex dtype {arr.dtype}; only real numbers are supported")
+        raise ValueError(f"Complex data not supported: {name} has dtype {arr.dtype}; only real "
+                         "numbers are")
     if kind == "O":
         try:
             return arr.astype(np.float64)
@@ -76,13 +79,18 @@ def _as_float(arr, name):
 def check_finite(arr, name="X"):
     """Raise ValueError if a float array holds NaN or infinity."""
     if not np.isfinite(arr).all():
-        what = "NaN" if np.isnan(arr).any() else "infinity"
-        raise ValueError(f"{name} contains {what}; remove or impute those values first")
+        raise ValueError(f"{name} contains NaN or infinity; remove or impute those values first")
     return arr
 
 
 def check_labels(y, n_samples, name="y"):
-    """Return y as a 1-D array of length n_samples (a column vector is raveled)."""
+    """Return y as a 1-D array of length n_samples (a column vector is raveled).
+
+    Float labels must be whole numbers: a continuous target is a regression
+    problem, not a classification one.
+    """
+    if y is None:
+        raise ValueError(f"{name}: this estimator requires y to be passed, but the target y is None")
     if _is_sparse(y):
         raise TypeError(f"{name} must be a 1-D array of labels, got a sparse matrix")
     try:
@@ -92,8 +100,9 @@ def check_labels(y, n_samples, name="y"):
     if arr.ndim == 2 and arr.shape[1] == 1:
         import warnings
 
-        warnings.warn(f"{name} is a column vector of shape {arr.shape}; it was raveled to "
-                      f"({arr.shape[0]},)", DataConversionWarning, stacklevel=3)
+        warnings.warn(f"A column-vector y was passed when a 1d array was expected: {name} has "
+                      f"shape {arr.shape} and was raveled to ({arr.shape[0]},)",
+                      sklearn_compatible(DataConversionWarning), stacklevel=3)
         arr = arr.ravel()
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of labels, got shape {arr.shape}")
@@ -101,8 +110,12 @@ def check_labels(y, n_samples, name="y"):
         raise ValueError(f"X has {n_samples} samples but {name} has {arr.shape[0]}; they must match")
     if arr.dtype.kind == "c":
         raise TypeError(f"{name} has complex dtype {arr.dtype}; labels must be real or strings")
-    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
-        raise ValueError(f"{name} contains NaN or infinity; every sample needs a label")
+    if arr.dtype.kind == "f":
+        if not np.isfinite(arr).all():
+            raise ValueError(f"{name} contains NaN or infinity; every sample needs a label")
+        if (arr != np.round(arr)).any():
+            raise ValueError(f"Unknown label type: continuous. {name} holds non-integer numbers, "
+                             "a regression target; a classifier needs class labels")
     if arr.dtype.kind == "O":
         if any(v is None or (isinstance(v, float) and v != v) for v in arr):
             raise ValueError(f"{name} contains None or NaN; every sample needs a label")
@@ -198,12 +211,67 @@ def check_scalar(value, name, kind, *, low=None, high=None, low_open=False, high
 
 def check_is_fitted(estimator, attribute="coef_"):
     if not hasattr(estimator, attribute):
-        raise NotFittedError(f"This {type(estimator).__name__} instance is not fitted yet; "
-                             "call fit before using it")
+        raise sklearn_compatible(NotFittedError)(
+            f"This {type(estimator).__name__} instance is not fitted yet; call fit before "
+            "using it")
 
 
 def check_n_features(estimator, X):
     d = X.shape[1]
     if d != estimator.n_features_in_:
-        raise ValueError(f"X has {d} features, but {type(estimator).__name__} was fitted with "
-                         f"{estimator.n_features_in_} features")
+        raise ValueError(f"X has {d} features, but {type(estimator).__name__} is expecting "
+                         f"{estimator.n_features_in_} features as input")
+
+
+def _feature_names(X):
+    """Column names of a DataFrame-like X when they are all strings, else None."""
+    columns = getattr(X, "columns", None)
+    if columns is None or not hasattr(X, "dtypes"):
+        return None
+    names = np.asarray(list(columns), dtype=object)
+    is_str = np.array([isinstance(name, str) for name in names], dtype=bool)
+    if is_str.all() and len(names):
+        return names
+    if is_str.any():
+        raise TypeError("Feature names are only supported if all input features have string "
+                        f"names; X's columns mix strings with {sorted({type(n).__name__ for n in names[~is_str]})}")
+    return None
+
+
+def check_feature_names(estimator, X, *, reset):
+    """Record (reset=True, at fit) or check the column names of a DataFrame X.
+
+    As scikit-learn does: names that differ from the fit's are an error; a
+    missing or new set of names, a warning.
+    """
+    names = _feature_names(X)
+    cls = type(estimator).__name__
+    if reset:
+        if names is not None:
+            estimator.feature_names_in_ = names
+        elif hasattr(estimator, "feature_names_in_"):
+            del estimator.feature_names_in_
+        return
+    fitted = getattr(estimator, "feature_names_in_", None)
+    if fitted is None and names is None:
+        return
+    import warnings
+
+    if fitted is None:
+        warnings.warn(f"X has feature names, but {cls} was fitted without feature names",
+                      UserWarning, stacklevel=3)
+    elif names is None:
+        warnings.warn(f"X does not have valid feature names, but {cls} was fitted with feature "
+                      "names", UserWarning, stacklevel=3)
+    elif len(names) != len(fitted) or (names != fitted).any():
+        unseen = sorted(set(names) - set(fitted))
+        missing = sorted(set(fitted) - set(names))
+        detail = []
+        if unseen:
+            detail.append(f"unseen at fit time: {unseen[:5]}")
+        if missing:
+            detail.append(f"seen at fit time, missing now: {missing[:5]}")
+        if not detail:
+            detail.append("the same names in a different order")
+        raise ValueError("The feature names should match those that were passed during fit; "
+                         + "; ".join(detail))

@@ -15,7 +15,9 @@ import numpy as np
 from . import __version__, simd_info
 from .datasets import load_breast_cancer
 from .exceptions import ConvergenceWarning
+from .centroid import CentroidClassifier
 from .linear import Perceptron
+from .voted import VotedPerceptron
 
 
 def _split(n, test_fraction, seed):
@@ -56,7 +58,48 @@ def cmd_demo(args, out):
     print(f"  converged       {verdict}", file=out)
     print(f"  fit time        {seconds * 1e3:.2f} ms with the {simd_info()['level']} kernels",
           file=out)
+    print("the family on the same split (test accuracy):", file=out)
+    family = [
+        ("Perceptron(average=True)", Perceptron(average=True, max_iter=args.epochs,
+                                                random_state=args.seed)),
+        ("Perceptron(pocket=True)", Perceptron(pocket=True, max_iter=args.epochs,
+                                               random_state=args.seed)),
+        ("Perceptron(early_stopping=True, average=True)",
+         Perceptron(early_stopping=True, average=True, max_iter=args.epochs,
+                    random_state=args.seed)),
+        ("VotedPerceptron()", VotedPerceptron(random_state=args.seed)),
+        ("CentroidClassifier()", CentroidClassifier()),
+    ]
+    for name, estimator in family:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            estimator.fit(X[train], y[train])
+        print(f"  {name:46s} {estimator.score(X[test], y[test]):.4f}", file=out)
+    if args.plot:
+        _demo_plot(args, X, y, train, test, out)
     return 0
+
+
+def _demo_plot(args, X, y, train, test, out):
+    """The learning curves of the demo (Daume III's figure 3.3) as an image."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .plotting import learning_curve, plot_learning_curve
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    epochs = min(args.epochs, 60)
+    for label, kw in (("perceptron", {}), ("averaged", {"average": True})):
+        curve = learning_curve(Perceptron(max_iter=epochs, random_state=args.seed, **kw),
+                               X[train], y[train], X[test], y[test])
+        plot_learning_curve(curve, ax=ax, label=label)
+    ax.set_title(f"breast cancer: training and held-out error per epoch ({epochs} epochs)")
+    fig.tight_layout()
+    fig.savefig(args.plot, dpi=100)
+    plt.close(fig)
+    print(f"wrote {args.plot}", file=out)
 
 
 def cmd_info(args, out):
@@ -80,6 +123,8 @@ def build_parser():
     demo = sub.add_parser("demo", help="train on the shipped breast cancer data and report")
     demo.add_argument("--epochs", type=int, default=1000, help="max_iter (default 1000)")
     demo.add_argument("--seed", type=int, default=0, help="seed of the split and the shuffles")
+    demo.add_argument("--plot", metavar="PATH", help="also write the learning curves as an image "
+                      "(needs matplotlib)")
     demo.set_defaults(func=cmd_demo)
     info = sub.add_parser("info", help="version, SIMD level and CPU capabilities")
     info.set_defaults(func=cmd_info)
@@ -95,6 +140,6 @@ def main(argv=None, out=None):
         return 2
     try:
         return args.func(args, out)
-    except (ValueError, TypeError, OSError) as exc:
+    except (ValueError, TypeError, OSError, ImportError) as exc:
         print(f"perceptron {args.command}: error: {exc}", file=sys.stderr)
         return 1

@@ -1,4 +1,12 @@
-"""Warnings and exceptions of the package."""
+"""Warnings and exceptions of the package.
+
+Each has the role of a scikit-learn class of the same name.  The package does
+not depend on scikit-learn, but when scikit-learn is already imported the
+package raises (or warns with) a subclass of both, so code that catches or
+filters scikit-learn's class (``Pipeline``, ``GridSearchCV``, its estimator
+checks) treats these the same way.  scikit-learn is never imported for this.
+"""
+import sys
 
 __all__ = ["ConvergenceWarning", "DataConversionWarning", "NotFittedError"]
 
@@ -23,3 +31,18 @@ class NotFittedError(ValueError, AttributeError):
     Inherits from ``ValueError`` and ``AttributeError`` as scikit-learn's does,
     so code written for either catches it.
     """
+
+
+_compatible: dict = {}
+
+
+def sklearn_compatible(cls):
+    """cls, or a subclass of cls and scikit-learn's class of the same name if
+    scikit-learn is loaded in this process."""
+    sk = sys.modules.get("sklearn.exceptions")
+    if sk is None or not hasattr(sk, cls.__name__):
+        return cls
+    if cls not in _compatible:
+        _compatible[cls] = type(cls.__name__, (cls, getattr(sk, cls.__name__)),
+                                {"__module__": cls.__module__, "__doc__": cls.__doc__})
+    return _compatible[cls]

@@ -28,6 +28,7 @@ References
 import io
 import sys
 from dataclasses import dataclass, field
+from typing import Optional
 
 import numpy as np
 
@@ -385,17 +386,17 @@ class GeometryReport:
 
     model: str
     n_samples: int
-    n_updates: object
-    n_iter: object
-    converged: object
+    n_updates: Optional[int]
+    n_iter: Optional[int]
+    converged: Optional[bool]
     radius: float
     margin: float
     separates: bool
     loss: float
     fit_intercept: bool
-    star_margin: object = None
-    bound: object = None
-    within_bound: object = None
+    star_margin: Optional[float] = None
+    bound: Optional[float] = None
+    within_bound: Optional[bool] = None
 
     def __str__(self):
         lines = [f"geometry of {self.model} on {self.n_samples} samples"]
@@ -485,26 +486,27 @@ class SeparabilityResult:
 
     separable: bool
     classes: np.ndarray
-    coef: object = None
-    intercept: object = None
-    margin: object = None
+    coef: Optional[np.ndarray] = None
+    intercept: Optional[float] = None
+    margin: Optional[float] = None
     positive_indices: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.intp))
     positive_weights: np.ndarray = field(default_factory=lambda: np.empty(0))
     negative_indices: np.ndarray = field(default_factory=lambda: np.empty(0, dtype=np.intp))
     negative_weights: np.ndarray = field(default_factory=lambda: np.empty(0))
-    point: object = None
-    residual: object = None
+    point: Optional[np.ndarray] = None
+    residual: Optional[float] = None
 
     def __bool__(self):
         return bool(self.separable)
 
     def __str__(self):
         if self.separable:
-            return (f"linearly separable: coef {np.array2string(self.coef, precision=4)}, "
-                    f"intercept {self.intercept:.6g}, margin {self.margin:.6g}")
+            coef = np.array2string(np.asarray(self.coef), precision=4)
+            return (f"linearly separable: coef {coef}, intercept {self.intercept:.6g}, "
+                    f"margin {self.margin:.6g}")
         buf = io.StringIO()
         buf.write("not linearly separable: the convex hulls of the two classes meet at "
-                  f"{np.array2string(self.point, precision=4)}\n")
+                  f"{np.array2string(np.asarray(self.point), precision=4)}\n")
         for label, idx, wts in ((self.classes[1], self.positive_indices, self.positive_weights),
                                 (self.classes[0], self.negative_indices, self.negative_weights)):
             buf.write(f"  class {label.item()!r}: samples {idx.tolist()} with weights "

@@ -284,7 +284,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         y = check_labels(y, n)
         classes = unique_labels(y)
         if len(classes) < 2:
-            raise ValueError(f"y has a single class ({classes[0]!r}); a classifier needs "
+            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
                              "samples of two classes")
         if callable(kernel):
             data, kind, gamma = _call_kernel(kernel, X, X), _kernel.KIND_PRECOMPUTED, None

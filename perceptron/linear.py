@@ -1,29 +1,59 @@
-"""Linear perceptron classifiers."""
+"""Linear perceptron classifiers: the Perceptron estimator and its scoring."""
 import warnings
+import weakref
 
 import numpy as np
 
-from . import _decision, _online
+from . import _decision, _model, _online
 from ._base import BaseEstimator, ClassifierMixin
-from ._parallel import available_threads, map_threads, row_chunks
-from ._validation import (check_array, check_is_fitted, check_labels, check_n_features,
-                          check_random_seed, check_scalar, encode_binary, unique_labels)
-from .exceptions import ConvergenceWarning
+from ._monitor import Monitor
+from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
+from ._state import C_EPOCHS, OnlineState
+from ._validation import (_mix64, check_array, check_feature_names, check_is_fitted,
+                          check_labels, check_n_features, check_random_seed, check_scalar,
+                          unique_labels)
+from .exceptions import ConvergenceWarning, sklearn_compatible
 
 __all__ = ["Perceptron"]
+
+
+def linear_decision(X, W, b):
+    """Activations X @ W.T + b of a dense X, (n, k) float64, rows split among threads."""
+    if W.dtype != X.dtype:
+        # the loop needs one dtype; casting k*d weights beats copying X
+        W = W.astype(X.dtype)
+    W = np.ascontiguousarray(W)
+    b = np.ascontiguousarray(b, dtype=np.float64)
+    n, d = X.shape
+    out = np.empty((n, W.shape[0]), dtype=np.float64)
+    chunks = row_chunks(n, d * W.shape[0], available_threads())
+    map_threads(lambda lo, hi: _decision.decision_dense(X[lo:hi], W, b, out[lo:hi]),
+                chunks, len(chunks))
+    if not np.isfinite(out).all():
+        if not np.isfinite(X).all():
+            raise ValueError("X contains NaN or infinity; remove or impute those values first")
+        if np.isnan(out).any():
+            raise ValueError("the decision function overflowed (X holds values too large "
+                             "for the model's weights)")
+    return out
 
 
 class LinearClassifierMixin(ClassifierMixin):
     """Scoring of a fitted linear model: ``decision_function`` and ``predict``.
 
-    The activation of a row is ``a = w.x + b``; the prediction is
-    ``classes_[1]`` when ``a > 0`` and ``classes_[0]`` otherwise (so
-    ``sign(0) = -1``, as in the notes).  Rows are split among threads when
+    The activation of a row is ``a_j = w_j.x + b_j`` for each row ``j`` of
+    ``coef_``.  With one row (two classes) the prediction is ``classes_[1]``
+    when ``a > 0`` and ``classes_[0]`` otherwise (so ``sign(0) = -1``, as in
+    the notes); with one row per class it is the class of the largest
+    activation (the first one on ties); for a multi-label model it is the
+    indicator ``a_j > 0`` of every label.  Rows are split among threads when
     there is enough work; each thread runs the compiled loop without the GIL.
     """
 
+    _multilabel = False
+
     def decision_function(self, X):
-        """Signed activation ``w.x + b`` of each row (positive: ``classes_[1]``).
+        """Activations ``w_j.x + b_j`` of each row.
 
         Parameters
         ----------
@@ -31,33 +61,72 @@ class LinearClassifierMixin(ClassifierMixin):
 
         Returns
         -------
-        scores : ndarray of shape (n_samples,), float64
+        scores : ndarray of shape (n_samples,) for two classes (positive:
+            ``classes_[1]``), else (n_samples, n_classes) or (n_samples,
+            n_labels); float64.
         """
         check_is_fitted(self)
+        check_feature_names(self, X, reset=False)
         X = check_array(X)
         check_n_features(self, X)
-        w = self.coef_[0]
-        if w.dtype != X.dtype:
-            # the loop needs one dtype; casting d weights beats copying X
-            w = w.astype(X.dtype)
-        b = float(self.intercept_[0])
-        n, d = X.shape
-        out = np.empty(n, dtype=np.float64)
-        chunks = row_chunks(n, d, available_threads())
-        map_threads(lambda lo, hi: _decision.decision_binary_dense(X[lo:hi], w, b, out[lo:hi]),
-                    chunks, len(chunks))
-        if not np.isfinite(out).all():
-            if not np.isfinite(X).all():
-                raise ValueError("X contains NaN or infinity; remove or impute those values first")
-            if np.isnan(out).any():
-                raise ValueError("the decision function overflowed (X holds values too large "
-                                 "for the model's weights)")
-        return out
+        out = linear_decision(X, self.coef_, self.intercept_)
+        return out[:, 0] if out.shape[1] == 1 else out
+
+    def c_model(self):
+        """The fitted weights as a C struct, for nogil scoring from Cython or C.
+
+        Returns a ``perceptron._model.LinearModel``; its ``c_model`` member
+        is the ``ptn_linear_model`` of csrc/ptn_model.h, to be used with the
+        ``decision`` / ``decision_all`` / ``predict`` functions of
+        ``perceptron/_model.pxd`` (``cimport perceptron._model``).
+
+        Lifetime: the struct borrows ``coef_`` and ``intercept_`` (it copies
+        them only if they are not C-contiguous); the LinearModel object keeps
+        them alive, so hold a reference to it while its struct is in use.  A
+        new fit gives the estimator new arrays; a LinearModel obtained before
+        goes on scoring the old model.  Scoring only reads the weights: many
+        threads may share one model.
+        """
+        check_is_fitted(self)
+        cached = _C_MODELS.get(self)
+        if cached is not None and cached[0] is self.coef_ and cached[1] is self.intercept_:
+            return cached[2]
+        if self._multilabel:
+            kind = "multilabel"
+        else:
+            kind = "binary" if self.coef_.shape[0] == 1 else "multiclass"
+        model = _model.LinearModel(self.coef_, self.intercept_, kind)
+        _C_MODELS[self] = (self.coef_, self.intercept_, model)
+        return model
+
+    def decision_one(self, x):
+        """``decision_function`` of one row, with the least overhead.
+
+        x : 1-D array or list of ``n_features_in_`` numbers (converted to the
+        model's dtype when it is not already).  Returns a float for a binary
+        model, an array (n_classes,) otherwise.  NaN or infinity in x, a
+        wrong length or non-numbers raise ValueError / TypeError.
+        """
+        return self.c_model().decision_one(x)
+
+    def predict_one(self, x):
+        """``predict`` of one row: the class label, with the least overhead
+        (see ``decision_one`` for x)."""
+        index = self.c_model().predict_one(x)
+        return self.classes_[index]
 
     def predict(self, X):
-        """Class of each row: ``classes_[1]`` where ``w.x + b > 0``, else ``classes_[0]``."""
+        """Class of each row (an indicator matrix for a multi-label model)."""
         scores = self.decision_function(X)
-        return self.classes_[(scores > 0).astype(np.intp)]
+        if self._multilabel:
+            return (scores > 0).astype(np.int64)
+        if scores.ndim == 1:
+            index = (scores > 0).astype(np.intp)
+        else:
+            index = np.argmax(scores, axis=1)
+        # take(mode="clip") skips the bounds checks of fancy indexing: the
+        # indices are valid by construction, and this is 4x faster
+        return self.classes_.take(index, mode="clip")
 
     def report(self, X, y, w_star=None, b_star=0.0, *, file=None, verbose=True):
         """Print and return the geometry of this model on (X, y): updates made,
@@ -68,144 +137,697 @@ class LinearClassifierMixin(ClassifierMixin):
         return report(self, X, y, w_star, b_star, file=file, verbose=verbose)
 
 
+# estimator -> (coef_, intercept_, LinearModel): c_model()'s cache, kept out of
+# the estimator's __dict__ so that scoring never changes the estimator
+_C_MODELS = weakref.WeakKeyDictionary()
+
+
+def _check_sample_weight(sample_weight, n):
+    if sample_weight is None:
+        return None
+    sw = np.asarray(sample_weight)
+    if sw.ndim == 0:
+        sw = np.full(n, float(sw))
+    if sw.dtype.kind not in "iuf" and sw.dtype.kind != "b":
+        raise TypeError(f"sample_weight must hold numbers, got dtype {sw.dtype}")
+    sw = np.ascontiguousarray(sw, dtype=np.float64)
+    if sw.shape != (n,):
+        raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
+    if not np.isfinite(sw).all():
+        raise ValueError("sample_weight contains NaN or infinity")
+    if (sw < 0).any():
+        raise ValueError("sample_weight must be non-negative")
+    return sw
+
+
+def _class_weights(class_weight, classes, class_index):
+    """Weight of each class, from None, "balanced" or a {label: weight} dict."""
+    k = len(classes)
+    if class_weight is None:
+        return None
+    if isinstance(class_weight, str):
+        if class_weight != "balanced":
+            raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {class_weight!r}")
+        counts = np.bincount(class_index, minlength=k).astype(np.float64)
+        # n / (k * n_c), as scikit-learn defines "balanced"
+        with np.errstate(divide="ignore"):
+            return np.where(counts > 0, len(class_index) / (k * counts), 0.0)
+    if not isinstance(class_weight, dict):
+        raise TypeError(f"class_weight must be None, 'balanced' or a dict, got {class_weight!r}")
+    weights = np.ones(k)
+    lookup = {c: i for i, c in enumerate(classes.tolist())}
+    for label, value in class_weight.items():
+        if label not in lookup:
+            raise ValueError(f"class_weight has the label {label!r}, which is not a class of y "
+                             f"({classes.tolist()})")
+        value = check_scalar(value, f"class_weight[{label!r}]", "float", low=0.0)
+        weights[lookup[label]] = value
+    return weights
+
+
+class _Problem:
+    """One run of the loops: a state and the labels it trains on."""
+
+    def __init__(self, state, labels):
+        self.state = state
+        self.labels = labels
+        self.history = {"mistakes": [], "updates": [], "loss": []}
+
+
 class Perceptron(LinearClassifierMixin, BaseEstimator):
-    """Rosenblatt's perceptron for two classes, trained by error-driven updates.
+    """The perceptron family of linear classifiers, trained by error-driven updates.
 
     For each training row ``x`` with label ``y`` in {-1, +1} (``classes_[1]``
-    is +1) the activation is ``a = w.x + b``; when ``y*a <= 0`` the model
-    updates ``w <- w + eta0*y*x`` and ``b <- b + eta0*y`` (Rosenblatt 1958;
-    Daume III, *A Course in Machine Learning*, ch. 3, Algorithm 5).  Each
-    epoch visits every row once, in a new random order when ``shuffle``; the
-    fit stops after the first epoch without a mistake (the data are then
-    separated) or after ``max_iter`` epochs, with a ``ConvergenceWarning``.
-    On separable data with margin gamma and radius R, at most (R/gamma)^2
-    updates are made (Novikoff 1962).
+    is +1) the activation is ``a = w.x + b``; when ``y*a <= margin`` the
+    model updates ``w <- w + eta0*s*y*x`` and ``b <- b + eta0*s*y``, ``s``
+    being the row's weight (Rosenblatt 1958; Daume III, *A Course in Machine
+    Learning*, ch. 3, Algorithm 5).  Each epoch visits every row once, in a
+    new random order when ``shuffle``; the fit stops after the first epoch
+    without an update (the data are then separated, with the margin) or after
+    ``max_iter`` epochs, with a ``ConvergenceWarning``.  On separable data
+    with margin gamma and radius R, at most (R/gamma)^2 updates are made
+    (Novikoff 1962).
+
+    The variants:
+
+    - ``average=True``: the averaged perceptron (Daume III, ch. 3 "Voting and
+      averaging"; Collins 2002).  ``coef_`` is the mean of the weights after
+      every step, computed with the lazy trick (a second vector ``u`` gets
+      ``c*step*x`` on an update, the average is ``w - u/c``): O(d) per
+      update, nothing per correct row; accumulated in float64.
+    - ``pocket=True``: the pocket algorithm with ratchet (Gallant 1990): the
+      weights of the longest run of correct predictions are kept "in the
+      pocket" if they also classify more training rows right than the
+      pocket's; ``coef_`` is the pocket.  For data that are not separable.
+    - ``margin=tau``: update when ``y*a <= tau`` (the perceptron with
+      margins, PAUM, Li et al. 2002); ``tau = 0`` is the plain rule.
+    - ``batch_size=B``: mini-batch steps (seeds 002 and 003): the shuffled
+      rows are cut into batches of B; for each, the weights stay fixed while
+      the violating rows' ``s*y*x`` are summed, then ``w += (eta0/B) * sum``:
+      a subgradient step on the perceptron loss.  ``B = n_samples`` is the
+      full batch gradient; ``None`` (or 1) is the online rule.
+    - more than two classes: ``multiclass="ovr"`` trains one binary
+      perceptron per class (seed 002), on ``n_jobs`` threads;
+      ``multiclass="multinomial"`` keeps one row of weights per class and,
+      when the true class ``t`` does not beat the best other class ``r`` by
+      more than the margin, adds ``eta0*s*x`` to row ``t`` and subtracts it
+      from row ``r`` (Collins 2002; Crammer and Singer 2003).  A tie is a
+      mistake, as ``y*a = 0`` is in the binary rule.
+    - multi-label: a 2-D 0/1 indicator ``y`` of shape (n_samples, n_labels)
+      trains one binary perceptron per label; ``predict`` returns an
+      indicator matrix (seed 002: a sample may get several classes).
 
     Parameters
     ----------
     eta0 : float, default=1.0
-        Step size of an update (> 0).  With ``w = 0`` at the start, the
-        predictions do not depend on it; it matters with ``warm_start``.
+        Step size (> 0).  From ``w = 0`` the plain rule's predictions do not
+        depend on it; it matters with margins, warm starts and mini-batches.
     max_iter : int, default=1000
-        Maximum number of epochs (passes over the data).
+        Maximum number of epochs.
     fit_intercept : bool, default=True
-        Learn the bias ``b``; if False, ``b`` stays 0 (or its warm start).
+        Learn the bias; if False it stays 0 (or its warm start).
     shuffle : bool, default=True
         Visit the rows in a new random order each epoch.
     random_state : None, int, numpy.random.Generator or RandomState, default=None
-        Seed of the shuffles; an int makes fits reproducible.
+        Seed of the shuffles and of the validation split.
     warm_start : bool, default=False
-        Start from the previous fit's ``coef_`` and ``intercept_``.
+        Start from the previous fit's weights (the raw weights, also for the
+        averaged model; averaging and pocket start afresh).
+    average : bool, default=False
+        Predict with the averaged weights.
+    pocket : bool, default=False
+        Predict with the pocket's weights (not with ``average`` or ``batch_size``).
+    margin : float, default=0.0
+        Update when ``y*a <= margin`` (>= 0).
+    batch_size : int or None, default=None
+        Rows per mini-batch step; None is the online rule.
+    multiclass : {"ovr", "multinomial"}, default="ovr"
+        How more than two classes are learned.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest problems (None: 1, -1: all CPUs).
+    early_stopping : bool, default=False
+        Hold out ``validation_fraction`` of the training rows (stratified),
+        score the model on them after each epoch, stop after
+        ``n_iter_no_change`` epochs without improvement and keep the best
+        weights (Daume III, figure 3.3: the held-out error's "sweet spot").
+    validation_fraction : float, default=0.1
+        In (0, 1).
+    n_iter_no_change : int, default=5
+        Patience of early stopping.
+    class_weight : None, "balanced" or dict, default=None
+        Multiplies the step of each class's rows; "balanced" uses
+        ``n_samples / (n_classes * count(class))``.
+    verbose : int, default=0
+        Print a line per epoch: mistakes, updates, loss, validation score, time.
+    callback : callable or None, default=None
+        Called after each epoch of ``fit`` with a ``perceptron.EpochInfo``
+        (epoch, mistakes, updates, loss, validation score, time, the current
+        weights); returning True stops the fit there.
+    progress : bool, default=False
+        Show a tqdm progress bar (tqdm must be installed).
 
     Attributes
     ----------
-    coef_ : ndarray of shape (1, n_features)
-        Weights ``w``, in the dtype of the training data (float32 or float64).
-    intercept_ : ndarray of shape (1,)
-        Bias ``b`` (kept in double precision during the fit).
-    classes_ : ndarray of shape (2,)
-        The two labels, sorted; ``classes_[1]`` is the positive class.
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights predictions use, in the dtype of the training data.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The biases (kept in double precision during the fit).
+    classes_ : ndarray
+        Sorted labels (``classes_[1]`` is positive for two classes), or
+        ``arange(n_labels)`` for a multi-label model.
     n_features_in_ : int
     n_iter_ : int
-        Epochs run.
+        Epochs run (for one-vs-rest, the most any class ran); with
+        ``partial_fit``, the chunks seen.
     converged_ : bool
-        Whether an epoch without mistakes was reached.
+        Whether an epoch without updates was reached (by every binary problem).
     mistakes_ : ndarray of shape (n_iter_,)
-        Mistakes (updates) made in each epoch.
+        Mistakes (``y*a <= 0``) in each epoch, summed over one-vs-rest problems.
+    updates_ : ndarray of shape (n_iter_,)
+        Updates in each epoch (more than the mistakes when ``margin > 0``;
+        batches with an update for mini-batches).
     loss_ : ndarray of shape (n_iter_,)
-        Perceptron loss of each epoch, ``(1/N) sum max(0, -y_i a_i)``, with
-        each ``a_i`` taken when row i was visited (before its update).
+        Perceptron loss of each epoch, ``sum s_i max(0, -y_i a_i) / sum s_i``
+        with each ``a_i`` taken when row i was visited (summed over
+        one-vs-rest problems; for the multinomial rule
+        ``max(0, max_{j != t} a_j - a_t)``).
     t_ : int
-        Total number of updates (mistakes) over the fit.  Note that
-        scikit-learn's ``t_`` counts samples seen instead.
+        Total number of updates.  (scikit-learn's ``t_`` counts samples.)
+    validation_scores_ : ndarray of shape (n_iter_,)
+        With ``early_stopping``: the accuracy on the held-out rows after each epoch.
+    best_validation_score_ : float
+        With ``early_stopping``: the best of them (the model kept).
 
     Notes
     -----
-    Float32 input stays float32 (no copy); float64 stays float64; other
+    float32 input stays float32 (no copy); float64 stays float64; other
     numeric input is converted once to float64.  Activations are summed in
     double precision whatever the data's dtype.  X is checked for NaN and
-    infinity during the first epoch (any non-finite value makes an activation
-    non-finite), not by a separate pass.
+    infinity during the first epoch (any non-finite value makes an
+    activation non-finite), not by a separate pass.  Rows of weight 0 are
+    left out of training.
     """
 
+    # scikit-learn estimator checks this estimator cannot pass, and why
+    # (tests/test_sklearn_compat.py passes them as expected failures)
+    _sklearn_expected_failures = {
+        "check_sample_weight_equivalence_on_dense_data":
+            "the perceptron is online: a row of weight 2 makes one update of twice the size, "
+            "while the same row repeated is visited twice and may update zero, one or two "
+            "times, so weights cannot equal repetitions (as for scikit-learn's own SGD "
+            "estimators)",
+    }
+
     def __init__(self, eta0=1.0, max_iter=1000, fit_intercept=True, shuffle=True,
-                 random_state=None, warm_start=False):
+                 random_state=None, warm_start=False, average=False, pocket=False, margin=0.0,
+                 batch_size=None, multiclass="ovr", n_jobs=None, early_stopping=False,
+                 validation_fraction=0.1, n_iter_no_change=5, class_weight=None, verbose=0,
+                 callback=None, progress=False):
         self.eta0 = eta0
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
         self.shuffle = shuffle
         self.random_state = random_state
         self.warm_start = warm_start
+        self.average = average
+        self.pocket = pocket
+        self.margin = margin
+        self.batch_size = batch_size
+        self.multiclass = multiclass
+        self.n_jobs = n_jobs
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.class_weight = class_weight
+        self.verbose = verbose
+        self.callback = callback
+        self.progress = progress
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_label = True
+        return tags
+
+    # ------------------------------------------------------------ parameters
 
     def _check_params(self):
-        return {
+        p = {
             "eta": check_scalar(self.eta0, "eta0", "float", low=0.0, low_open=True),
             "max_iter": check_scalar(self.max_iter, "max_iter", "int", low=1),
             "fit_intercept": check_scalar(self.fit_intercept, "fit_intercept", "bool"),
             "shuffle": check_scalar(self.shuffle, "shuffle", "bool"),
             "warm_start": check_scalar(self.warm_start, "warm_start", "bool"),
+            "average": check_scalar(self.average, "average", "bool"),
+            "pocket": check_scalar(self.pocket, "pocket", "bool"),
+            "margin": check_scalar(self.margin, "margin", "float", low=0.0),
+            "early_stopping": check_scalar(self.early_stopping, "early_stopping", "bool"),
+            "validation_fraction": check_scalar(self.validation_fraction, "validation_fraction",
+                                                "float", low=0.0, high=1.0, low_open=True,
+                                                high_open=True),
+            "n_iter_no_change": check_scalar(self.n_iter_no_change, "n_iter_no_change", "int",
+                                             low=1),
+            "n_threads": resolve_n_jobs(self.n_jobs),
+            "verbose": check_scalar(self.verbose, "verbose", "int", low=0),
+            "progress": check_scalar(self.progress, "progress", "bool"),
         }
+        if self.callback is not None and not callable(self.callback):
+            raise TypeError(f"callback must be callable or None, got {self.callback!r}")
+        if self.batch_size is None:
+            p["batch_size"] = None
+        else:
+            p["batch_size"] = check_scalar(self.batch_size, "batch_size", "int", low=1)
+            if p["batch_size"] == 1:  # one row per batch is the online rule
+                p["batch_size"] = None
+        if self.multiclass not in ("ovr", "multinomial"):
+            raise ValueError(f"multiclass must be 'ovr' or 'multinomial', got {self.multiclass!r}")
+        if p["pocket"] and p["average"]:
+            raise ValueError("pocket=True and average=True are alternatives: choose one")
+        if p["pocket"] and p["batch_size"] is not None:
+            raise ValueError("pocket=True needs the online rule (batch_size=None)")
+        return p
 
-    def fit(self, X, y):
-        """Train on X (n_samples, n_features) and labels y (n_samples,).
+    @staticmethod
+    def _loop_params(p, stop_when_converged=True):
+        return {"eta": p["eta"], "margin": p["margin"], "fit_intercept": p["fit_intercept"],
+                "shuffle": p["shuffle"], "average": p["average"], "pocket": p["pocket"],
+                "stop_when_converged": stop_when_converged, "batch_size": p["batch_size"]}
+
+    # --------------------------------------------------------------- targets
+
+    @staticmethod
+    def _encode_targets(y, n):
+        """(kind, classes, class_index or indicator) for binary, multiclass or multi-label y."""
+        arr = np.asarray(y) if not hasattr(y, "toarray") else y
+        if getattr(arr, "ndim", 1) == 2 and arr.shape[1] > 1:
+            Y = check_array(arr, "y") if arr.dtype.kind not in "b" else np.asarray(arr)
+            if Y.shape[0] != n:
+                raise ValueError(f"X has {n} samples but y has {Y.shape[0]}; they must match")
+            if not np.isin(Y, (0, 1)).all():
+                raise ValueError("a 2-D y must be a 0/1 indicator matrix (multi-label): it "
+                                 "holds other values")
+            return "multilabel", np.arange(Y.shape[1]), (Y != 0)
+        y = check_labels(y, n)
+        classes = unique_labels(y)
+        if len(classes) < 2:
+            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
+                             "samples of at least two classes")
+        index = np.searchsorted(classes, y).astype(np.int32)
+        kind = "binary" if len(classes) == 2 else "multiclass"
+        return kind, classes, index
+
+    def _problems(self, kind, k, index, d, dtype, seed, p, init):
+        """The loop runs of a fit: (mode, [problems])."""
+        def state(rows_k, multinomial, s, j):
+            W0, b0 = (None, None) if init is None else (init[0][j:j + rows_k], init[1][j:j + rows_k])
+            return OnlineState(rows_k, d, dtype, multinomial=multinomial, average=p["average"],
+                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s, W0=W0, b0=b0)
+
+        if kind == "binary":
+            signs = np.where(index == 1, 1, -1).astype(np.int8)
+            return "binary", [_Problem(state(1, False, seed, 0), signs)]
+        if kind == "multiclass" and self.multiclass == "multinomial":
+            return "multinomial", [_Problem(state(k, True, seed, 0), index)]
+        problems = []
+        for j in range(k):
+            col = index[:, j] if kind == "multilabel" else (index == j)
+            signs = np.where(col, 1, -1).astype(np.int8)
+            problems.append(_Problem(state(1, False, _mix64(seed ^ (j + 1)), j), signs))
+        return ("multilabel" if kind == "multilabel" else "ovr"), problems
+
+    # -------------------------------------------------------------- training
+
+    def _run(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
+        """n_epochs epochs of every (active) problem, on threads; returns results."""
+        def job(problem):
+            return _online.run_epochs(problem.state, X, problem.labels, sw, loop_params,
+                                      n_epochs, stop)
+        try:
+            results = map_threads(job, [(pr,) for pr in problems], n_threads)
+        except BaseException:
+            stop[0] = 1  # tell the other threads' loops to return
+            raise
+        for problem, res in zip(problems, results):
+            _raise_for_status(res, problem.state)
+            for key in ("mistakes", "updates", "loss"):
+                problem.history[key].append(res[key])
+        return results
+
+    def _effective(self, mode, problems, p):
+        """coef, intercept of the model the problems make now."""
+        parts = [pr.state.effective(p["average"], p["pocket"]) for pr in problems]
+        W = np.vstack([w for w, _ in parts])
+        b = np.concatenate([b for _, b in parts])
+        if mode == "multinomial" and W.shape[0] == 2:
+            # two classes trained by the multiclass rule: one equivalent row
+            W = (W[1:].astype(np.float64) - W[:1]).astype(W.dtype)
+            b = b[1:] - b[:1]
+        return W, b
+
+    def _validation_score(self, mode, X, val_rows, target_val, weights_val, W, b):
+        scores = np.empty((len(val_rows), W.shape[0]))
+        if len(val_rows):
+            _decision.decision_dense(X, np.ascontiguousarray(W.astype(X.dtype)), b, scores,
+                                     val_rows)
+        if mode == "multilabel":
+            correct = ((scores > 0) == target_val).all(axis=1)
+        elif scores.shape[1] == 1:
+            correct = (scores[:, 0] > 0) == (target_val == 1)
+        else:
+            correct = np.argmax(scores, axis=1) == target_val
+        if weights_val is None:
+            return float(np.mean(correct))
+        return float(np.average(correct, weights=weights_val)) if weights_val.sum() > 0 else 0.0
+
+    def fit(self, X, y, sample_weight=None):
+        """Train on X (n_samples, n_features) and y.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), or (n_samples, n_labels) 0/1 indicator
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weight of each row; it multiplies the row's step.
 
         Returns
         -------
         self
         """
-        params = self._check_params()
+        p = self._check_params()
+        names_source = X
         X = check_array(X)
         n, d = X.shape
-        y = check_labels(y, n)
-        classes = unique_labels(y)
-        if len(classes) < 2:
-            raise ValueError(f"y has a single class ({classes[0]!r}); a classifier needs "
-                             "samples of two classes")
-        if len(classes) > 2:
-            raise ValueError(f"y has {len(classes)} classes; Perceptron is a binary "
-                             "classifier and needs exactly two")
-        signs = encode_binary(y, classes)
-        w, b = self._initial_weights(params["warm_start"], X.dtype, d, classes)
+        kind, classes, target = self._encode_targets(y, n)
+        sw = _check_sample_weight(sample_weight, n)
+        if kind == "multilabel":
+            if self.class_weight is not None:
+                raise ValueError("class_weight is not supported for multi-label y")
+        else:
+            cw = _class_weights(self.class_weight, classes, target)
+            if cw is not None:
+                sw = cw[target] if sw is None else sw * cw[target]
         seed = check_random_seed(self.random_state)
-        result = _online.fit_binary_dense(
-            X, signs, w, b, eta=params["eta"], fit_intercept=params["fit_intercept"],
-            shuffle=params["shuffle"], max_iter=params["max_iter"], seed=seed)
-        _raise_for_status(result)
+        init = self._warm_start_weights(p, kind, classes, d)
+        mode, problems = self._problems(kind, len(classes), target, d, X.dtype, seed, p, init)
 
-        self.coef_ = w.reshape(1, d)
-        self.intercept_ = np.array([result["intercept"]], dtype=X.dtype)
-        self.classes_ = classes
-        self.n_features_in_ = d
-        self.n_iter_ = result["n_epochs"]
-        self.converged_ = result["converged"]
-        self.mistakes_ = result["mistakes"]
-        self.loss_ = result["loss"] / n
-        self.t_ = result["n_updates"]
-        if not self.converged_:
+        rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
+        if len(rows) == 0:
+            raise ValueError("every sample weight is zero; nothing to train on")
+        val_rows = None
+        if p["early_stopping"]:
+            rows, val_rows = _validation_split(rows, target, kind, p["validation_fraction"],
+                                               _mix64(seed ^ 0x5EED))
+        for pr in problems:
+            pr.state.rows = rows.copy()
+            if p["pocket"]:
+                pr.state.start_pocket(X, pr.labels, sw, from_current=True)
+
+        stop = np.zeros(1, dtype=np.uint8)
+        n_threads = min(p["n_threads"], len(problems))
+        monitor = Monitor(self, p["verbose"], self.callback, p["progress"], p["max_iter"])
+        val_scores, stopped = [], False
+        try:
+            if val_rows is None and not monitor.active:
+                self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop)
+                W, b = self._effective(mode, problems, p)
+            else:
+                W, b, val_scores, stopped = self._fit_epochwise(
+                    X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop, monitor)
+        finally:
+            monitor.close()
+
+        self._set_fitted(X, mode, problems, classes, W, b, rows, sw)
+        check_feature_names(self, names_source, reset=True)
+        if val_rows is not None:
+            self.validation_scores_ = np.array(val_scores)
+            self.best_validation_score_ = float(np.max(val_scores))
+        elif not self.converged_ and not stopped:
             warnings.warn(
                 f"{type(self).__name__} did not converge: {self.mistakes_[-1]} mistakes in the "
-                f"last of {self.n_iter_} epochs (max_iter={params['max_iter']}); the data may not "
-                "be linearly separable", ConvergenceWarning, stacklevel=2)
+                f"last of {self.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
+                "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=2)
         return self
 
-    def _initial_weights(self, warm_start, dtype, d, classes):
-        if warm_start and hasattr(self, "coef_"):
-            if self.coef_.shape != (1, d):
-                raise ValueError(f"warm_start: the previous fit had {self.coef_.shape[1]} features, "
-                                 f"X has {d}")
-            if not np.array_equal(self.classes_, classes):
-                raise ValueError(f"warm_start: the previous fit had classes {self.classes_!r}, "
-                                 f"y has {classes!r}")
-            return self.coef_[0].astype(dtype, copy=True), float(self.intercept_[0])
-        return np.zeros(d, dtype=dtype), 0.0
+    def _fit_epochwise(self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
+                       monitor):
+        """One epoch at a time: early stopping, verbose output, progress, callbacks.
+
+        Returns (W, b, validation scores, stopped by the callback)."""
+        early = val_rows is not None
+        if early:
+            target_val = target[val_rows]
+            weights_val = None if sw is None else sw[val_rows]
+        train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
+        loop = self._loop_params(p)
+        best = (-np.inf, None, None)
+        scores, patience = [], 0
+        active = list(problems)
+        W = b = None
+        for epoch in range(1, p["max_iter"] + 1):
+            results = self._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
+            # a problem whose epoch made no update has converged: it sits out
+            active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0]
+            W, b = self._effective(mode, problems, p)
+            score = None
+            if early:
+                score = self._validation_score(mode, X, val_rows, target_val, weights_val, W, b)
+                scores.append(score)
+                if score > best[0]:
+                    best, patience = (score, W, b), 0
+                else:
+                    patience += 1
+            asked_to_stop = monitor.active and monitor.epoch(
+                epoch, sum(int(r["mistakes"].sum()) for r in results),
+                sum(int(r["updates"].sum()) for r in results),
+                sum(float(r["loss"].sum()) for r in results) / train_weight, score,
+                W.copy(), b.copy())
+            if asked_to_stop:
+                return (best[1], best[2], scores, True) if early else (W, b, scores, True)
+            if (early and patience >= p["n_iter_no_change"]) or not active:
+                break
+        if early:
+            return best[1], best[2], scores, False
+        return W, b, scores, False
+
+    def _warm_start_weights(self, p, kind, classes, d):
+        if not (p["warm_start"] and hasattr(self, "_states")):
+            return None
+        W = np.vstack([s.W for s in self._states])
+        if W.shape[1] != d:
+            raise ValueError(f"warm_start: the previous fit had {W.shape[1]} features, X has {d}")
+        if len(classes) != len(self.classes_) or not np.array_equal(self.classes_, classes):
+            raise ValueError(f"warm_start: the previous fit had classes {self.classes_!r}, "
+                             f"y has {classes!r}")
+        b = np.concatenate([s.b for s in self._states])
+        if kind == "multiclass" and (self._mode == "multinomial") != (self.multiclass == "multinomial"):
+            raise ValueError("warm_start: multiclass changed since the previous fit")
+        return W, b
+
+    def _set_fitted(self, X, mode, problems, classes, W, b, rows, sw):
+        histories = [{k: np.concatenate(v) if v else np.zeros(0) for k, v in pr.history.items()}
+                     for pr in problems]
+        n_iter = max(len(h["mistakes"]) for h in histories)
+
+        def total(key):
+            out = np.zeros(n_iter, dtype=histories[0][key].dtype)
+            for h in histories:
+                out[:len(h[key])] += h[key]
+            return out
+
+        train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
+        self.coef_ = np.ascontiguousarray(W, dtype=X.dtype)
+        self.intercept_ = np.asarray(b, dtype=X.dtype)
+        self.classes_ = classes
+        self.n_features_in_ = X.shape[1]
+        self.n_iter_ = n_iter
+        self.mistakes_ = total("mistakes")
+        self.updates_ = total("updates")
+        self.loss_ = total("loss") / train_weight
+        self.t_ = int(sum(pr.state.updates for pr in problems))
+        self.converged_ = all(len(h["updates"]) > 0 and h["updates"][-1] == 0 for h in histories)
+        self._mode = mode
+        self._multilabel = mode == "multilabel"
+        self._states = [pr.state for pr in problems]
+        # partial_fit after fit continues this history
+        self._history = {"mistakes": self.mistakes_.tolist(), "updates": self.updates_.tolist(),
+                         "loss": self.loss_.tolist()}
+
+    # ----------------------------------------------------------- partial_fit
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One epoch over a chunk of rows, continuing the model's state.
+
+        Chunks fed one by one give exactly the model of one epoch over their
+        concatenation in the same order (``shuffle=False``; with shuffling
+        each chunk is shuffled on its own), averaging counters included.
+
+        Parameters
+        ----------
+        X, y, sample_weight : as in ``fit``.
+        classes : array-like, optional
+            All the labels the model will see; required on the first call,
+            except for ``multiclass="multinomial"``, where a label not seen
+            before may arrive in any chunk and gets a new row of zero weights
+            (scikit-learn refuses this), and for a multi-label indicator ``y``.
+
+        Returns
+        -------
+        self
+        """
+        p = self._check_params()
+        if p["early_stopping"]:
+            raise ValueError("early_stopping is not available with partial_fit")
+        if isinstance(self.class_weight, str):
+            raise ValueError("class_weight='balanced' needs the whole data set; "
+                             "use fit, or pass a dict of weights")
+        first = not hasattr(self, "_states")
+        names_source = X
+        if not first:
+            check_feature_names(self, X, reset=False)
+        X = check_array(X)
+        n, d = X.shape
+        states = None
+        if not first:
+            check_n_features(self, X)
+            if self.coef_.dtype != X.dtype:
+                X = X.astype(self.coef_.dtype)
+            # work on copies: a failed or interrupted call leaves the model as it was
+            states = [s.copy() for s in self._states]
+        arr = np.asarray(y)
+        multilabel = arr.ndim == 2 and arr.shape[1] > 1
+        if multilabel:
+            kind, labels, target = self._encode_targets(arr, n)
+            if not first and (not self._multilabel or len(labels) != len(self.classes_)):
+                raise ValueError("y's labels do not match the previous calls")
+        else:
+            y = check_labels(y, n)
+            target, labels = self._partial_targets(y, classes, states)
+            kind = "binary" if len(labels) == 2 and self.multiclass != "multinomial" else "multiclass"
+        sw = _check_sample_weight(sample_weight, n)
+        if not multilabel:
+            cw = _class_weights(self.class_weight, labels, target)
+            if cw is not None:
+                sw = cw[target] if sw is None else sw * cw[target]
+
+        if first:
+            seed = check_random_seed(self.random_state)
+            if kind == "multiclass" and self.multiclass == "multinomial":
+                mode, problems = "multinomial", [_Problem(OnlineState(
+                    len(labels), d, X.dtype, multinomial=True, average=p["average"],
+                    pocket=p["pocket"], batch_size=p["batch_size"], seed=seed), target)]
+            else:
+                mode, problems = self._problems(kind, len(labels), target, d, X.dtype, seed, p,
+                                                None)
+            history = {"mistakes": [], "updates": [], "loss": []}
+        else:
+            mode = self._mode
+            problems = [_Problem(state, labels_j) for state, labels_j in
+                        zip(states, self._chunk_labels(mode, target, len(labels)))]
+            history = {k: list(v) for k, v in self._history.items()}
+        rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
+        if len(rows):
+            for pr in problems:
+                pr.state.rows = rows.copy()
+                if p["pocket"]:
+                    pr.state.start_pocket(X, pr.labels, sw, from_current=first)
+            self._run(X, problems, sw, self._loop_params(p, stop_when_converged=False), 1,
+                      min(p["n_threads"], len(problems)), np.zeros(1, dtype=np.uint8))
+        weight = float(len(rows)) if sw is None else float(sw[rows].sum())
+        for key in ("mistakes", "updates", "loss"):
+            value = sum(float(pr.history[key][0][0]) for pr in problems if pr.history[key])
+            if key == "loss":
+                value = value / weight if weight > 0 else 0.0
+            history[key].append(value)
+        W, b = self._effective(mode, problems, p)
+        self._history = history
+        self.coef_ = np.ascontiguousarray(W, dtype=X.dtype)
+        self.intercept_ = np.asarray(b, dtype=X.dtype)
+        self.classes_ = labels
+        self.n_features_in_ = d
+        self.mistakes_ = np.array(self._history["mistakes"], dtype=np.int64)
+        self.updates_ = np.array(self._history["updates"], dtype=np.int64)
+        self.loss_ = np.array(self._history["loss"])
+        self.n_iter_ = len(self.mistakes_)
+        self.t_ = int(sum(pr.state.updates for pr in problems))
+        self.converged_ = bool(self.updates_[-1] == 0) and len(rows) > 0
+        self._mode = mode
+        self._multilabel = mode == "multilabel"
+        self._states = [pr.state for pr in problems]
+        if first:
+            check_feature_names(self, names_source, reset=True)
+        return self
+
+    def _partial_targets(self, y, classes, states):
+        """Class indices of a chunk, and the (possibly grown) classes; a new
+        class (multinomial) gets a zero row in `states`."""
+        first = states is None
+        if first:
+            if classes is None:
+                if self.multiclass != "multinomial":
+                    raise ValueError("classes must be given on the first call to partial_fit "
+                                     "(all the labels the model will see); only "
+                                     "multiclass='multinomial' can add classes later")
+                known = unique_labels(y)
+            else:
+                known = unique_labels(check_labels(classes, len(classes), name="classes"),
+                                      name="classes")
+                if len(known) < 2:
+                    raise ValueError("classes must hold at least two labels")
+        else:
+            if classes is not None and not np.array_equal(unique_labels(np.asarray(classes)),
+                                                           self.classes_):
+                raise ValueError("classes differs from the previous call to partial_fit")
+            known = self.classes_
+        new = np.setdiff1d(unique_labels(y), known)
+        if len(new):
+            if first or self._mode != "multinomial":
+                raise ValueError(f"y has labels {new.tolist()} that are not in classes "
+                                 f"{known.tolist()}")
+            for label in new:
+                position = int(np.searchsorted(known, label))
+                known = np.insert(known, position, label)
+                for s in states:
+                    s.insert_class(position)
+        return np.searchsorted(known, y).astype(np.int32), known
+
+    @staticmethod
+    def _chunk_labels(mode, target, k):
+        if mode == "binary":
+            return [np.where(target == 1, 1, -1).astype(np.int8)]
+        if mode == "multinomial":
+            return [target]
+        if mode == "multilabel":
+            return [np.where(target[:, j], 1, -1).astype(np.int8) for j in range(k)]
+        return [np.where(target == j, 1, -1).astype(np.int8) for j in range(k)]
 
 
-def _raise_for_status(result):
+def _validation_split(rows, target, kind, fraction, seed):
+    """Stratified split of `rows` into (train, validation) for early stopping."""
+    rng = np.random.default_rng(seed)
+    groups = target[rows] if kind != "multilabel" else np.zeros(len(rows), dtype=np.int32)
+    train, val = [], []
+    for g in np.unique(groups):
+        members = rows[groups == g]
+        members = members[rng.permutation(len(members))]
+        n_val = min(int(round(fraction * len(members))), len(members) - 1)
+        val.append(members[:n_val])
+        train.append(members[n_val:])
+    val = np.sort(np.concatenate(val)).astype(np.intp)
+    train = np.sort(np.concatenate(train)).astype(np.intp)
+    if len(val) == 0:
+        raise ValueError(f"validation_fraction={fraction} leaves no sample for validation "
+                         f"out of {len(rows)}; raise it or turn early_stopping off")
+    return train, val
+
+
+def _raise_for_status(result, state):
     status = result["status"]
     if status == _online.STATUS_NONFINITE_X:
         raise ValueError(f"X contains NaN or infinity (row {result['bad_row']}); "
                          "remove or impute those values first")
     if status == _online.STATUS_OVERFLOW:
+        epoch = int(state.counters[C_EPOCHS]) + 1
         raise FloatingPointError(
-            f"the weights overflowed in epoch {result['bad_epoch'] + 1}: the features are too "
-            "large for the model's dtype; scale them (for example to unit variance) or lower eta0")
+            f"the weights overflowed in epoch {epoch}: the features are too large for the "
+            "model's dtype; scale them (for example to unit variance) or lower eta0")
+    if status == _online.STATUS_STOPPED:
+        raise KeyboardInterrupt("training was stopped")

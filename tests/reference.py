@@ -48,3 +48,182 @@ def perceptron_reference(X, y, *, eta=1.0, max_iter=100, fit_intercept=True, ord
         if m == 0 and stop_when_converged:
             break
     return w, b, np.array(mistakes), np.array(losses)
+
+
+def _activation(x, w, b):
+    return float(np.dot(x.astype(np.float64), w.astype(np.float64))) + b
+
+
+def family_reference(X, y, *, eta=1.0, max_iter=100, fit_intercept=True, orders=None,
+                     margin=0.0, sample_weight=None, average=False, pocket=False,
+                     stop_when_converged=True):
+    """The binary rule with margin, sample weights, averaging and the pocket,
+    one Python step per row, straight from the published pseudo-code.
+
+    - margin (PAUM, Li et al. 2002): update when y*a <= margin;
+    - sample weights: the step is eta * s_i * y_i;
+    - averaged (Daume III, ch. 3; Collins 2002) computed the slow way: the
+      explicit mean of the weight vectors after every step, no lazy trick;
+    - pocket with ratchet (Gallant 1990): when the current weights have been
+      right on more consecutive examples than the pocket's weights were, count
+      the training examples they get right; if more than the pocket's, they
+      go in the pocket.
+
+    Returns (w, b, mistakes per epoch, updates per epoch, loss per epoch).
+    """
+    X = np.asarray(X)
+    n, d = X.shape
+    s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    w = np.zeros(d, dtype=X.dtype)
+    b = 0.0
+    sum_w, sum_b, steps = np.zeros(d), 0.0, 0
+
+    def n_correct(w_, b_):
+        return sum(s[i] for i in range(n) if y[i] * _activation(X[i], w_, b_) > 0)
+
+    pocket_w, pocket_b = w.copy(), b
+    pocket_ok, pocket_run, run = n_correct(w, b), 0, 0
+    mistakes, updates, losses = [], [], []
+    for epoch in range(max_iter):
+        order = range(n) if orders is None else orders[epoch]
+        m = u = 0
+        loss = 0.0
+        for i in order:
+            a = _activation(X[i], w, b)
+            if y[i] * a <= margin:
+                if y[i] * a <= 0:
+                    m += 1
+                    loss += -s[i] * y[i] * a
+                step = eta * s[i] * y[i]
+                w = (w + X.dtype.type(step) * X[i]).astype(X.dtype)
+                if fit_intercept:
+                    b += step
+                u += 1
+                run = 0
+            else:
+                run += 1
+                if pocket and run > pocket_run:
+                    ok = n_correct(w, b)
+                    if ok > pocket_ok:
+                        pocket_w, pocket_b, pocket_ok, pocket_run = w.copy(), b, ok, run
+            sum_w += w
+            sum_b += b
+            steps += 1
+        mistakes.append(m)
+        updates.append(u)
+        losses.append(loss)
+        if u == 0 and stop_when_converged:
+            break
+    if average:
+        w, b = sum_w / steps, sum_b / steps
+    if pocket:
+        w, b = pocket_w, pocket_b
+    return w, b, np.array(mistakes), np.array(updates), np.array(losses)
+
+
+def minibatch_reference(X, y, *, batch_size, eta=1.0, max_iter=100, fit_intercept=True,
+                        orders=None, margin=0.0):
+    """Seed 003's stochastic subgradient method for the perceptron loss:
+
+        choose a B-element subset I (here: consecutive slices of the epoch's
+        shuffled order), M = {i in I : y_i (w.x_i + b) <= margin},
+        w <- w + (eta/B) sum_{i in M} y_i x_i,  b <- b + (eta/B) sum_{i in M} y_i
+
+    (<= rather than < so that the first step from w = 0 moves, as the online
+    rule does.)  B is the size of the slice.  Returns (w, b, mistakes per epoch).
+    """
+    X = np.asarray(X)
+    n, d = X.shape
+    w = np.zeros(d, dtype=X.dtype)
+    b = 0.0
+    mistakes = []
+    for epoch in range(max_iter):
+        order = np.arange(n) if orders is None else orders[epoch]
+        m = steps_with_update = 0
+        for start in range(0, n, batch_size):
+            batch = order[start:start + batch_size]
+            g, gb, violated = np.zeros(d), 0.0, False
+            for i in batch:
+                ya = y[i] * _activation(X[i], w, b)
+                if ya <= margin:
+                    m += int(ya <= 0)
+                    g += y[i] * X[i].astype(np.float64)
+                    gb += y[i]
+                    violated = True
+            if violated:
+                scale = eta / len(batch)
+                w = (w.astype(np.float64) + scale * g).astype(X.dtype)
+                if fit_intercept:
+                    b += scale * gb
+                steps_with_update += 1
+        mistakes.append(m)
+        if steps_with_update == 0:
+            break
+    return w, b, np.array(mistakes)
+
+
+def multinomial_reference(X, t, k, *, eta=1.0, max_iter=100, fit_intercept=True, orders=None,
+                          margin=0.0):
+    """The multiclass perceptron (Collins 2002; Crammer and Singer 2003): one
+    weight row per class; for a row of class t, r is the best other class;
+    when a_t - a_r <= margin, w_t += eta x, w_r -= eta x.  Ties go to the
+    lowest index when choosing r.  Returns (W, b, mistakes per epoch)."""
+    X = np.asarray(X)
+    n, d = X.shape
+    W = np.zeros((k, d), dtype=X.dtype)
+    b = np.zeros(k)
+    mistakes = []
+    for epoch in range(max_iter):
+        order = range(n) if orders is None else orders[epoch]
+        m = u = 0
+        for i in order:
+            acts = [_activation(X[i], W[j], b[j]) for j in range(k)]
+            others = [j for j in range(k) if j != t[i]]
+            r = max(others, key=lambda j: (acts[j], -j))
+            diff = acts[t[i]] - acts[r]
+            if diff <= margin:
+                m += int(diff <= 0)
+                W[t[i]] = (W[t[i]] + X.dtype.type(eta) * X[i]).astype(X.dtype)
+                W[r] = (W[r] - X.dtype.type(eta) * X[i]).astype(X.dtype)
+                if fit_intercept:
+                    b[t[i]] += eta
+                    b[r] -= eta
+                u += 1
+        mistakes.append(m)
+        if u == 0:
+            break
+    return W, b, np.array(mistakes)
+
+
+def voted_reference(X, y, *, max_iter=10, fit_intercept=True, orders=None):
+    """Freund and Schapire (1999), Figure 1, with the bias as a separate term:
+
+        k = 1, v_1 = 0, c_1 = 0
+        for each epoch, for each (x_i, y_i):
+            if y_i (v_k.x_i + b_k) > 0: c_k += 1
+            else: v_{k+1} = v_k + y_i x_i, b_{k+1} = b_k + y_i, c_{k+1} = 1, k += 1
+
+    (a tie counts as a mistake, as in the rest of the package), stopping after
+    an epoch without mistakes.  Returns the list of (v, b, c) with c > 0 and
+    the mistakes per epoch."""
+    X = np.asarray(X)
+    n, d = X.shape
+    vs = [(np.zeros(d, dtype=X.dtype), 0.0)]
+    cs = [0]
+    mistakes = []
+    for epoch in range(max_iter):
+        order = range(n) if orders is None else orders[epoch]
+        m = 0
+        for i in order:
+            v, b = vs[-1]
+            if y[i] * _activation(X[i], v, b) > 0:
+                cs[-1] += 1
+            else:
+                vs.append(((v + X.dtype.type(y[i]) * X[i]).astype(X.dtype),
+                           b + (y[i] if fit_intercept else 0.0)))
+                cs.append(1)
+                m += 1
+        mistakes.append(m)
+        if m == 0:
+            break
+    return [(v, b, c) for (v, b), c in zip(vs, cs) if c > 0], np.array(mistakes)

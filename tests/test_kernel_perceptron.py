@@ -432,7 +432,7 @@ def test_bad_data_is_refused_and_inputs_are_not_modified():
         KernelPerceptron().fit(bad, y)
     with pytest.raises(ValueError, match="NaN"):
         model.predict(bad)
-    with pytest.raises(ValueError, match="single class"):
+    with pytest.raises(ValueError, match="one class"):
         KernelPerceptron().fit(X, np.ones(8))
     with pytest.raises(ValueError, match="3 features"):
         model.predict(np.ones((2, 3)))

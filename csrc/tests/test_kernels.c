@@ -235,7 +235,21 @@ int main(void)
                 }
                 {
                     float yf0[MAX_LEN];
-                    double yd0[MAX_LEN];
+                    double yd0[MAX_LEN], ym[MAX_LEN + PAD];
+                    for (i = 0; i < n + PAD; i++) {
+                        ym[i] = (i < n) ? uniform() : GUARD;
+                    }
+                    for (i = 0; i < n; i++) {
+                        yd0[i] = ym[i];
+                    }
+                    k->axpy_f32_f64(n, a64, xf + offset, ym);
+                    for (i = 0; i < n; i++) {
+                        double e = yd0[i] + a64 * (double)xf[offset + i];
+                        check(fabs(ym[i] - e) <= 1e-15, "axpy_f32_f64", k->name, n, offset);
+                    }
+                    for (i = n; i < n + PAD; i++) {
+                        check(ym[i] == GUARD, "axpy_f32_f64 guard", k->name, n, offset);
+                    }
                     for (i = 0; i < n; i++) {
                         yf0[i] = yf[offset + i];
                         yd0[i] = yd[offset + i];

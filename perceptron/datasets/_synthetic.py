@@ -1,6 +1,7 @@
 """Synthetic data sets with known geometry: separable with a given margin,
 XOR, and concentric circles.  Deterministic from ``random_state``."""
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -42,7 +43,7 @@ class SeparableDataset(Dataset):
     updates on it.
     """
 
-    coef: np.ndarray = None
+    coef: Optional[np.ndarray] = None
     intercept: float = 0.0
     margin: float = 0.0
     radius: float = 0.0

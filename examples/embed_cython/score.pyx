@@ -1,0 +1,81 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""Scoring rows with a fitted perceptron from Cython: nogil, in parallel.
+
+Everything here is C-level: the model is a ``ptn_linear_model`` struct
+(borrowed from the estimator through ``estimator.c_model()``), and each row is
+scored by the package's ``decision`` / ``predict`` functions inside a
+``prange`` loop, without the GIL.  Build with ``python setup.py build_ext
+--inplace`` next to this file (see setup.py).
+"""
+from cython cimport floating
+from cython.parallel cimport prange
+
+from perceptron._model cimport LinearModel, ptn_linear_model, decision, predict
+from perceptron._simd cimport dot_f32, dot_f64
+
+
+def decision_rows(LinearModel model, const floating[:, ::1] X, double[::1] out):
+    """out[i] = the model's activation of row i (binary models)."""
+    cdef const ptn_linear_model *m = &model.c_model
+    cdef Py_ssize_t i
+    _check(model, X.shape[1], out.shape[0], X.shape[0], sizeof(floating))
+    for i in prange(X.shape[0], nogil=True):
+        out[i] = decision(m, &X[i, 0])
+
+
+def predict_rows(LinearModel model, const floating[:, ::1] X, long long[::1] out):
+    """out[i] = the class index the model predicts for row i."""
+    cdef const ptn_linear_model *m = &model.c_model
+    cdef Py_ssize_t i
+    _check(model, X.shape[1], out.shape[0], X.shape[0], sizeof(floating))
+    for i in prange(X.shape[0], nogil=True):
+        out[i] = predict(m, &X[i, 0])
+
+
+def dot_rows(const floating[:, ::1] X, const floating[::1] w, double[::1] out):
+    """out[i] = X[i] . w with the bare SIMD kernel: the yardstick of decision_rows."""
+    cdef Py_ssize_t i, d = X.shape[1]
+    if w.shape[0] != d or out.shape[0] != X.shape[0]:
+        raise ValueError("shapes do not match")
+    for i in prange(X.shape[0], nogil=True):
+        if floating is float:
+            out[i] = dot_f32(d, &X[i, 0], &w[0])
+        else:
+            out[i] = dot_f64(d, &X[i, 0], &w[0])
+
+
+def decision_one_row(LinearModel model, const floating[::1] x, Py_ssize_t repeat):
+    """The activation of one row, computed `repeat` times (for timing a call)."""
+    cdef const ptn_linear_model *m = &model.c_model
+    cdef double a = 0.0
+    cdef Py_ssize_t r
+    _check(model, x.shape[0], 0, 0, sizeof(floating))
+    with nogil:
+        for r in range(repeat):
+            a = decision(m, &x[0])
+    return a
+
+
+def dot_one_row(const floating[::1] x, const floating[::1] w, Py_ssize_t repeat):
+    """x . w with the bare kernel, `repeat` times (the yardstick of decision_one_row)."""
+    cdef double a = 0.0
+    cdef Py_ssize_t r, d = x.shape[0]
+    with nogil:
+        for r in range(repeat):
+            if floating is float:
+                a = dot_f32(d, &x[0], &w[0])
+            else:
+                a = dot_f64(d, &x[0], &w[0])
+    return a
+
+
+cdef int _check(LinearModel model, Py_ssize_t d, Py_ssize_t n_out, Py_ssize_t n,
+                size_t itemsize) except -1:
+    # the struct trusts its caller: check what the C functions cannot
+    if d != model.c_model.n_features:
+        raise ValueError(f"X has {d} features, the model {model.c_model.n_features}")
+    if n_out != n:
+        raise ValueError("out must have one entry per row of X")
+    if itemsize != model.dtype.itemsize:
+        raise TypeError(f"X must have the model's dtype, {model.dtype}")
+    return 0

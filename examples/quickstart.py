@@ -1,0 +1,28 @@
+"""Train a perceptron, look at what it learned, predict.
+
+Run:  python examples/quickstart.py
+"""
+import numpy as np
+
+from perceptron import Perceptron, simd_info
+
+
+def main() -> None:
+    rng = np.random.default_rng(0)
+    # a separable problem: the label is the side of a hidden hyperplane
+    X = rng.standard_normal((2000, 20)).astype(np.float32)
+    w_hidden = rng.standard_normal(20)
+    y = np.where(X @ w_hidden > 0, "yes", "no")
+
+    model = Perceptron(random_state=0).fit(X, y)
+    print(f"kernels: {simd_info()['level']}")
+    print(f"converged after {model.n_iter_} epochs and {model.t_} updates "
+          f"(mistakes per epoch: {model.mistakes_[:8].tolist()} ...)")
+    print(f"training accuracy {model.score(X, y):.4f}; weights stay {model.coef_.dtype}")
+    cosine = model.coef_[0] @ w_hidden / (np.linalg.norm(model.coef_) * np.linalg.norm(w_hidden))
+    print(f"cosine between the learned and the hidden hyperplane: {cosine:.3f}")
+    print("predictions for 3 new rows:", model.predict(rng.standard_normal((3, 20))))
+
+
+if __name__ == "__main__":
+    main()

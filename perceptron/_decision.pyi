@@ -1,0 +1,9 @@
+# Type stubs of the compiled module perceptron._decision (see _decision.pyx).
+from typing import Optional
+
+import numpy as np
+import numpy.typing as npt
+
+def decision_dense(X: npt.NDArray[np.floating], W: npt.NDArray[np.floating],
+                   b: npt.NDArray[np.float64], out: npt.NDArray[np.float64],
+                   rows: Optional[npt.NDArray[np.intp]] = ...) -> None: ...

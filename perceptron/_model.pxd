@@ -1,0 +1,68 @@
+# The C-level API of a fitted linear model (csrc/ptn_model.h), for other
+# Cython code:
+#
+#     from perceptron._model cimport LinearModel, ptn_linear_model, decision, predict
+#
+#     cdef LinearModel model = estimator.c_model()      # holds the arrays
+#     cdef const ptn_linear_model *m = &model.c_model
+#     with nogil:
+#         a = decision(m, &X[i, 0])                      # X of the model's dtype
+#
+# Lifetime: the struct borrows the weights; the LinearModel object keeps them
+# alive, so keep a reference to it while its struct is in use.  A later fit
+# of the estimator gives the estimator new arrays and leaves an existing
+# LinearModel scoring the old model.  Scoring only reads, so any number of
+# threads may use one model at once, without the GIL.
+
+from libc.stdint cimport int32_t, int64_t
+
+from perceptron._simd cimport active_kernels, ptn_kernels
+
+cdef extern from "ptn_model.h" nogil:
+    ctypedef struct ptn_linear_model:
+        int32_t kind
+        int32_t dtype
+        int64_t n_rows
+        int64_t n_features
+        const void *coef
+        const void *intercept
+
+    cdef enum ptn_model_kind:
+        PTN_MODEL_BINARY
+        PTN_MODEL_MULTICLASS
+        PTN_MODEL_MULTILABEL
+
+    cdef enum ptn_dtype:
+        PTN_FLOAT32
+        PTN_FLOAT64
+
+    # static inline in the header: compiled into the module that cimports this
+    int ptn_linear_model_check(const ptn_linear_model *m)
+    double ptn_decision(const ptn_kernels *k, const ptn_linear_model *m, const void *x)
+    void ptn_decision_all(const ptn_kernels *k, const ptn_linear_model *m, const void *x,
+                          double *scores)
+    int64_t ptn_predict(const ptn_kernels *k, const ptn_linear_model *m, const void *x)
+
+
+cdef class LinearModel:
+    cdef ptn_linear_model c_model
+    cdef readonly object coef
+    cdef readonly object intercept
+    cdef readonly object dtype
+
+
+# The activation a = w.x + b (binary), or the largest a_j (more rows).
+cdef inline double decision(const ptn_linear_model *m, const void *x) noexcept nogil:
+    return ptn_decision(active_kernels(), m, x)
+
+
+# The k activations a_j = w_j.x + b_j into scores.
+cdef inline void decision_all(const ptn_linear_model *m, const void *x,
+                              double *scores) noexcept nogil:
+    ptn_decision_all(active_kernels(), m, x, scores)
+
+
+# The class index: 1 if a > 0 else 0 (binary), the first largest a_j
+# (multiclass); -1 for a multi-label model.
+cdef inline int64_t predict(const ptn_linear_model *m, const void *x) noexcept nogil:
+    return ptn_predict(active_kernels(), m, x)

@@ -1,0 +1,119 @@
+"""The training state of a linear perceptron, between calls to the loops.
+
+Plain numpy arrays (so a state pickles, copies and inspects like data) that
+``perceptron._online.run_epochs`` updates in place: the weights in the data's
+dtype, biases and averaging accumulators in float64, the pocket, the counters
+of the averaging clock and of the pocket's runs, the generator's state and the
+rows to visit.  Keeping them together is what makes ``partial_fit`` on chunks
+equal to one epoch over their concatenation, averaging counters included.
+"""
+import numpy as np
+
+from . import _online
+
+# slots of `counters` (the same names in _online.pyx)
+C_STEPS, C_UPDATES, C_RUN, C_POCKET_RUN, C_POCKET_CHECKED, C_EPOCHS = range(6)
+N_COUNTERS = 6
+
+
+class OnlineState:
+    """Weights and bookkeeping of one training problem.
+
+    Parameters
+    ----------
+    k : int
+        Rows of weights: 1 for a binary problem, the number of classes for a
+        multinomial one.
+    d : int
+        Features.
+    dtype : float32 or float64
+        dtype of the data and of the weights.
+    multinomial : bool
+        One row per class, updated by the multiclass rule.
+    average, pocket : bool
+        Keep the accumulators of the averaged perceptron / the pocket.
+    batch_size : int or None
+        Keep a gradient buffer for mini-batch steps.
+    seed : int
+        64-bit seed of the shuffles.
+    W0, b0 : arrays, optional
+        Initial weights (warm start); zeros otherwise.
+    """
+
+    def __init__(self, k, d, dtype, *, multinomial, average, pocket, batch_size, seed,
+                 W0=None, b0=None):
+        self.multinomial = bool(multinomial)
+        self.W = np.zeros((k, d), dtype=dtype) if W0 is None else np.array(W0, dtype=dtype,
+                                                                           order="C", copy=True)
+        self.b = np.zeros(k) if b0 is None else np.array(b0, dtype=np.float64, copy=True)
+        self.U = np.zeros((k, d)) if average else None
+        self.ub = np.zeros(k) if average else None
+        self.PW = self.W.copy() if pocket else None
+        self.pb = self.b.copy() if pocket else None
+        self.pocket_score = np.full(1, -np.inf)
+        self.G = np.zeros((k, d)) if batch_size else None
+        self.gb = np.zeros(k) if batch_size else None
+        self.acts = np.zeros(max(k, 1))
+        self.counters = np.zeros(N_COUNTERS, dtype=np.int64)
+        self.rng_state = np.array([seed], dtype=np.uint64)
+        self.rows = None
+
+    def copy(self):
+        new = object.__new__(type(self))
+        for name, value in vars(self).items():
+            setattr(new, name, value.copy() if isinstance(value, np.ndarray) else value)
+        return new
+
+    @property
+    def steps(self):
+        return int(self.counters[C_STEPS])
+
+    @property
+    def updates(self):
+        return int(self.counters[C_UPDATES])
+
+    def effective(self, average, pocket):
+        """The weights a prediction uses: (W, b) as float arrays.
+
+        averaged: w - u/c (the mean of the weights after each of the c steps);
+        pocket: the pocket; otherwise the current weights.
+        """
+        if pocket:
+            return self.PW.copy(), self.pb.copy()
+        if average and self.steps > 0:
+            c = float(self.steps)
+            W = (self.W.astype(np.float64) - self.U / c).astype(self.W.dtype)
+            return W, self.b - self.ub / c
+        return self.W.copy(), self.b.copy()
+
+    def start_pocket(self, X, labels, sample_weight, from_current):
+        """Score the pocket on the rows about to be trained on, so that the
+        ratchet compares training accuracies on the same rows.
+
+        from_current: the pocket starts as the current weights (a new fit);
+        otherwise it keeps its weights (a new chunk of partial_fit).
+        """
+        if from_current:
+            self.PW[...] = self.W
+            self.pb[...] = self.b
+        self.pocket_score[0] = _online.training_score(self, X, labels, sample_weight, pocket=True)
+        self.counters[C_RUN] = 0
+        self.counters[C_POCKET_RUN] = 0
+        self.counters[C_POCKET_CHECKED] = 0
+
+    def insert_class(self, position):
+        """A new class at `position` (multinomial partial_fit): a zero row
+        everywhere, so it starts from scratch like every class did."""
+        for name in ("W", "U", "PW", "G"):
+            value = getattr(self, name)
+            if value is not None:
+                setattr(self, name, np.ascontiguousarray(
+                    np.insert(value, position, 0.0, axis=0)))
+        for name in ("b", "ub", "pb", "gb"):
+            value = getattr(self, name)
+            if value is not None:
+                setattr(self, name, np.insert(value, position, 0.0))
+        self.acts = np.zeros(self.W.shape[0])
+        if self.PW is not None:  # the pocket's score no longer holds
+            self.pocket_score[0] = -np.inf
+            self.counters[C_POCKET_CHECKED] = 0

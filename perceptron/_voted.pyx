@@ -1,0 +1,233 @@
+# cython: language_level=3
+"""Typed loops of the voted perceptron (Freund and Schapire 1999, Figure 1).
+
+Training keeps every weight vector the perceptron passes through together
+with its survival count c (1 when it is made, +1 for each example it then
+classifies right); prediction is the vote sum_i c_i sign(v_i.x + b_i).  The
+vectors live in a C buffer that grows by doubling up to `max_vectors`; past
+that the vector with the smallest count gives its place to a newcomer with a
+larger count (a newcomer loses ties), so the store holds the
+`max_vectors` heaviest voters and memory is bounded by
+max_vectors * (d + 2) numbers.
+"""
+import numpy as np
+
+from cython cimport floating
+from libc.math cimport isfinite, HUGE_VAL
+from libc.stdint cimport uint64_t, int64_t
+from libc.stddef cimport ptrdiff_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy, memset
+from cpython.exc cimport PyErr_CheckSignals
+
+from perceptron._simd cimport ptn_kernels, active_kernels, kdot, kaxpy
+from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
+
+cdef extern from "ptn_rng.h" nogil:
+    ctypedef struct ptn_rng:
+        uint64_t state
+    void ptn_rng_seed(ptn_rng *r, uint64_t seed)
+    void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
+
+cdef enum:
+    _OK = 0
+    _NONFINITE_X = 1
+    _OVERFLOW = 2
+    _NO_MEMORY = 4
+    SIGNAL_CHECK_BYTES = 4194304
+
+STATUS_OK = _OK
+STATUS_NONFINITE_X = _NONFINITE_X
+STATUS_OVERFLOW = _OVERFLOW
+STATUS_NO_MEMORY = _NO_MEMORY
+
+
+cdef struct Store:
+    void *V                  # (capacity, d) vectors, in the data's dtype
+    double *b                # (capacity,) biases
+    int64_t *c               # (capacity,) survival counts
+    Py_ssize_t n
+    Py_ssize_t capacity
+    Py_ssize_t max_vectors
+    Py_ssize_t d
+    size_t itemsize
+    int64_t evicted          # vectors dropped by the budget
+
+
+cdef int _grow(Store *S) noexcept nogil:
+    cdef Py_ssize_t cap = min(max(16, 2 * S.capacity), S.max_vectors)
+    cdef void *V = realloc(S.V, <size_t>(cap * S.d) * S.itemsize)
+    if V == NULL:
+        return -1
+    S.V = V
+    cdef double *b = <double *>realloc(S.b, <size_t>cap * sizeof(double))
+    if b == NULL:
+        return -1
+    S.b = b
+    cdef int64_t *c = <int64_t *>realloc(S.c, <size_t>cap * sizeof(int64_t))
+    if c == NULL:
+        return -1
+    S.c = c
+    S.capacity = cap
+    return 0
+
+
+cdef int _push(Store *S, const void *w, double b, int64_t count) noexcept nogil:
+    """Store (w, b, count); returns -1 if memory ran out."""
+    cdef Py_ssize_t slot, j
+    if count <= 0:
+        return 0  # a vector that never classified anything right has no vote
+    if S.n < S.max_vectors:
+        if S.n == S.capacity and _grow(S) != 0:
+            return -1
+        slot = S.n
+        S.n += 1
+    else:
+        slot = 0
+        for j in range(1, S.n):
+            if S.c[j] < S.c[slot]:
+                slot = j
+        S.evicted += 1
+        if count <= S.c[slot]:
+            return 0  # the newcomer is the lightest voter: it is the one dropped
+    memcpy(<char *>S.V + <size_t>(slot * S.d) * S.itemsize, w, <size_t>S.d * S.itemsize)
+    S.b[slot] = b
+    S.c[slot] = count
+    return 0
+
+
+cdef int _fit(const floating[:, ::1] X, const signed char *y, ptrdiff_t *rows, Py_ssize_t n_rows,
+              floating *w, double *b, bint fit_intercept, bint shuffle, Py_ssize_t max_iter,
+              ptn_rng *rng, Store *S, int64_t *mistakes, Py_ssize_t *epochs_done,
+              Py_ssize_t *bad_row) except -1 nogil:
+    cdef const ptn_kernels *K = active_kernels()
+    cdef Py_ssize_t d = X.shape[1], e, k
+    cdef size_t row_bytes = <size_t>d * sizeof(floating)
+    cdef Py_ssize_t ahead = rows_ahead(n_rows, row_bytes)
+    cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // max(<Py_ssize_t>row_bytes, 1))
+    cdef Py_ssize_t countdown = check_every, j
+    cdef int64_t count = 0, m
+    cdef ptrdiff_t i
+    cdef double a
+    cdef const floating *x
+    for e in range(max_iter):
+        if shuffle:
+            ptn_shuffle(rng, rows, <size_t>n_rows)
+        m = 0
+        for k in range(n_rows):
+            i = rows[k]
+            if k + ahead < n_rows:
+                ptn_prefetch_range(&X[rows[k + ahead], 0], row_bytes)
+            x = &X[i, 0]
+            a = kdot(K, d, x, w) + b[0]
+            if not (0.0 < y[i] * a < HUGE_VAL):
+                if not isfinite(a):
+                    for j in range(d):
+                        if not isfinite(x[j]):
+                            bad_row[0] = i
+                            return _NONFINITE_X
+                    return _OVERFLOW
+                if _push(S, w, b[0], count) != 0:
+                    return _NO_MEMORY
+                kaxpy(K, d, <double>y[i], x, w)
+                if fit_intercept:
+                    b[0] += y[i]
+                count = 1
+                m += 1
+            else:
+                count += 1
+            countdown -= 1
+            if countdown == 0:
+                countdown = check_every
+                with gil:
+                    PyErr_CheckSignals()
+        mistakes[e] = m
+        epochs_done[0] = e + 1
+        for j in range(d):
+            if not isfinite(w[j]):
+                return _OVERFLOW
+        if m == 0:
+            break
+    if _push(S, w, b[0], count) != 0:
+        return _NO_MEMORY
+    return _OK
+
+
+def fit_voted(const floating[:, ::1] X, const signed char[::1] y, ptrdiff_t[::1] rows, *,
+              bint fit_intercept, bint shuffle, Py_ssize_t max_iter, uint64_t seed,
+              Py_ssize_t max_vectors):
+    """Train the voted perceptron; returns a dict of numpy arrays and counts.
+
+    Epoch e visits `rows` in the order of e + 1 Fisher-Yates shuffles drawn
+    from SplitMix64(seed) when `shuffle` (the same orders as the other
+    loops).  The caller validated everything.
+    """
+    cdef Store S
+    cdef ptn_rng rng
+    cdef Py_ssize_t d = X.shape[1], epochs = 0, bad_row = -1, n_rows = rows.shape[0]
+    cdef floating[::1] w = np.zeros(d, dtype=np.float32 if floating is float else np.float64)
+    cdef double b = 0.0
+    cdef int64_t[::1] mistakes = np.zeros(max_iter, dtype=np.int64)
+    cdef int status = _OK
+    if d == 0 or n_rows == 0 or max_iter < 1 or max_vectors < 1:
+        raise ValueError("fit_voted: empty input")
+    memset(&S, 0, sizeof(S))
+    S.max_vectors = max_vectors
+    S.d = d
+    S.itemsize = sizeof(floating)
+    ptn_rng_seed(&rng, seed)
+    try:
+        with nogil:
+            status = _fit(X, &y[0], &rows[0], n_rows, &w[0], &b, fit_intercept, shuffle,
+                          max_iter, &rng, &S, &mistakes[0], &epochs, &bad_row)
+        dtype = np.float32 if floating is float else np.float64
+        return {
+            "status": status,
+            "bad_row": bad_row,
+            "epochs": epochs,
+            "mistakes": np.asarray(mistakes[:epochs]).copy(),
+            "vectors": _copy_out(&S, dtype),
+            "intercepts": np.array([S.b[j] for j in range(S.n)], dtype=np.float64),
+            "counts": np.array([S.c[j] for j in range(S.n)], dtype=np.int64),
+            "evicted": S.evicted,
+            "final_w": np.asarray(w).copy(),
+            "final_b": b,
+        }
+    finally:
+        free(S.V)
+        free(S.b)
+        free(S.c)
+
+
+cdef object _copy_out(Store *S, dtype):
+    out = np.empty((S.n, S.d), dtype=dtype)
+    cdef unsigned char[::1] raw
+    if S.n:
+        raw = out.reshape(-1).view(np.uint8)
+        memcpy(&raw[0], S.V, <size_t>(S.n * S.d) * S.itemsize)
+    return out
+
+
+def decision_voted(const floating[:, ::1] X, const floating[:, ::1] V, const double[::1] b,
+                   const int64_t[::1] c, double[::1] out):
+    """out[i] = sum_j c_j sign(V_j . X_i + b_j), with sign(0) = -1 (shapes trusted)."""
+    cdef const ptn_kernels *K = active_kernels()
+    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], m = V.shape[0], i, j
+    cdef size_t row_bytes = <size_t>d * sizeof(floating)
+    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
+    cdef double vote
+    if V.shape[1] != d or b.shape[0] != m or c.shape[0] != m or out.shape[0] != n:
+        raise ValueError("decision_voted: inconsistent shapes")
+    if n == 0:
+        return
+    with nogil:
+        for i in range(n):
+            if i + ahead < n:
+                ptn_prefetch_range(&X[i + ahead, 0], row_bytes)
+            vote = 0.0
+            for j in range(m):
+                if kdot(K, d, &X[i, 0], &V[j, 0]) + b[j] > 0.0:
+                    vote += <double>c[j]
+                else:
+                    vote -= <double>c[j]
+            out[i] = vote

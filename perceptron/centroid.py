@@ -1,0 +1,70 @@
+"""The centroid method: classify by the nearest class mean."""
+import numpy as np
+
+from . import _centroid
+from ._base import BaseEstimator
+from ._validation import check_array, check_feature_names, check_labels, unique_labels
+from .linear import LinearClassifierMixin, _check_sample_weight
+
+__all__ = ["CentroidClassifier"]
+
+
+class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
+    """Nearest class mean, a linear classifier (seed 002, "the centroid method").
+
+    For two classes C (``classes_[1]``) and X (``classes_[0]``) with means
+    ``mu_C`` and ``mu_X`` the decision function is
+
+        f(x) = (mu_C - mu_X).x - (||mu_C||^2 - ||mu_X||^2) / 2,
+
+    positive on the side of ``mu_C``: the hyperplane bisecting the two means.
+    With more classes a row goes to the class of the nearest mean, the largest
+    ``mu_k.x - ||mu_k||^2 / 2``.  No iterations: a baseline for the
+    perceptrons, and what they improve on.
+
+    Attributes
+    ----------
+    centroids_ : ndarray of shape (n_classes, n_features), float64
+        The (weighted) class means.
+    coef_, intercept_ : the linear form above: one row for two classes, one
+        per class otherwise (``mu_k`` and ``-||mu_k||^2 / 2``).
+    classes_, n_features_in_
+    """
+
+    def __init__(self):
+        pass
+
+    def fit(self, X, y, sample_weight=None):
+        """Compute the class means of X (n_samples, n_features) for labels y."""
+        names_source = X
+        X = check_array(X)
+        n, d = X.shape
+        y = check_labels(y, n)
+        classes = unique_labels(y)
+        if len(classes) < 2:
+            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
+                             "samples of at least two classes")
+        t = np.searchsorted(classes, y).astype(np.int32)
+        sw = _check_sample_weight(sample_weight, n)
+        sums = np.zeros((len(classes), d))
+        totals = np.zeros(len(classes))
+        _centroid.class_sums(X, t, sw, sums, totals)
+        if (totals <= 0).any():
+            empty = classes[totals <= 0].tolist()
+            raise ValueError(f"classes {empty} have zero total sample weight")
+        mu = sums / totals[:, None]
+        if not np.isfinite(mu).all():
+            raise ValueError("X contains NaN or infinity; remove or impute those values first")
+        half_sq = 0.5 * np.einsum("ij,ij->i", mu, mu)
+        if len(classes) == 2:
+            coef = (mu[1] - mu[0])[None, :]
+            intercept = np.array([half_sq[0] - half_sq[1]])
+        else:
+            coef, intercept = mu, -half_sq
+        self.centroids_ = mu
+        self.coef_ = np.ascontiguousarray(coef, dtype=X.dtype)
+        self.intercept_ = intercept.astype(X.dtype)
+        self.classes_ = classes
+        self.n_features_in_ = d
+        check_feature_names(self, names_source, reset=True)
+        return self

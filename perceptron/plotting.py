@@ -1,0 +1,374 @@
+"""Pictures of what a perceptron does (matplotlib, an optional extra).
+
+- ``plot_decision_boundary``: a 2-D model's line, its margin band and the
+  misclassified points;
+- ``learning_steps`` / ``plot_learning_steps`` / ``animate_learning``: the
+  perceptron learning algorithm update by update on 2-D data, the pictures
+  the notes draw by hand (the line turning after each mistake), as a figure
+  grid or a GIF;
+- ``learning_curve`` / ``plot_learning_curve``: training and held-out error
+  per epoch (Daume III, A Course in Machine Learning, figure 3.3);
+- ``plot_mistake_bound``: the updates made against Novikoff's (R/gamma)^2.
+
+Every function takes an optional ``ax`` (or returns a new figure) and never
+calls ``plt.show()``; install with ``pip install perceptron[plot]``.
+"""
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import check_array, check_is_fitted
+from .exceptions import ConvergenceWarning
+from .linear import Perceptron
+
+__all__ = [
+    "plot_decision_boundary",
+    "Step",
+    "learning_steps",
+    "plot_learning_steps",
+    "animate_learning",
+    "learning_curve",
+    "plot_learning_curve",
+    "plot_mistake_bound",
+]
+
+_POS, _NEG, _BAD = "#1f77b4", "#ff7f0e", "#d62728"
+
+
+def _pyplot():
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError("perceptron.plotting needs matplotlib: pip install perceptron[plot] "
+                          "(or pip install matplotlib)") from None
+    return plt
+
+
+def _check_2d(X, name="X"):
+    X = check_array(X, name)
+    if X.shape[1] != 2:
+        raise ValueError(f"{name} must have 2 features to be drawn in the plane, got {X.shape[1]}")
+    return X
+
+
+def _limits(X, pad=0.15):
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    span = np.maximum(hi - lo, 1e-9)
+    return lo - pad * span, hi + pad * span
+
+
+def _draw_line(ax, w, b, lo, hi, **style):
+    """The line w.x + b = 0 inside the box [lo, hi]."""
+    w = np.asarray(w, dtype=np.float64)
+    if not np.any(w):
+        return None
+    if abs(w[1]) >= abs(w[0]):
+        xs = np.array([lo[0], hi[0]])
+        ys = -(w[0] * xs + b) / w[1]
+    else:
+        ys = np.array([lo[1], hi[1]])
+        xs = -(w[1] * ys + b) / w[0]
+    return ax.plot(xs, ys, **style)[0]
+
+
+def _signs(y, classes):
+    return np.where(np.asarray(y) == classes[1], 1, -1)
+
+
+def plot_decision_boundary(model, X, y, ax=None, title=None):
+    """Draw a fitted 2-D binary linear model over its data.
+
+    The line ``w.x + b = 0``; the margin band, the strip within the data's
+    geometric margin ``min_i y_i (w.x_i + b) / ||w||`` of the line (over the
+    correctly classified points); the two classes; misclassified points
+    circled in red.
+
+    Parameters
+    ----------
+    model : a fitted binary linear estimator of the package (``coef_`` of
+        shape (1, 2)).
+    X : array-like of shape (n_samples, 2)
+    y : array-like of shape (n_samples,), labels from ``model.classes_``
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    ax
+    """
+    plt = _pyplot()
+    check_is_fitted(model)
+    X = _check_2d(X)
+    if model.coef_.shape != (1, 2):
+        raise ValueError(f"the model must be binary with 2 features, coef_ has shape "
+                         f"{model.coef_.shape}")
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 5))
+    s = _signs(y, model.classes_)
+    w, b = model.coef_[0].astype(np.float64), float(model.intercept_[0])
+    lo, hi = _limits(X)
+    scores = model.decision_function(X)
+    wrong = s * scores <= 0
+    norm = np.linalg.norm(w)
+    if norm > 0 and (~wrong).any():
+        gamma = float((s * scores)[~wrong].min()) / norm
+        xx, yy = np.meshgrid(np.linspace(lo[0], hi[0], 200), np.linspace(lo[1], hi[1], 200))
+        dist = (w[0] * xx + w[1] * yy + b) / norm
+        ax.contourf(xx, yy, np.abs(dist) <= gamma, levels=[0.5, 1.5], colors=["#dddddd"],
+                    alpha=0.6)
+        ax.plot([], [], color="#dddddd", lw=8, label=f"margin band (gamma={gamma:.3g})")
+    ax.scatter(*X[s > 0].T, c=_POS, s=18, label=str(model.classes_[1]))
+    ax.scatter(*X[s < 0].T, c=_NEG, s=18, marker="s", label=str(model.classes_[0]))
+    if wrong.any():
+        ax.scatter(*X[wrong].T, facecolors="none", edgecolors=_BAD, s=90, linewidths=1.5,
+                   label=f"misclassified ({int(wrong.sum())})")
+    _draw_line(ax, w, b, lo, hi, color="k", lw=2, label="w.x + b = 0")
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_title(title or f"{type(model).__name__}: accuracy {np.mean(~wrong):.3f}")
+    ax.legend(loc="best", fontsize="small")
+    return ax
+
+
+@dataclass
+class Step:
+    """One update of the perceptron learning algorithm.
+
+    ``index`` is the row that was misclassified (``y*a <= 0``), ``epoch``
+    its epoch (1-based); ``w_before, b_before`` the weights before the update
+    and ``w_after, b_after`` after it (``w_after = w_before + eta0*y*x``).
+    """
+
+    epoch: int
+    index: int
+    label: int
+    w_before: np.ndarray
+    b_before: float
+    w_after: np.ndarray
+    b_after: float
+
+
+def learning_steps(X, y, *, eta0=1.0, fit_intercept=True, max_iter=100, max_steps=1000,
+                   shuffle=False, random_state=None):
+    """The updates the perceptron makes on (X, y), in order.
+
+    Runs the compiled training loop one row at a time (``partial_fit`` on
+    single rows is exactly one epoch over them, in order) and records every
+    update, until an epoch without mistakes, ``max_iter`` epochs or
+    ``max_steps`` updates.
+
+    Returns
+    -------
+    steps : list of Step
+    """
+    X = check_array(X)
+    model = Perceptron(eta0=eta0, fit_intercept=fit_intercept, shuffle=False)
+    classes = np.unique(np.asarray(y))
+    y = np.asarray(y)
+    rng = np.random.default_rng(random_state)
+    steps = []
+    w, b = np.zeros(X.shape[1]), 0.0
+    for epoch in range(1, max_iter + 1):
+        order = rng.permutation(len(y)) if shuffle else np.arange(len(y))
+        made = 0
+        for i in order:
+            before = model.t_ if hasattr(model, "t_") else 0
+            model.partial_fit(X[i:i + 1], y[i:i + 1], classes=classes)
+            if model.t_ > before:
+                w_new = model.coef_[0].astype(np.float64)
+                b_new = float(model.intercept_[0])
+                steps.append(Step(epoch, int(i), int(_signs(y[i:i + 1], classes)[0]), w, b,
+                                  w_new, b_new))
+                w, b = w_new, b_new
+                made += 1
+                if len(steps) >= max_steps:
+                    return steps
+        if made == 0:
+            break
+    return steps
+
+
+def _draw_step(ax, X, s, step, lo, hi, number):
+    ax.scatter(*X[s > 0].T, c=_POS, s=14)
+    ax.scatter(*X[s < 0].T, c=_NEG, s=14, marker="s")
+    _draw_line(ax, step.w_before, step.b_before, lo, hi, color="0.5", ls="--", lw=1.5)
+    _draw_line(ax, step.w_after, step.b_after, lo, hi, color="k", lw=2)
+    x = X[step.index]
+    ax.scatter([x[0]], [x[1]], facecolors="none", edgecolors=_BAD, s=120, linewidths=2)
+    # the update direction y*x, drawn from the misclassified point
+    direction = step.label * x / max(np.linalg.norm(x), 1e-12) * 0.15 * np.max(hi - lo)
+    ax.annotate("", xy=x + direction, xytext=x,
+                arrowprops={"arrowstyle": "->", "color": _BAD, "lw": 1.5})
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_title(f"update {number} (epoch {step.epoch}, row {step.index})", fontsize="small")
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def plot_learning_steps(X, y, n_steps=6, ncols=3, steps=None, **kwargs):
+    """A grid of the first ``n_steps`` updates on 2-D data.
+
+    Each panel shows the line before the update (dashed), after it (solid),
+    the misclassified row (red circle) and the direction ``y*x`` it pushes
+    the weights.  ``kwargs`` go to ``learning_steps``.
+
+    Returns
+    -------
+    fig
+    """
+    plt = _pyplot()
+    X = _check_2d(X)
+    classes = np.unique(np.asarray(y))
+    s = _signs(y, classes)
+    steps = learning_steps(X, y, **kwargs) if steps is None else steps
+    shown = steps[:n_steps]
+    if not shown:
+        raise ValueError("the perceptron made no update on these data")
+    nrows = -(-len(shown) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 3.2 * nrows), squeeze=False)
+    lo, hi = _limits(X)
+    for k, ax in enumerate(axes.ravel()):
+        if k < len(shown):
+            _draw_step(ax, X, s, shown[k], lo, hi, k + 1)
+        else:
+            ax.axis("off")
+    fig.suptitle(f"the perceptron learning algorithm: {len(shown)} of {len(steps)} updates")
+    fig.tight_layout()
+    return fig
+
+
+def animate_learning(X, y, path, fps=2, steps=None, dpi=80, **kwargs):
+    """Write the updates on 2-D data as an animated GIF at ``path``.
+
+    One frame per update (as in ``plot_learning_steps``); uses matplotlib's
+    Pillow writer (Pillow comes with matplotlib).  ``kwargs`` go to
+    ``learning_steps``.  Returns the number of frames written.
+    """
+    plt = _pyplot()
+    from matplotlib.animation import FuncAnimation, PillowWriter
+
+    X = _check_2d(X)
+    classes = np.unique(np.asarray(y))
+    s = _signs(y, classes)
+    steps = learning_steps(X, y, **kwargs) if steps is None else steps
+    if not steps:
+        raise ValueError("the perceptron made no update on these data")
+    fig, ax = plt.subplots(figsize=(4, 4))
+    lo, hi = _limits(X)
+
+    def frame(k):
+        ax.clear()
+        _draw_step(ax, X, s, steps[k], lo, hi, k + 1)
+        return ()
+
+    animation = FuncAnimation(fig, frame, frames=len(steps), blit=False)
+    animation.save(str(path), writer=PillowWriter(fps=fps), dpi=dpi)
+    plt.close(fig)
+    return len(steps)
+
+
+def learning_curve(estimator, X_train, y_train, X_val, y_val):
+    """Training and held-out error after every epoch of ``estimator.fit``.
+
+    Uses the estimator's ``callback`` hook: after each epoch the current
+    weights score both sets.  The estimator is fitted (on the training set)
+    as a side effect; its own ``callback`` is restored afterwards.
+
+    Returns
+    -------
+    curve : dict with "epoch", "train_error", "val_error" arrays
+    """
+    from .linear import linear_decision
+
+    X_train = check_array(X_train, "X_train")
+    X_val = check_array(X_val, "X_val")
+    y_train, y_val = np.asarray(y_train), np.asarray(y_val)
+    epochs, train_err, val_err = [], [], []
+
+    def error(X, y, coef, intercept, classes):
+        scores = linear_decision(X, coef, intercept)
+        index = (scores[:, 0] > 0).astype(int) if scores.shape[1] == 1 else scores.argmax(axis=1)
+        return float(np.mean(classes[index] != y))
+
+    classes = np.unique(y_train)
+
+    def record(info):
+        epochs.append(info.epoch)
+        train_err.append(error(X_train, y_train, info.coef, info.intercept, classes))
+        val_err.append(error(X_val, y_val, info.coef, info.intercept, classes))
+
+    previous = estimator.get_params()["callback"]
+    estimator.set_params(callback=record)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            estimator.fit(X_train, y_train)
+    finally:
+        estimator.set_params(callback=previous)
+    return {"epoch": np.array(epochs), "train_error": np.array(train_err),
+            "val_error": np.array(val_err)}
+
+
+def plot_learning_curve(curve, ax=None, label=None):
+    """Plot a ``learning_curve`` result: error per epoch, training and held-out
+    (Daume III's figure 3.3: the held-out error's "sweet spot" is where early
+    stopping would stop).  Returns the Axes."""
+    plt = _pyplot()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    prefix = f"{label}: " if label else ""
+    ax.plot(curve["epoch"], curve["train_error"], lw=2, label=f"{prefix}training error")
+    line, = ax.plot(curve["epoch"], curve["val_error"], lw=2, ls="--",
+                    label=f"{prefix}held-out error")
+    best = int(np.argmin(curve["val_error"]))
+    ax.scatter([curve["epoch"][best]], [curve["val_error"][best]], color=line.get_color(),
+               zorder=3)
+    ax.set_xlabel("epoch (passes over the training data)")
+    ax.set_ylabel("error")
+    ax.set_title("learning curve")
+    ax.legend(fontsize="small")
+    return ax
+
+
+def plot_mistake_bound(X, y, w_star, b_star=0.0, ax=None, **fit_kwargs):
+    """Updates made by the perceptron against Novikoff's bound (R/gamma)^2.
+
+    ``w_star, b_star`` is a separating hyperplane of (X, y); gamma is its
+    geometric margin on the data and R the largest norm of the rows
+    augmented with a 1 for the bias (for ``fit_intercept=False`` and
+    ``b_star = 0``, the plain rows), so the theorem of seed 001 applies to the
+    perceptron fitted here from zero.  Plots the cumulative updates per epoch
+    and the bound; returns the Axes.
+    """
+    plt = _pyplot()
+    X = check_array(X)
+    y = np.asarray(y)
+    classes = np.unique(y)
+    s = _signs(y, classes)
+    fit_intercept = fit_kwargs.pop("fit_intercept", True)
+    w_star = np.asarray(w_star, dtype=np.float64)
+    if fit_intercept or b_star:
+        Xa = np.hstack([X.astype(np.float64), np.ones((len(X), 1))])
+        wa = np.append(w_star, b_star)
+    else:
+        Xa, wa = X.astype(np.float64), w_star
+    margins = s * (Xa @ wa) / np.linalg.norm(wa)
+    if (margins <= 0).any():
+        raise ValueError("w_star does not separate the data: the bound needs a separator")
+    gamma, R = float(margins.min()), float(np.linalg.norm(Xa, axis=1).max())
+    bound = (R / gamma) ** 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = Perceptron(fit_intercept=fit_intercept, **fit_kwargs).fit(X, y)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6, 4))
+    epochs = np.arange(1, model.n_iter_ + 1)
+    ax.step(epochs, np.cumsum(model.updates_), where="post", lw=2,
+            label=f"updates made ({model.t_})")
+    ax.axhline(bound, color=_BAD, ls="--", lw=2, label=f"(R/gamma)^2 = {bound:.4g}")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("cumulative updates")
+    ax.set_title(f"mistake bound: R={R:.3g}, gamma={gamma:.3g}")
+    ax.legend(fontsize="small")
+    return ax

@@ -1,0 +1,155 @@
+"""The voted perceptron (Freund and Schapire 1999)."""
+import numpy as np
+
+from . import _voted
+from ._base import BaseEstimator, ClassifierMixin
+from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
+from ._validation import (_mix64, check_array, check_feature_names, check_finite,
+                          check_is_fitted, check_labels, check_n_features,
+                          check_random_seed, check_scalar, unique_labels)
+
+__all__ = ["VotedPerceptron"]
+
+
+class VotedPerceptron(ClassifierMixin, BaseEstimator):
+    """The voted perceptron: every weight vector of the run votes, weighted by
+    how long it survived.
+
+    Training is the perceptron rule (update ``w += y*x``, ``b += y`` when
+    ``y*a <= 0``); each weight vector ``v_i`` the run passes through is kept
+    with its survival count ``c_i`` (1 when it is made, +1 for every example
+    it then classifies right).  A row is classified by the vote
+    ``sign(sum_i c_i sign(v_i.x + b_i))`` (Freund and Schapire 1999, "Large
+    margin classification using the perceptron algorithm", Figure 1), which
+    generalises like a large-margin classifier on data that are not
+    separable.  More than two classes: one voted perceptron per class
+    (one-vs-rest), on ``n_jobs`` threads.
+
+    Parameters
+    ----------
+    max_iter : int, default=10
+        Epochs (Freund and Schapire's T); the fit also stops after an epoch
+        without mistakes.
+    fit_intercept : bool, default=True
+    shuffle : bool, default=True
+    random_state : None, int, numpy.random.Generator or RandomState, default=None
+    max_vectors : int, default=1000
+        Memory budget: at most this many vectors are kept per binary problem
+        (so at most ``max_vectors * (n_features + 2)`` numbers).  When the
+        store is full and a vector closes, the lightest voter (the smallest
+        count; a newcomer loses ties) is dropped, be it a stored vector or the
+        newcomer: the store keeps the heaviest voters.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest problems (None: 1, -1: all CPUs).
+
+    Attributes
+    ----------
+    vectors_ : list of ndarray of shape (n_vectors, n_features)
+        The kept weight vectors of each binary problem (one problem for two
+        classes, one per class otherwise), in the training data's dtype.
+    vector_intercepts_ : list of ndarray of shape (n_vectors,)
+    vector_counts_ : list of ndarray of shape (n_vectors,)
+        Survival counts: the votes.
+    n_vectors_evicted_ : int
+        Vectors dropped by the ``max_vectors`` budget.
+    classes_, n_features_in_, n_iter_, converged_, mistakes_ :
+        As in ``Perceptron`` (``mistakes_`` summed over one-vs-rest problems).
+    """
+
+    def __init__(self, max_iter=10, fit_intercept=True, shuffle=True, random_state=None,
+                 max_vectors=1000, n_jobs=None):
+        self.max_iter = max_iter
+        self.fit_intercept = fit_intercept
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.max_vectors = max_vectors
+        self.n_jobs = n_jobs
+
+    def fit(self, X, y):
+        """Train on X (n_samples, n_features) and labels y (n_samples,)."""
+        max_iter = check_scalar(self.max_iter, "max_iter", "int", low=1)
+        fit_intercept = check_scalar(self.fit_intercept, "fit_intercept", "bool")
+        shuffle = check_scalar(self.shuffle, "shuffle", "bool")
+        max_vectors = check_scalar(self.max_vectors, "max_vectors", "int", low=1)
+        n_threads = resolve_n_jobs(self.n_jobs)
+        names_source = X
+        X = check_array(X)
+        n, d = X.shape
+        y = check_labels(y, n)
+        classes = unique_labels(y)
+        if len(classes) < 2:
+            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
+                             "samples of at least two classes")
+        index = np.searchsorted(classes, y)
+        seed = check_random_seed(self.random_state)
+        if len(classes) == 2:
+            problems = [(np.where(index == 1, 1, -1).astype(np.int8), seed)]
+        else:
+            problems = [(np.where(index == j, 1, -1).astype(np.int8), _mix64(seed ^ (j + 1)))
+                        for j in range(len(classes))]
+
+        def job(signs, problem_seed):
+            return _voted.fit_voted(X, signs, np.arange(n, dtype=np.intp),
+                                    fit_intercept=fit_intercept, shuffle=shuffle,
+                                    max_iter=max_iter, seed=problem_seed,
+                                    max_vectors=max_vectors)
+
+        results = map_threads(job, problems, min(n_threads, len(problems)))
+        for res in results:
+            if res["status"] == _voted.STATUS_NONFINITE_X:
+                raise ValueError(f"X contains NaN or infinity (row {res['bad_row']}); "
+                                 "remove or impute those values first")
+            if res["status"] == _voted.STATUS_OVERFLOW:
+                raise FloatingPointError(f"the weights overflowed in epoch {res['epochs'] + 1}: "
+                                         "scale the features")
+            if res["status"] == _voted.STATUS_NO_MEMORY:
+                raise MemoryError("out of memory for the voted perceptron's vectors; "
+                                  "lower max_vectors")
+        n_iter = max(res["epochs"] for res in results)
+        mistakes = np.zeros(n_iter, dtype=np.int64)
+        for res in results:
+            mistakes[:len(res["mistakes"])] += res["mistakes"]
+        self.vectors_ = [res["vectors"] for res in results]
+        self.vector_intercepts_ = [res["intercepts"] for res in results]
+        self.vector_counts_ = [res["counts"] for res in results]
+        self.n_vectors_evicted_ = int(sum(res["evicted"] for res in results))
+        self.classes_ = classes
+        self.n_features_in_ = d
+        self.n_iter_ = n_iter
+        self.mistakes_ = mistakes
+        self.converged_ = all(res["mistakes"][-1] == 0 for res in results)
+        check_feature_names(self, names_source, reset=True)
+        return self
+
+    def decision_function(self, X):
+        """The vote ``sum_i c_i sign(v_i.x + b_i) / sum_i c_i`` in [-1, 1].
+
+        Returns shape (n_samples,) for two classes (positive: ``classes_[1]``),
+        else (n_samples, n_classes).
+        """
+        check_is_fitted(self, "vectors_")
+        check_feature_names(self, X, reset=False)
+        X = check_array(X)
+        check_n_features(self, X)
+        # a vote is a sum of signs, finite even for NaN rows: check X itself
+        # (one pass, cheap next to the n_vectors dot products of every row)
+        check_finite(X)
+        n = X.shape[0]
+        out = np.empty((len(self.vectors_), n))
+        for j, (V, b, c) in enumerate(zip(self.vectors_, self.vector_intercepts_,
+                                          self.vector_counts_)):
+            V = np.ascontiguousarray(V, dtype=X.dtype)
+            row = out[j]
+            chunks = row_chunks(n, X.shape[1] * max(len(V), 1), available_threads())
+            map_threads(lambda lo, hi: _voted.decision_voted(X[lo:hi], V, b, c, row[lo:hi]),
+                        chunks, len(chunks))
+            total = float(c.sum())
+            if total > 0:
+                row /= total
+        return out[0] if len(out) == 1 else out.T.copy()
+
+    def predict(self, X):
+        """Class of each row by the weighted vote (``classes_[0]`` on a tie)."""
+        scores = self.decision_function(X)
+        index = (scores > 0).astype(np.intp) if scores.ndim == 1 else np.argmax(scores, axis=1)
+        return self.classes_.take(index, mode="clip")

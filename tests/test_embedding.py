@@ -1,0 +1,172 @@
+"""The embedding API: get_include, the nogil model struct from Cython, the
+fast one-row path, and scoring from many threads."""
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import threading
+import warnings
+
+import numpy as np
+import pytest
+
+import perceptron
+from perceptron import ConvergenceWarning, Perceptron, CentroidClassifier
+from perceptron._model import LinearModel
+
+EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "embed_cython"
+
+
+def fit(X, y, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return Perceptron(random_state=0, **kw).fit(X, y)
+
+
+def data(rng, n=500, d=100, k=2, dtype=np.float32):
+    X = rng.standard_normal((n, d)).astype(dtype)
+    y = np.argmax(X[:, :k] + 0.3 * rng.standard_normal((n, k)), axis=1)
+    return X, y
+
+
+def test_get_include_has_headers_and_pxd():
+    inc = pathlib.Path(perceptron.get_include())
+    for name in ("ptn_kernels.h", "ptn_model.h", "ptn_dispatch.h", "dispatch.c", "kernels_x86.c"):
+        assert (inc / name).is_file(), name
+    for name in ("_simd.pxd", "_model.pxd"):
+        assert (inc / "perceptron" / name).is_file(), name
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("k", [2, 4])
+def test_one_row_path_matches_batch(dtype, k, rng):
+    X, y = data(rng, k=k, dtype=dtype)
+    for model in (fit(X, y), fit(X, y, multiclass="multinomial"), CentroidClassifier().fit(X, y)):
+        dec = model.decision_function(X[:50])
+        pred = model.predict(X[:50])
+        for i in range(50):
+            np.testing.assert_allclose(model.decision_one(X[i]), dec[i], rtol=1e-12)
+            assert model.predict_one(X[i]) == pred[i]
+        # lists and other dtypes are converted
+        assert model.predict_one(X[0].tolist()) == pred[0]
+        assert model.predict_one(X[0].astype(np.float16)) in model.classes_
+
+
+def test_one_row_path_refuses_bad_input(rng):
+    X, y = data(rng, d=5)
+    model = fit(X, y)
+    with pytest.raises(ValueError, match="x has 4 features, but the model is expecting 5"):
+        model.predict_one(np.ones(4))
+    with pytest.raises(ValueError, match="1-D"):
+        model.predict_one(np.ones((1, 5)))
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        model.predict_one([1.0, np.nan, 0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        model.decision_one(np.array([np.inf, 0, 0, 0, 0], dtype=np.float32))
+    with pytest.raises(TypeError, match="1-D sequence of numbers"):
+        model.predict_one(["a", "b", "c", "d", "e"])
+    with pytest.raises(perceptron.NotFittedError):
+        Perceptron().predict_one(np.ones(5))
+    Y = np.stack([y, 1 - y], axis=1)
+    multilabel = fit(X, Y)
+    with pytest.raises(ValueError, match="multi-label"):
+        multilabel.predict_one(X[0])
+    np.testing.assert_allclose(multilabel.decision_one(X[0]), multilabel.decision_function(X[:1])[0])
+
+
+def test_c_model_lifetime_and_cache(rng):
+    X, y = data(rng)
+    model = fit(X, y)
+    first = model.c_model()
+    assert model.c_model() is first  # cached while coef_ is the same array
+    before = first.decision_one(X[0])
+    model.set_params(max_iter=1).fit(X[::-1], y[::-1])
+    assert model.c_model() is not first
+    # the old struct still scores the old weights: it holds their arrays
+    assert first.decision_one(X[0]) == before
+    assert first.coef is not model.coef_
+    assert "_c_model_cache" not in vars(model)  # scoring does not change the estimator
+
+
+def test_linear_model_validation():
+    with pytest.raises(ValueError, match="kind must be"):
+        LinearModel(np.ones((1, 3)), np.ones(1), "ternary")
+    with pytest.raises(TypeError, match="float32 or float64"):
+        LinearModel(np.ones((1, 3), dtype=int), np.ones(1), "binary")
+    with pytest.raises(ValueError, match="not a valid binary model"):
+        LinearModel(np.ones((2, 3)), np.ones(2), "binary")
+    with pytest.raises(ValueError, match=r"\(k, d\)"):
+        LinearModel(np.ones((2, 3)), np.ones(3), "multiclass")
+
+
+def test_many_threads_share_one_model(rng):
+    X, y = data(rng, n=20000, d=64, k=3)
+    model = fit(X, y, max_iter=5)
+    expected_pred = model.predict(X)
+    expected_dec = model.decision_function(X)
+    errors, results = [], [None] * 8
+
+    def work(t):
+        try:
+            for _ in range(5):
+                assert np.array_equal(model.predict(X), expected_pred)
+                assert np.array_equal(model.decision_function(X), expected_dec)
+            results[t] = [model.predict_one(X[i]) for i in range(t, 2000, 8)]
+        except Exception as exc:  # reported below, from the main thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert not errors, errors
+    for t in range(8):
+        assert results[t] == list(expected_pred[t:2000:8])
+
+
+def _build_example(tmp_path):
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler found to build the example extension")
+    pytest.importorskip("Cython", reason="Cython is needed to build the example extension")
+    if not EXAMPLE.exists():
+        pytest.skip("examples/ is not beside the tests (installed-package run)")
+    work = tmp_path / "embed"
+    shutil.copytree(EXAMPLE, work)
+    env = dict(os.environ)
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(perceptron.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([package_parent, env.get("PYTHONPATH", "")])
+    proc = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=work,
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    sys.path.insert(0, str(work))
+    try:
+        import score
+    finally:
+        sys.path.remove(str(work))
+    return score
+
+
+def test_cython_example_scores_equal_decision_function(tmp_path, rng):
+    score = _build_example(tmp_path)
+    for dtype in (np.float32, np.float64):
+        X, y = data(rng, n=3000, d=37, dtype=dtype)
+        model = fit(X, y)
+        out = np.empty(len(X))
+        score.decision_rows(model.c_model(), X, out)
+        np.testing.assert_array_equal(out, model.decision_function(X))
+        pred = np.empty(len(X), dtype=np.int64)
+        score.predict_rows(model.c_model(), X, pred)
+        np.testing.assert_array_equal(model.classes_[pred], model.predict(X))
+        dots = np.empty(len(X))
+        score.dot_rows(X, model.coef_[0], dots)
+        np.testing.assert_allclose(dots + model.intercept_[0], out, rtol=1e-6)
+    X, y = data(rng, n=2000, d=20, k=5)
+    multi = fit(X, y, multiclass="multinomial")
+    pred = np.empty(len(X), dtype=np.int64)
+    score.predict_rows(multi.c_model(), X, pred)
+    np.testing.assert_array_equal(multi.classes_[pred], multi.predict(X))
+    # model is the float64 one: float32 rows are refused, not misread
+    with pytest.raises(TypeError, match="dtype"):
+        score.decision_rows(model.c_model(), np.ones((3, 37), dtype=np.float32), np.empty(3))

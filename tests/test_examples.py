@@ -1,0 +1,42 @@
+"""Every script in examples/ runs and prints what it promises."""
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import perceptron
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
+
+
+def run(script, *args):
+    if not (EXAMPLES / script).exists():
+        pytest.skip("examples/ is not beside the tests (installed-package run)")
+    env = dict(os.environ)
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(perceptron.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([package_parent, env.get("PYTHONPATH", "")])
+    proc = subprocess.run([sys.executable, str(EXAMPLES / script), *args], capture_output=True,
+                          text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_quickstart():
+    out = run("quickstart.py")
+    assert "converged after" in out and "training accuracy 1.0000" in out
+
+
+def test_compare_family():
+    out = run("compare_family.py")
+    for name in ("plain", "averaged", "pocket", "voted", "centroid"):
+        assert name in out
+
+
+def test_plot_learning(tmp_path):
+    pytest.importorskip("matplotlib")
+    out = run("plot_learning.py", str(tmp_path))
+    assert "wrote" in out
+    for name in ("pla_steps.png", "pla.gif", "boundary.png", "mistake_bound.png"):
+        assert (tmp_path / name).stat().st_size > 1000
