@@ -678,7 +678,7 @@ void ptn_dot_block_f64_avx512(size_t m, size_t d, const double *A, size_t lda, c
  * returns its second operand, 0, for a NaN, which finite data cannot make),
  * then the vectorised exp, in one pass. */
 PTN_TARGET("avx2,fma")
-static inline __m256d ptn_rbf_pd256(__m256d nr, __m256d nbv, __m256d dot, __m256d neg_gamma)
+static inline __m256d ptn_rbf_pd_avx2(__m256d nr, __m256d nbv, __m256d dot, __m256d neg_gamma)
 {
     __m256d v = _mm256_fnmadd_pd(_mm256_set1_pd(2.0), dot, _mm256_add_pd(nr, nbv));
     return ptn_exp_pd_avx2(_mm256_mul_pd(neg_gamma, _mm256_max_pd(v, _mm256_setzero_pd())));
@@ -695,17 +695,17 @@ void ptn_rbf_block_f64_avx2(size_t m, size_t p, const double *na, const double *
         const __m256d nr = _mm256_set1_pd(na[r]);
         double *o = buf + r * p;
         for (q = 0; q + 4 <= p; q += 4) {
-            _mm256_storeu_pd(o + q, ptn_rbf_pd256(nr, _mm256_loadu_pd(nb + q), _mm256_loadu_pd(o + q), ng));
+            _mm256_storeu_pd(o + q, ptn_rbf_pd_avx2(nr, _mm256_loadu_pd(nb + q), _mm256_loadu_pd(o + q), ng));
         }
         if (q < p) {
-            _mm256_maskstore_pd(o + q, tm, ptn_rbf_pd256(nr, _mm256_maskload_pd(nb + q, tm),
+            _mm256_maskstore_pd(o + q, tm, ptn_rbf_pd_avx2(nr, _mm256_maskload_pd(nb + q, tm),
                                                          _mm256_maskload_pd(o + q, tm), ng));
         }
     }
 }
 
 PTN_TARGET("avx512f")
-static inline __m512d ptn_rbf_pd512(__m512d nr, __m512d nbv, __m512d dot, __m512d neg_gamma)
+static inline __m512d ptn_rbf_pd_avx512(__m512d nr, __m512d nbv, __m512d dot, __m512d neg_gamma)
 {
     __m512d v = _mm512_fnmadd_pd(_mm512_set1_pd(2.0), dot, _mm512_add_pd(nr, nbv));
     return ptn_exp_pd_avx512(_mm512_mul_pd(neg_gamma, _mm512_max_pd(v, _mm512_setzero_pd())));
@@ -722,10 +722,10 @@ void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double
         const __m512d nr = _mm512_set1_pd(na[r]);
         double *o = buf + r * p;
         for (q = 0; q + 8 <= p; q += 8) {
-            _mm512_storeu_pd(o + q, ptn_rbf_pd512(nr, _mm512_loadu_pd(nb + q), _mm512_loadu_pd(o + q), ng));
+            _mm512_storeu_pd(o + q, ptn_rbf_pd_avx512(nr, _mm512_loadu_pd(nb + q), _mm512_loadu_pd(o + q), ng));
         }
         if (q < p) {
-            _mm512_mask_storeu_pd(o + q, tm, ptn_rbf_pd512(nr, _mm512_maskz_loadu_pd(tm, nb + q),
+            _mm512_mask_storeu_pd(o + q, tm, ptn_rbf_pd_avx512(nr, _mm512_maskz_loadu_pd(tm, nb + q),
                                                            _mm512_maskz_loadu_pd(tm, o + q), ng));
         }
     }
