@@ -498,7 +498,9 @@ cdef inline double _activation(const ptn_kernels *K, const KernelSpec *ks,
         for p in range(m):
             a += s.pend_coef[p] * X[i, s.pend_idx[p]]
     elif ks.kind == _KIND_RBF:
-        # the distances first, then one exp over all of them
+        # the distances first, then one exp over all of them (v[0] is set
+        # only so that the compiler sees the buffer written when m is 0)
+        v[0] = 0.0
         for p in range(m):
             v[p] = ks.neg_gamma * ksqdist(K, d, &X[i, 0], &X[s.pend_idx[p], 0])
         if m:
