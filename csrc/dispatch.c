@@ -20,6 +20,7 @@ static const ptn_kernels ptn_table_scalar = {
     ptn_axpy_f32_f64_scalar,
     ptn_sqdist_f32_scalar, ptn_sqdist_f64_scalar, ptn_exp_f64_scalar,
     ptn_dot_block_f32_scalar, ptn_dot_block_f64_scalar, ptn_rbf_block_f64_scalar,
+    ptn_scan_f32_scalar, ptn_scan_f64_scalar,
 };
 
 #if PTN_HAVE_X86_KERNELS
@@ -29,6 +30,7 @@ static const ptn_kernels ptn_table_avx2 = {
     ptn_axpy_f32_f64_avx2,
     ptn_sqdist_f32_avx2, ptn_sqdist_f64_avx2, ptn_exp_f64_avx2,
     ptn_dot_block_f32_avx2, ptn_dot_block_f64_avx2, ptn_rbf_block_f64_avx2,
+    ptn_scan_f32_avx2, ptn_scan_f64_avx2,
 };
 static const ptn_kernels ptn_table_avx512 = {
     PTN_LEVEL_AVX512, "avx512",
@@ -36,6 +38,7 @@ static const ptn_kernels ptn_table_avx512 = {
     ptn_axpy_f32_f64_avx512,
     ptn_sqdist_f32_avx512, ptn_sqdist_f64_avx512, ptn_exp_f64_avx512,
     ptn_dot_block_f32_avx512, ptn_dot_block_f64_avx512, ptn_rbf_block_f64_avx512,
+    ptn_scan_f32_avx512, ptn_scan_f64_avx512,
 };
 #endif
 
@@ -46,6 +49,7 @@ static const ptn_kernels ptn_table_neon = {
     ptn_axpy_f32_f64_neon,
     ptn_sqdist_f32_neon, ptn_sqdist_f64_neon, ptn_exp_f64_neon,
     ptn_dot_block_f32_neon, ptn_dot_block_f64_neon, ptn_rbf_block_f64_neon,
+    ptn_scan_f32_neon, ptn_scan_f64_neon,
 };
 #endif
 

@@ -5,14 +5,16 @@
  * check and no compiler flag.  On other architectures the file is empty.
  */
 #include "ptn_kernels.h"
+#include "ptn_scan.h"
 
 #if PTN_HAVE_NEON_KERNELS
 
 #include <arm_neon.h>
+#include <math.h>
 
 #include "ptn_exp.h"
 
-double ptn_dot_f32_neon(size_t n, const float *x, const float *y)
+PTN_INLINE double ptn_dot_f32_exact_neon(size_t n, const float *x, const float *y)
 {
     float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
     float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);
@@ -34,7 +36,40 @@ double ptn_dot_f32_neon(size_t n, const float *x, const float *y)
     return s;
 }
 
-double ptn_dot_f64_neon(size_t n, const double *x, const double *y)
+PTN_INLINE double ptn_dot_f32_inline_neon(size_t n, const float *x, const float *y)
+{
+    float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
+    size_t i = 0;
+    double r;
+    /* blocks of 16: four products per lane in float32, the block in double
+     * (the precision contract is in ptn_kernels.h) */
+    for (; i + 16 <= n; i += 16) {
+        float32x4_t p = vmulq_f32(vld1q_f32(x + i), vld1q_f32(y + i));
+        p = vfmaq_f32(p, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
+        p = vfmaq_f32(p, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
+        p = vfmaq_f32(p, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
+        a0 = vaddq_f64(a0, vcvt_f64_f32(vget_low_f32(p)));
+        a1 = vaddq_f64(a1, vcvt_high_f64_f32(p));
+    }
+    if (i == 0) {
+        return ptn_dot_f32_exact_neon(n, x, y);
+    }
+    r = vaddvq_f64(vaddq_f64(a0, a1)) + ptn_dot_f32_exact_neon(n - i, x + i, y + i);
+    /* Out of float32's range (products or lane sums that overflowed, or
+     * underflowed far enough to matter: then |r| < n 2^-102, so the lost
+     * part, under n 2^-126, is below 2^-24 |r|), or NaN: exactly again. */
+    if (!(fabs(r) >= (double)n * PTN_F32_BLOCK_FLOOR) || fabs(r) == HUGE_VAL) {
+        return ptn_dot_f32_exact_neon(n, x, y);
+    }
+    return r;
+}
+
+double ptn_dot_f32_neon(size_t n, const float *x, const float *y)
+{
+    return ptn_dot_f32_inline_neon(n, x, y);
+}
+
+PTN_INLINE double ptn_dot_f64_inline_neon(size_t n, const double *x, const double *y)
 {
     float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
     float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);
@@ -54,6 +89,11 @@ double ptn_dot_f64_neon(size_t n, const double *x, const double *y)
         s += x[i] * y[i];
     }
     return s;
+}
+
+double ptn_dot_f64_neon(size_t n, const double *x, const double *y)
+{
+    return ptn_dot_f64_inline_neon(n, x, y);
 }
 
 void ptn_axpy_f32_neon(size_t n, float a, const float *x, float *y)
@@ -118,6 +158,16 @@ void ptn_axpy_f32_f64_neon(size_t n, double a, const float *x, double *y)
     for (; i < n; i++) {
         y[i] = vgetq_lane_f64(vfmaq_f64(vdupq_n_f64(y[i]), av, vdupq_n_f64((double)x[i])), 0);
     }
+}
+
+size_t ptn_scan_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act)
+{
+    PTN_SCAN_BODY(float, ptn_dot_f32_inline_neon)
+}
+
+size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act)
+{
+    PTN_SCAN_BODY(double, ptn_dot_f64_inline_neon)
 }
 
 double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y)

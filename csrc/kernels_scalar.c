@@ -6,6 +6,7 @@
  * code stays plain C so that it builds for the baseline of any target.
  */
 #include "ptn_kernels.h"
+#include "ptn_scan.h"
 
 #include <math.h>
 
@@ -13,7 +14,7 @@
 #error "kernels_scalar.c must be compiled for the baseline instruction set"
 #endif
 
-double ptn_dot_f32_scalar(size_t n, const float *x, const float *y)
+PTN_INLINE double ptn_dot_f32_inline_scalar(size_t n, const float *x, const float *y)
 {
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
     size_t i = 0;
@@ -29,7 +30,12 @@ double ptn_dot_f32_scalar(size_t n, const float *x, const float *y)
     return (s0 + s1) + (s2 + s3);
 }
 
-double ptn_dot_f64_scalar(size_t n, const double *x, const double *y)
+double ptn_dot_f32_scalar(size_t n, const float *x, const float *y)
+{
+    return ptn_dot_f32_inline_scalar(n, x, y);
+}
+
+PTN_INLINE double ptn_dot_f64_inline_scalar(size_t n, const double *x, const double *y)
 {
     double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
     size_t i = 0;
@@ -43,6 +49,11 @@ double ptn_dot_f64_scalar(size_t n, const double *x, const double *y)
         s0 += x[i] * y[i];
     }
     return (s0 + s1) + (s2 + s3);
+}
+
+double ptn_dot_f64_scalar(size_t n, const double *x, const double *y)
+{
+    return ptn_dot_f64_inline_scalar(n, x, y);
 }
 
 void ptn_axpy_f32_scalar(size_t n, float a, const float *x, float *y)
@@ -168,4 +179,16 @@ void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double
             o[q] = exp(-gamma * (v > 0.0 ? v : 0.0));
         }
     }
+}
+
+/* ------------------------------------------------------------------ scan */
+
+size_t ptn_scan_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act)
+{
+    PTN_SCAN_BODY(float, ptn_dot_f32_inline_scalar)
+}
+
+size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act)
+{
+    PTN_SCAN_BODY(double, ptn_dot_f64_inline_scalar)
 }

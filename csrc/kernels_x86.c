@@ -8,6 +8,7 @@
  * every element goes through the same fused arithmetic.
  */
 #include "ptn_kernels.h"
+#include "ptn_scan.h"
 
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__)
 #error "kernels_x86.c must be compiled for the baseline instruction set; the AVX code is enabled per function"
@@ -16,6 +17,7 @@
 #if PTN_HAVE_X86_KERNELS
 
 #include <immintrin.h>
+#include <math.h>
 
 #include "ptn_exp.h"
 
@@ -34,7 +36,7 @@ static inline double ptn_hsum_pd_avx2(__m256d v)
 }
 
 PTN_TARGET("avx2,fma")
-double ptn_dot_f32_avx2(size_t n, const float *x, const float *y)
+PTN_INLINE double ptn_dot_f32_exact_avx2(size_t n, const float *x, const float *y)
 {
     __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
     __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
@@ -64,7 +66,42 @@ double ptn_dot_f32_avx2(size_t n, const float *x, const float *y)
 }
 
 PTN_TARGET("avx2,fma")
-double ptn_dot_f64_avx2(size_t n, const double *x, const double *y)
+PTN_INLINE double ptn_dot_f32_inline_avx2(size_t n, const float *x, const float *y)
+{
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
+    size_t i = 0;
+    double r;
+    /* blocks of 32: four products per lane in float32, the block in double
+     * (the precision contract is in ptn_kernels.h) */
+    for (; i + 32 <= n; i += 32) {
+        __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i));
+        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), p);
+        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 16), _mm256_loadu_ps(y + i + 16), p);
+        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 24), _mm256_loadu_ps(y + i + 24), p);
+        a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(p)));
+        a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(p, 1)));
+    }
+    if (i == 0) {
+        return ptn_dot_f32_exact_avx2(n, x, y);
+    }
+    r = ptn_hsum_pd_avx2(_mm256_add_pd(a0, a1)) + ptn_dot_f32_exact_avx2(n - i, x + i, y + i);
+    /* Out of float32's range (products or lane sums that overflowed, or
+     * underflowed far enough to matter: then |r| < n 2^-102, so the lost
+     * part, under n 2^-126, is below 2^-24 |r|), or NaN: exactly again. */
+    if (!(fabs(r) >= (double)n * PTN_F32_BLOCK_FLOOR) || fabs(r) == HUGE_VAL) {
+        return ptn_dot_f32_exact_avx2(n, x, y);
+    }
+    return r;
+}
+
+PTN_TARGET("avx2,fma")
+double ptn_dot_f32_avx2(size_t n, const float *x, const float *y)
+{
+    return ptn_dot_f32_inline_avx2(n, x, y);
+}
+
+PTN_TARGET("avx2,fma")
+PTN_INLINE double ptn_dot_f64_inline_avx2(size_t n, const double *x, const double *y)
 {
     __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
     __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
@@ -83,6 +120,12 @@ double ptn_dot_f64_avx2(size_t n, const double *x, const double *y)
         a1 = _mm256_fmadd_pd(_mm256_maskload_pd(x + i, m), _mm256_maskload_pd(y + i, m), a1);
     }
     return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
+}
+
+PTN_TARGET("avx2,fma")
+double ptn_dot_f64_avx2(size_t n, const double *x, const double *y)
+{
+    return ptn_dot_f64_inline_avx2(n, x, y);
 }
 
 PTN_TARGET("avx2,fma")
@@ -162,6 +205,18 @@ void ptn_axpy_f32_f64_avx2(size_t n, double a, const float *x, double *y)
     }
 }
 
+PTN_TARGET("avx2,fma")
+size_t ptn_scan_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act)
+{
+    PTN_SCAN_BODY(float, ptn_dot_f32_inline_avx2)
+}
+
+PTN_TARGET("avx2,fma")
+size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act)
+{
+    PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx2)
+}
+
 /* --------------------------------------------------------------- AVX-512F */
 
 /* The upper eight floats of a 16-float register, using AVX-512F only (the
@@ -173,7 +228,7 @@ static inline __m256 ptn_high_ps_avx512(__m512 v)
 }
 
 PTN_TARGET("avx512f")
-double ptn_dot_f32_avx512(size_t n, const float *x, const float *y)
+PTN_INLINE double ptn_dot_f32_exact_avx512(size_t n, const float *x, const float *y)
 {
     __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
     __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
@@ -209,7 +264,42 @@ double ptn_dot_f32_avx512(size_t n, const float *x, const float *y)
 }
 
 PTN_TARGET("avx512f")
-double ptn_dot_f64_avx512(size_t n, const double *x, const double *y)
+PTN_INLINE double ptn_dot_f32_inline_avx512(size_t n, const float *x, const float *y)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    size_t i = 0;
+    double r;
+    /* blocks of 64: four products per lane in float32, the block in double
+     * (the precision contract is in ptn_kernels.h) */
+    for (; i + 64 <= n; i += 64) {
+        __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i));
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(y + i + 16), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 32), _mm512_loadu_ps(y + i + 32), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 48), _mm512_loadu_ps(y + i + 48), p);
+        a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
+        a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(ptn_high_ps_avx512(p)));
+    }
+    if (i == 0) {
+        return ptn_dot_f32_exact_avx512(n, x, y);
+    }
+    r = _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + ptn_dot_f32_exact_avx512(n - i, x + i, y + i);
+    /* Out of float32's range (products or lane sums that overflowed, or
+     * underflowed far enough to matter: then |r| < n 2^-102, so the lost
+     * part, under n 2^-126, is below 2^-24 |r|), or NaN: exactly again. */
+    if (!(fabs(r) >= (double)n * PTN_F32_BLOCK_FLOOR) || fabs(r) == HUGE_VAL) {
+        return ptn_dot_f32_exact_avx512(n, x, y);
+    }
+    return r;
+}
+
+PTN_TARGET("avx512f")
+double ptn_dot_f32_avx512(size_t n, const float *x, const float *y)
+{
+    return ptn_dot_f32_inline_avx512(n, x, y);
+}
+
+PTN_TARGET("avx512f")
+PTN_INLINE double ptn_dot_f64_inline_avx512(size_t n, const double *x, const double *y)
 {
     __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
     __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
@@ -228,6 +318,12 @@ double ptn_dot_f64_avx512(size_t n, const double *x, const double *y)
         a1 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(m, x + i), _mm512_maskz_loadu_pd(m, y + i), a1);
     }
     return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+}
+
+PTN_TARGET("avx512f")
+double ptn_dot_f64_avx512(size_t n, const double *x, const double *y)
+{
+    return ptn_dot_f64_inline_avx512(n, x, y);
 }
 
 PTN_TARGET("avx512f")
@@ -302,6 +398,18 @@ void ptn_axpy_f32_f64_avx512(size_t n, double a, const float *x, double *y)
         _mm512_mask_storeu_pd(y + i, m, _mm512_fmadd_pd(av, _mm512_cvtps_pd(_mm512_castps512_ps256(xt)),
                                                          _mm512_maskz_loadu_pd(m, y + i)));
     }
+}
+
+PTN_TARGET("avx512f")
+size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act)
+{
+    PTN_SCAN_BODY(float, ptn_dot_f32_inline_avx512)
+}
+
+PTN_TARGET("avx512f")
+size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act)
+{
+    PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx512)
 }
 
 /* ----------------------------------------- squared distances and exp (AVX2) */

@@ -10,9 +10,23 @@
  * Conventions (the same at every level):
  *   - lengths are element counts; pointers need no particular alignment;
  *     n == 0 is valid and touches no memory;
- *   - ptn_dot_f32 sums its products in double: the product of two floats is
- *     exact in double, so the only rounding is the summation, and a float32
- *     model sees the same activations a float64 one would;
+ *   - ptn_dot_f32 sums in double, in blocks: at the SIMD levels each lane
+ *     of a block (64 elements with AVX-512, 32 with AVX2, 16 with NEON)
+ *     adds its four products in float32 (fused multiply-adds: one rounding
+ *     each), and the blocks are summed in double.  The error of a dot
+ *     product is then a few float32 roundings of the terms of one block,
+ *     at most 4 * 2^-24 * sum |x_i y_i| plus the double summation's,
+ *     whatever n is (a float32 accumulator's error would grow with n, and
+ *     2^24 + 1 ones would sum to 2^24).  Converting every product to double
+ *     instead costs twice the instructions, which a shuffled epoch cannot
+ *     hide behind its memory reads (1.5x slower, measured).  The tail of
+ *     fewer than a block, and the scalar level, use exact double products
+ *     (the product of two floats is exact in double), so short vectors and
+ *     integer-valued data sum exactly as in float64.  Out of float32's
+ *     range the blocks are not used: a result that is not finite, or
+ *     smaller than n * 2^-102 (where products may have underflowed), is
+ *     computed again with exact products, so data scaled by 1e30 or 1e-30
+ *     get the same activations as in float64 up to the rounding above;
  *   - ptn_axpy computes y[i] += a * x[i] in the vector's own precision, fused
  *     (one rounding) where the level has FMA; x and y may be the same array
  *     but must not otherwise overlap;
@@ -43,6 +57,15 @@
  *     with na, nb the squared norms of the (shifted) rows: the squared
  *     distance, clipped at 0 against rounding, and its exp in one pass.
  *
+ *   - ptn_scan_f32 / ptn_scan_f64 are the perceptron's search for its next
+ *     update (ptn_scan.h): over the positions k of an epoch's row order,
+ *     the activation a = w.x + b of row rows[k] (summed in double), until
+ *     the first row the rule must act on, y*a <= margin (or a non-finite
+ *     a); rows to come are prefetched when they are visited out of order.
+ *     Between two updates the weights do not change, so the whole stretch
+ *     of correct rows runs here, with the dot product inlined and nothing
+ *     else per row; the training loop only sees the rows it updates on.
+ *
  * Results may differ between levels in the last bits of a dot product
  * because the summation order differs; they are exact when every partial sum
  * is representable (integer-valued data), which the tests use.
@@ -51,6 +74,10 @@
 #define PTN_KERNELS_H
 
 #include "ptn_config.h"
+
+/* 2^-102: a blocked float32 dot product of n terms smaller than n times this
+ * is computed again exactly (see ptn_dot_f32 above). */
+#define PTN_F32_BLOCK_FLOOR 1.9721522630525295e-31
 
 #ifdef __cplusplus
 extern "C" {
@@ -79,6 +106,21 @@ typedef void (*ptn_block_f64_fn)(size_t m, size_t d, const double *A, size_t lda
 typedef void (*ptn_rbf_block_f64_fn)(size_t m, size_t p, const double *na, const double *nb,
                                      double gamma, double *buf);
 
+/* What a scan reads (see ptn_scan.h). */
+typedef struct ptn_scan {
+    const void *X;          /* rows of d elements (float or double), row-major */
+    size_t d;
+    const ptrdiff_t *rows;  /* the epoch's order: rows[k] is the row visited at position k */
+    size_t n_rows;          /* entries of rows (prefetching looks past the scanned stretch) */
+    size_t ahead;           /* prefetch the row this many positions ahead; 0: never */
+    const signed char *y;   /* labels in {-1, +1}, by row */
+    const void *w;          /* the weights, in the data's dtype */
+    double b;               /* the bias */
+    double margin;          /* update when y*a <= margin */
+} ptn_scan;
+
+typedef size_t (*ptn_scan_fn)(const ptn_scan *s, size_t start, size_t stop, double *act);
+
 /* One row of the dispatch table: every kernel of one instruction-set level. */
 typedef struct ptn_kernels {
     ptn_level level;
@@ -95,6 +137,9 @@ typedef struct ptn_kernels {
     ptn_block_f32_fn dot_block_f32;
     ptn_block_f64_fn dot_block_f64;
     ptn_rbf_block_f64_fn rbf_block_f64;
+    /* the perceptron's scan for its next update (ptn_scan.h) */
+    ptn_scan_fn scan_f32;
+    ptn_scan_fn scan_f64;
 } ptn_kernels;
 
 /* kernels_scalar.c */
@@ -112,6 +157,8 @@ void ptn_dot_block_f64_scalar(size_t m, size_t d, const double *A, size_t lda, c
                               size_t p, const double *BT, double *out);
 void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double *nb, double gamma,
                               double *buf);
+size_t ptn_scan_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act);
+size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act);
 
 #if PTN_HAVE_X86_KERNELS
 /* kernels_x86.c */
@@ -129,6 +176,8 @@ void ptn_dot_block_f64_avx2(size_t m, size_t d, const double *A, size_t lda, con
                             size_t p, const double *BT, double *out);
 void ptn_rbf_block_f64_avx2(size_t m, size_t p, const double *na, const double *nb, double gamma,
                             double *buf);
+size_t ptn_scan_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
+size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
 double ptn_dot_f32_avx512(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx512(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx512(size_t n, float a, const float *x, float *y);
@@ -143,6 +192,8 @@ void ptn_dot_block_f64_avx512(size_t m, size_t d, const double *A, size_t lda, c
                               size_t p, const double *BT, double *out);
 void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double *nb, double gamma,
                               double *buf);
+size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
+size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
 #endif
 
 #if PTN_HAVE_NEON_KERNELS
@@ -161,6 +212,8 @@ void ptn_dot_block_f64_neon(size_t m, size_t d, const double *A, size_t lda, con
                             size_t p, const double *BT, double *out);
 void ptn_rbf_block_f64_neon(size_t m, size_t p, const double *na, const double *nb, double gamma,
                             double *buf);
+size_t ptn_scan_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act);
+size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act);
 #endif
 
 #ifdef __cplusplus

@@ -46,7 +46,7 @@ from libc.stddef cimport ptrdiff_t
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, active_kernels, kdot, kaxpy, kaxpy_acc
+from perceptron._simd cimport ptn_kernels, ptn_scan, active_kernels, kdot, kaxpy, kaxpy_acc
 from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
 
 cdef extern from "ptn_rng.h" nogil:
@@ -240,6 +240,19 @@ cdef void _pocket_ratchet(const floating *X, const Data *D, Model *M, bint multi
     M.counters[C_POCKET_CHECKED] = 1
 
 
+cdef inline void _pocket_correct_run(const floating *X, const Data *D, Model *M, Py_ssize_t c,
+                                     bint multinomial, const ptn_kernels *K) noexcept nogil:
+    """c correct rows in a row, as c calls of _pocket_step_correct would see
+    them: the weights do not change during the run, so the one check it may
+    trigger happens when the run first outlasts the pocket's, and the run
+    length the ratchet records is the one at that row."""
+    cdef int64_t run0 = M.counters[C_RUN]
+    if not M.counters[C_POCKET_CHECKED] and run0 + c > M.counters[C_POCKET_RUN]:
+        M.counters[C_RUN] = max(run0 + 1, M.counters[C_POCKET_RUN] + 1)
+        _pocket_ratchet(X, D, M, multinomial, K)
+    M.counters[C_RUN] = run0 + c
+
+
 cdef inline void _pocket_step_correct(const floating *X, const Data *D, Model *M,
                                       bint multinomial, const ptn_kernels *K) noexcept nogil:
     M.counters[C_RUN] += 1
@@ -251,23 +264,49 @@ cdef inline void _pocket_step_correct(const floating *X, const Data *D, Model *M
 
 cdef int _epoch_binary(const floating *X, const Data *D, Model *M, const Params *P,
                        Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
-    """One online epoch of the binary rule over D.rows."""
+    """One online epoch of the binary rule over D.rows.
+
+    The kernels' scan (csrc/ptn_scan.h) runs through the rows the weights
+    already get right, up to the next row that needs an update; this loop
+    handles that row and scans on.  Stretches are cut at `countdown` rows so
+    that Ctrl-C is checked as often as before."""
     cdef const ptn_kernels *K = active_kernels()
-    cdef Py_ssize_t d = D.d, n = D.n_rows, k
-    cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
+    cdef Py_ssize_t d = D.d, n = D.n_rows, k, j, stop
     cdef floating *w = <floating *>M.W
     cdef ptrdiff_t i
     cdef double a, ya, step, s
     cdef const floating *x
-    for k in range(n):
-        i = D.rows[k]
-        if k + ahead < n:
-            ptn_prefetch_range(X + D.rows[k + ahead] * d, row_bytes)
-        x = X + i * d
-        a = kdot(K, d, x, w) + M.b[0]
-        ya = D.y[i] * a
-        if not (P.margin < ya < HUGE_VAL):
+    cdef ptn_scan S
+    S.X = X
+    S.d = <size_t>d
+    S.rows = D.rows
+    S.n_rows = <size_t>n
+    # a shuffled order defeats the hardware prefetchers; a sorted one does not
+    S.ahead = <size_t>rows_ahead(n, <size_t>d * sizeof(floating)) if P.shuffle else 0
+    if S.ahead >= <size_t>n:
+        S.ahead = 0
+    S.y = D.y
+    S.w = w
+    S.margin = P.margin
+    k = 0
+    while k < n:
+        stop = min(n, k + max(countdown[0], 1))
+        S.b = M.b[0]
+        if floating is float:
+            j = <Py_ssize_t>K.scan_f32(&S, <size_t>k, <size_t>stop, &a)
+        else:
+            j = <Py_ssize_t>K.scan_f64(&S, <size_t>k, <size_t>stop, &a)
+        if j > k:
+            # the rows of [k, j) were right: steps for the averaging clock
+            # and the pocket's run
+            M.counters[C_STEPS] += j - k
+            if P.pocket:
+                _pocket_correct_run(X, D, M, j - k, False, K)
+            countdown[0] -= j - k
+        if j < stop:
+            i = D.rows[j]
+            x = X + i * d
+            ya = D.y[i] * a
             if not isfinite(a):
                 if not _all_finite(x, d):
                     E.status = _STATUS_NONFINITE_X
@@ -290,12 +329,15 @@ cdef int _epoch_binary(const floating *X, const Data *D, Model *M, const Params 
             E.updates += 1
             if P.pocket:
                 _after_update_pocket(M)
-        elif P.pocket:
-            _pocket_step_correct(X, D, M, False, K)
-        M.counters[C_STEPS] += 1
-        if _check_signals(countdown, check_every, D):
-            E.status = _STATUS_STOPPED
-            return 0
+            M.counters[C_STEPS] += 1
+            countdown[0] -= 1
+            j += 1
+        k = j
+        if countdown[0] <= 0:
+            countdown[0] = 1
+            if _check_signals(countdown, check_every, D):
+                E.status = _STATUS_STOPPED
+                return 0
     return 0
 
 

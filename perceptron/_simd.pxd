@@ -2,6 +2,8 @@
 # and typed wrappers that other Cython modules (this package's, or a user's)
 # can cimport.  Every function here is nogil and cannot raise.
 
+from libc.stddef cimport ptrdiff_t
+
 cdef extern from "ptn_kernels.h" nogil:
     ctypedef double (*ptn_dot_f32_fn)(size_t n, const float *x, const float *y) noexcept nogil
     ctypedef double (*ptn_dot_f64_fn)(size_t n, const double *x, const double *y) noexcept nogil
@@ -20,6 +22,19 @@ cdef extern from "ptn_kernels.h" nogil:
     ctypedef void (*ptn_rbf_block_f64_fn)(size_t m, size_t p, const double *na, const double *nb,
                                           double gamma, double *buf) noexcept nogil
 
+    ctypedef struct ptn_scan:
+        const void *X
+        size_t d
+        const ptrdiff_t *rows
+        size_t n_rows
+        size_t ahead
+        const signed char *y
+        const void *w
+        double b
+        double margin
+    ctypedef size_t (*ptn_scan_fn)(const ptn_scan *s, size_t start, size_t stop,
+                                   double *act) noexcept nogil
+
     ctypedef struct ptn_kernels:
         int level
         const char *name
@@ -34,6 +49,8 @@ cdef extern from "ptn_kernels.h" nogil:
         ptn_block_f32_fn dot_block_f32
         ptn_block_f64_fn dot_block_f64
         ptn_rbf_block_f64_fn rbf_block_f64
+        ptn_scan_fn scan_f32
+        ptn_scan_fn scan_f64
 
 from cython cimport floating
 

@@ -270,3 +270,49 @@ def _py_rbf_block(na, nb, gamma, buf, level=None):
     if buf.shape[0] and buf.shape[1]:
         k.rbf_block_f64(<size_t>buf.shape[0], <size_t>buf.shape[1], &a[0], &b[0], <double>gamma,
                         &o[0, 0])
+
+
+def _py_scan(X, rows, y, w, double b, double margin, Py_ssize_t start, Py_ssize_t stop,
+             Py_ssize_t ahead=0, level=None):
+    """The scan kernel of `level` over positions [start, stop) of `rows`: returns
+    (position of the first row with not (margin < y*a < inf), its activation),
+    or (stop, None); for tests.  X (n, d) C-contiguous, w (d,) of X's dtype,
+    rows intp, y int8 in {-1, +1}."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef const float[:, ::1] Xf
+    cdef const double[:, ::1] Xd
+    cdef const float[::1] wf
+    cdef const double[::1] wd
+    cdef const ptrdiff_t[::1] r = rows
+    cdef const signed char[::1] yy = y
+    cdef ptn_scan s
+    cdef double act = 0.0
+    cdef size_t pos
+    if X.ndim != 2 or w.shape != (X.shape[1],) or X.dtype != w.dtype or y.shape != (X.shape[0],):
+        raise ValueError("X (n, d), w (d,) of X's dtype and y (n,) are needed")
+    if not (0 <= start <= stop <= r.shape[0]):
+        raise ValueError("0 <= start <= stop <= len(rows) is needed")
+    if r.shape[0] and (np.min(rows) < 0 or np.max(rows) >= X.shape[0]):
+        raise ValueError("rows must index rows of X")
+    if X.shape[0] == 0 or X.shape[1] == 0 or r.shape[0] == 0:
+        raise ValueError("X, w and rows must not be empty")
+    s.d = <size_t>X.shape[1]
+    s.rows = &r[0]
+    s.n_rows = <size_t>r.shape[0]
+    s.ahead = <size_t>ahead
+    s.y = &yy[0]
+    s.b = b
+    s.margin = margin
+    if X.dtype.name == "float32":
+        Xf, wf = X, w
+        s.X = &Xf[0, 0]
+        s.w = &wf[0]
+        pos = k.scan_f32(&s, <size_t>start, <size_t>stop, &act)
+    elif X.dtype.name == "float64":
+        Xd, wd = X, w
+        s.X = &Xd[0, 0]
+        s.w = &wd[0]
+        pos = k.scan_f64(&s, <size_t>start, <size_t>stop, &act)
+    else:
+        raise TypeError(f"X's dtype must be float32 or float64, got {X.dtype}")
+    return (<Py_ssize_t>pos, None if pos == <size_t>stop else act)

@@ -7,6 +7,7 @@ these tests skip when the suite runs from a copy of tests/ against an
 installed wheel; the wheel scripts run the checker on the wheel itself.
 """
 import pathlib
+import re
 import platform
 import shutil
 import subprocess
@@ -88,7 +89,10 @@ def test_c_kernels_keep_avx_inside_the_marked_kernels(compiler, tmp_path):
                        compiler=compiler)
     result = check(so)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "ptn_dot_f32_avx2" in result.stdout and "ptn_dot_f32_avx512" in result.stdout
+    # the check saw the AVX kernels (which functions hold the code after
+    # inlining is the compiler's choice: names ending in _avx2 / _avx512)
+    assert re.search(r"\bptn_\w+_avx2\b", result.stdout), result.stdout
+    assert re.search(r"\bptn_\w+_avx512\b", result.stdout), result.stdout
 
 
 def test_the_imported_extensions_keep_avx_inside_the_marked_kernels():

@@ -31,9 +31,14 @@ def test_levels_include_scalar_and_active():
 @pytest.mark.parametrize("offset", [0, 1, 3])
 def test_dot_matches_numpy(level, dtype, n, offset, rng):
     _, _, x, y = _buffers(rng, n, offset, dtype)
-    expected = float(np.dot(x.astype(np.float64), y.astype(np.float64)))
+    terms = x.astype(np.float64) * y.astype(np.float64)
+    expected = float(terms.sum())
     got = _simd._py_dot(x, y, level)
-    assert got == pytest.approx(expected, rel=1e-12, abs=1e-12 * max(n, 1))
+    tol = 1e-12 * max(n, 1)
+    if dtype is np.float32 and level != "scalar":
+        # blocks of four float32 products per lane (csrc/ptn_kernels.h)
+        tol += 4 * 2.0 ** -24 * float(np.abs(terms).sum())
+    assert abs(got - expected) <= tol + 1e-12 * abs(expected)
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -100,8 +105,14 @@ def test_kernels_property(n, offset, dtype, a, seed, scale):
     x, y = bx[offset:], by[offset:]
     x64, y64 = x.astype(np.float64), y.astype(np.float64)
     expected_dot = float(np.dot(x64, y64))
-    bound = float(np.dot(np.abs(x64), np.abs(y64))) * 1e-12 + 1e-300
+    abs_dot = float(np.dot(np.abs(x64), np.abs(y64)))
     for level in LEVELS:
+        bound = abs_dot * 1e-12 + 1e-300
+        if dtype is np.float32 and level != "scalar":
+            # blocks of four float32 products per lane; out of float32's
+            # range (scale 1e30 or 1e-30) the kernel falls back to exact
+            # products (csrc/ptn_kernels.h)
+            bound += 4 * 2.0 ** -24 * abs_dot
         assert abs(_simd._py_dot(x, y, level) - expected_dot) <= bound
         out = y.copy()
         _simd._py_axpy(a, x, out, level)
@@ -268,3 +279,70 @@ def test_rbf_block_matches_numpy(level, p, rng):
     assert np.any(na[:, None] + nb - 2 * dot < 0) and np.all(buf <= 1.0)
     with pytest.raises(ValueError, match="na"):
         _simd._py_rbf_block(na, nb[:-1] if p > 1 else np.ones(2), 0.7, buf, level)
+
+
+def _scan_reference(X, rows, y, w, b, margin, start, stop):
+    """The first position in [start, stop) whose row needs an update, in numpy."""
+    for k in range(start, stop):
+        i = rows[k]
+        a = float(X[i].astype(np.float64) @ w.astype(np.float64)) + b
+        ya = y[i] * a
+        if not (margin < ya < np.inf):
+            return k, a
+    return stop, None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", DTYPES)
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 40), d=st.sampled_from([1, 3, 16, 31, 64, 65, 130]),
+       margin=st.sampled_from([0.0, 0.5, 3.0]), ahead=st.sampled_from([0, 1, 3, 100]),
+       seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_scan_matches_reference(level, dtype, n, d, margin, ahead, seed, data):
+    # integer-valued data: every sum is exact at every level, so positions agree exactly
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(n, d)).astype(dtype)
+    w = rng.integers(-2, 3, size=d).astype(dtype)
+    y = rng.choice(np.array([-1, 1], dtype=np.int8), size=n)
+    # mostly rows the weights get right, so that stretches are long
+    y = np.where(rng.random(n) < 0.8, np.where(X.astype(np.float64) @ w >= 0, 1, -1), y).astype(np.int8)
+    rows = rng.permutation(n).astype(np.intp)
+    b = float(rng.integers(-2, 3))
+    start = data.draw(st.integers(0, n))
+    stop = data.draw(st.integers(start, n))
+    got = _simd._py_scan(X, rows, y, w, b, margin, start, stop, ahead, level)
+    assert got == _scan_reference(X, rows, y, w, b, margin, start, stop)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_float32_dot_out_of_float32_range_is_exact(level):
+    # products of 1e25 * 1e25 overflow float32 and 1e-25 * 1e-25 underflow:
+    # the blocked kernel must notice and give the float64 value
+    rng = np.random.default_rng(0)
+    for scale in (1e25, 1e-25):
+        x = (rng.standard_normal(300) * scale).astype(np.float32)
+        y = (rng.standard_normal(300) * scale).astype(np.float32)
+        expected = float(np.dot(x.astype(np.float64), y.astype(np.float64)))
+        got = _simd._py_dot(x, y, level)
+        assert np.isfinite(got)
+        assert got == pytest.approx(expected, rel=1e-6)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scan_stops_at_non_finite_activations(level, dtype):
+    X = np.ones((6, 70), dtype=dtype)
+    w = np.ones(70, dtype=dtype)
+    y = np.ones(6, dtype=np.int8)
+    rows = np.arange(6, dtype=np.intp)
+    X[3, 5] = np.nan
+    pos, a = _simd._py_scan(X, rows, y, w, 0.0, 0.0, 0, 6, 2, level)
+    assert pos == 3 and np.isnan(a)
+    X[3, 5] = np.inf
+    pos, a = _simd._py_scan(X, rows, y, w, 0.0, 0.0, 0, 6, 0, level)
+    assert pos == 3 and a == np.inf  # y*a = +inf is not "right": overflow or bad data
+    X[3, 5] = 1.0
+    assert _simd._py_scan(X, rows, y, w, 0.0, 0.0, 0, 6, 0, level) == (6, None)
+    # y*a exactly at the margin is a violation (y*a <= margin)
+    pos, a = _simd._py_scan(X, rows, y, w, -70.0, 0.0, 0, 6, 0, level)
+    assert pos == 0 and a == 0.0

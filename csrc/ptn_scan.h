@@ -1,0 +1,53 @@
+/*
+ * ptn_scan.h - the body of the perceptron's scan, shared by every level.
+ *
+ * size_t ptn_scan_<type>_<level>(const ptn_scan *s, size_t start, size_t stop, double *act)
+ *
+ * For k = start, start + 1, ... < stop, with i = s->rows[k] and
+ * a = s->w . x_i + s->b (the level's dot product, summed in double), returns
+ * the first k where the perceptron must act: not (margin < y_i*a < +inf),
+ * which is y_i*a <= margin (a mistake, or a margin violation) or a
+ * non-finite activation (NaN or infinity in x_i, or overflowed weights:
+ * the caller tells which).  *act receives that a.  Returns stop, with *act
+ * untouched, when every row of the stretch is right.
+ *
+ * The weights are read, never written: the caller updates them and scans
+ * on from k + 1.  When s->ahead > 0 the row at position k + ahead (if
+ * < s->n_rows) is prefetched before row k is read: a shuffled order defeats
+ * the hardware prefetchers, a sequential one does not need the help (the
+ * caller passes 0).
+ *
+ * Each level instantiates the body with its inlined dot product:
+ *   PTN_SCAN_BODY(float, ptn_dot_f32_avx2_inline)
+ */
+#ifndef PTN_SCAN_H
+#define PTN_SCAN_H
+
+#include <math.h>
+
+#include "ptn_prefetch.h"
+
+#define PTN_SCAN_BODY(T, DOT)                                                        \
+    const T *X_ = (const T *)s->X;                                                   \
+    const T *w_ = (const T *)s->w;                                                   \
+    const size_t d_ = s->d, ahead_ = s->ahead, n_rows_ = s->n_rows;                  \
+    const ptrdiff_t *rows_ = s->rows;                                                \
+    const signed char *y_ = s->y;                                                    \
+    const double b_ = s->b, margin_ = s->margin;                                     \
+    size_t k_;                                                                       \
+    for (k_ = start; k_ < stop; k_++) {                                              \
+        const size_t i_ = (size_t)rows_[k_];                                         \
+        double a_, ya_;                                                              \
+        if (ahead_ != 0 && k_ + ahead_ < n_rows_) {                                  \
+            ptn_prefetch_range(X_ + (size_t)rows_[k_ + ahead_] * d_, d_ * sizeof(T)); \
+        }                                                                            \
+        a_ = DOT(d_, X_ + i_ * d_, w_) + b_;                                         \
+        ya_ = (double)y_[i_] * a_;                                                   \
+        if (!(margin_ < ya_ && ya_ < HUGE_VAL)) {                                    \
+            *act = a_;                                                               \
+            return k_;                                                               \
+        }                                                                            \
+    }                                                                                \
+    return stop;
+
+#endif /* PTN_SCAN_H */
