@@ -12,8 +12,14 @@ Float32 and float64 data share each loop through the ``floating`` fused
 type.  The weights are kept in the data's dtype (the update ``w += eta*y*x``
 streams the same bytes as the data) while activations are summed in double by
 the kernels, and biases, averaging accumulators and mini-batch gradients are
-doubles.  For float32 data this keeps every activation as exact as a float64
-model would compute it from the same weights, at no cost in memory traffic.
+doubles.  For float32 data the kernels add four products per SIMD lane in
+float32 before the double sum, so an activation's error stays within a few
+float32 roundings of its terms whatever the number of features (the
+contract is in csrc/ptn_kernels.h), at no cost in memory traffic.
+
+The binary online rule runs on the kernels' scan (csrc/ptn_scan.h): the
+stretch of rows the weights already get right is one C loop with the dot
+product inlined, and only the rows that update come back here.
 
 The rules (y in {-1, +1}, a = w.x + b):
 
