@@ -433,7 +433,10 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if len(classes) < 2:
             raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
                              "samples of at least two classes")
-        index = np.searchsorted(classes, y).astype(np.int32)
+        if len(classes) == 2:  # one comparison instead of a binary search per label
+            index = (y == classes[1]).astype(np.int32)
+        else:
+            index = np.searchsorted(classes, y).astype(np.int32)
         kind = "binary" if len(classes) == 2 else "multiclass"
         return kind, classes, index
 

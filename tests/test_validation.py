@@ -1,6 +1,7 @@
 """Every bad input gets a clear exception naming the problem."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from perceptron import Perceptron
 
@@ -118,3 +119,23 @@ def test_failed_fit_leaves_estimator_unchanged():
     np.testing.assert_array_equal(m.coef_, before[0])
     np.testing.assert_array_equal(m.intercept_, before[1])
     assert m.n_iter_ == before[2]
+
+
+@settings(max_examples=100, deadline=None)
+@given(labels=st.lists(st.text(alphabet="abcxyz", max_size=3), min_size=1, max_size=60),
+       as_bytes=st.booleans())
+def test_unique_labels_matches_numpy_for_strings(labels, as_bytes):
+    # few classes take the peeling path, more than 16 the set path
+    from perceptron._validation import unique_labels
+
+    y = np.array([s.encode() for s in labels]) if as_bytes else np.array(labels)
+    got = unique_labels(y)
+    assert got.dtype == y.dtype
+    np.testing.assert_array_equal(got, np.unique(y))
+
+
+def test_unique_labels_many_string_classes():
+    from perceptron._validation import unique_labels
+
+    y = np.array([f"c{i % 40:02d}" for i in range(400)])
+    np.testing.assert_array_equal(unique_labels(y), np.unique(y))
