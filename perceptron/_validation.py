@@ -7,6 +7,7 @@ X is checked inside the loops themselves (a dot product that meets NaN or
 infinity is not finite), which saves a full pass over the data; see
 ``perceptron._online``.
 """
+import math
 import numbers
 import operator
 import os
@@ -211,7 +212,7 @@ def check_scalar(value, name, kind, *, low=None, high=None, low_open=False, high
         if not isinstance(value, numbers.Real):
             raise TypeError(f"{name} must be a real number, got {value!r}")
         value = float(value)
-        if not np.isfinite(value):
+        if not math.isfinite(value):
             raise ValueError(f"{name} must be finite, got {value!r}")
     if low is not None and (value < low or (low_open and value == low)):
         bound = f"> {low}" if low_open else f">= {low}"

@@ -480,8 +480,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     def _effective(self, mode, problems, p):
         """coef, intercept of the model the problems make now."""
         parts = [pr.state.effective(p["average"], p["pocket"]) for pr in problems]
-        W = np.vstack([w for w, _ in parts])
-        b = np.concatenate([b for _, b in parts])
+        if len(parts) == 1:  # effective() returns fresh arrays
+            W, b = parts[0]
+        else:
+            W = np.vstack([w for w, _ in parts])
+            b = np.concatenate([b for _, b in parts])
         if mode == "multinomial" and W.shape[0] == 2:
             # two classes trained by the multiclass rule: one equivalent row
             W = (W[1:].astype(np.float64) - W[:1]).astype(W.dtype)
@@ -628,11 +631,13 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return W, b
 
     def _set_fitted(self, X, mode, problems, classes, W, b, rows, sw):
-        histories = [{k: np.concatenate(v) if v else np.zeros(0) for k, v in pr.history.items()}
-                     for pr in problems]
+        histories = [{k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0)
+                      for k, v in pr.history.items()} for pr in problems]
         n_iter = max(len(h["mistakes"]) for h in histories)
 
         def total(key):
+            if len(histories) == 1:
+                return histories[0][key]
             out = np.zeros(n_iter, dtype=histories[0][key].dtype)
             for h in histories:
                 out[:len(h[key])] += h[key]
