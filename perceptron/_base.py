@@ -5,6 +5,7 @@ stored unchanged by ``__init__``, fitted attributes ending in ``_``), written
 here so that scikit-learn is not a dependency.
 """
 import inspect
+from typing import Any, Callable
 
 import numpy as np
 
@@ -63,11 +64,15 @@ class ClassifierMixin:
     """``score`` as mean accuracy."""
 
     _estimator_type = "classifier"
+    # provided by the estimator this mixin is combined with
+    fit: Callable[..., Any]
+    predict: Callable[..., Any]
 
     def __sklearn_tags__(self):
         from sklearn.utils import ClassifierTags
 
-        tags = super().__sklearn_tags__()
+        # the estimator classes put BaseEstimator after this mixin, which has it
+        tags = super().__sklearn_tags__()  # type: ignore[misc]
         tags.estimator_type = "classifier"
         tags.classifier_tags = ClassifierTags()
         tags.target_tags.required = True

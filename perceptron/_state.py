@@ -79,8 +79,10 @@ class OnlineState:
         pocket: the pocket; otherwise the current weights.
         """
         if pocket:
+            assert self.PW is not None and self.pb is not None, "a state made without a pocket"
             return self.PW.copy(), self.pb.copy()
         if average and self.steps > 0:
+            assert self.U is not None and self.ub is not None, "a state made without averaging"
             c = float(self.steps)
             W = (self.W.astype(np.float64) - self.U / c).astype(self.W.dtype)
             return W, self.b - self.ub / c
@@ -93,6 +95,7 @@ class OnlineState:
         from_current: the pocket starts as the current weights (a new fit);
         otherwise it keeps its weights (a new chunk of partial_fit).
         """
+        assert self.PW is not None and self.pb is not None, "a state made without a pocket"
         if from_current:
             self.PW[...] = self.W
             self.pb[...] = self.b

@@ -133,7 +133,8 @@ def unique_labels(y, name="y"):
             # few classes (the usual case): peel one label off per pass, a
             # vectorised comparison, 3x faster than sorting or hashing every
             # string; many classes: a set of Python strings
-            found, rest = [], y
+            found: list = []
+            rest = y
             while rest.size and len(found) <= _PEEL_MAX_CLASSES:
                 found.append(rest[0])
                 rest = rest[rest != rest[0]]

@@ -1,6 +1,7 @@
 """Linear perceptron classifiers: the Perceptron estimator and its scoring."""
 import warnings
 import weakref
+from typing import Any, Dict
 
 import numpy as np
 
@@ -51,6 +52,10 @@ class LinearClassifierMixin(ClassifierMixin):
     """
 
     _multilabel = False
+    # fitted attributes, set by the estimator's fit
+    coef_: np.ndarray
+    intercept_: np.ndarray
+    classes_: np.ndarray
 
     def decision_function(self, X):
         """Activations ``w_j.x + b_j`` of each row.
@@ -139,7 +144,7 @@ class LinearClassifierMixin(ClassifierMixin):
 
 # estimator -> (coef_, intercept_, LinearModel): c_model()'s cache, kept out of
 # the estimator's __dict__ so that scoring never changes the estimator
-_C_MODELS = weakref.WeakKeyDictionary()
+_C_MODELS: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
 
 
 def _check_sample_weight(sample_weight, n):
@@ -191,7 +196,7 @@ class _Problem:
     def __init__(self, state, labels):
         self.state = state
         self.labels = labels
-        self.history = {"mistakes": [], "updates": [], "loss": []}
+        self.history: Dict[str, list] = {"mistakes": [], "updates": [], "loss": []}
 
 
 class Perceptron(LinearClassifierMixin, BaseEstimator):
@@ -727,8 +732,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             else:
                 mode, problems = self._problems(kind, len(labels), target, d, X.dtype, seed, p,
                                                 None)
-            history = {"mistakes": [], "updates": [], "loss": []}
+            history: Dict[str, list] = {"mistakes": [], "updates": [], "loss": []}
         else:
+            assert states is not None
             mode = self._mode
             problems = [_Problem(state, labels_j) for state, labels_j in
                         zip(states, self._chunk_labels(mode, target, len(labels)))]
@@ -814,15 +820,15 @@ def _validation_split(rows, target, kind, fraction, seed):
     """Stratified split of `rows` into (train, validation) for early stopping."""
     rng = np.random.default_rng(seed)
     groups = target[rows] if kind != "multilabel" else np.zeros(len(rows), dtype=np.int32)
-    train, val = [], []
+    train_parts, val_parts = [], []
     for g in np.unique(groups):
         members = rows[groups == g]
         members = members[rng.permutation(len(members))]
         n_val = min(int(round(fraction * len(members))), len(members) - 1)
-        val.append(members[:n_val])
-        train.append(members[n_val:])
-    val = np.sort(np.concatenate(val)).astype(np.intp)
-    train = np.sort(np.concatenate(train)).astype(np.intp)
+        val_parts.append(members[:n_val])
+        train_parts.append(members[n_val:])
+    val = np.sort(np.concatenate(val_parts)).astype(np.intp)
+    train = np.sort(np.concatenate(train_parts)).astype(np.intp)
     if len(val) == 0:
         raise ValueError(f"validation_fraction={fraction} leaves no sample for validation "
                          f"out of {len(rows)}; raise it or turn early_stopping off")

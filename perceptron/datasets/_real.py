@@ -1,5 +1,6 @@
 """Real data sets shipped inside the package (see data/README.md)."""
 import csv
+import io
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -41,11 +42,11 @@ def load_breast_cancer(dtype=np.float64):
         ``data`` (569, 30); ``target`` of strings ``"malignant"`` or
         ``"benign"``; ``feature_names``; ``target_names``; ``description``.
     """
-    with resources.files(__package__).joinpath("data", "wdbc.csv").open("r", newline="") as fh:
-        rows = list(csv.reader(fh))
+    folder = resources.files(__package__).joinpath("data")
+    rows = list(csv.reader(io.StringIO(folder.joinpath("wdbc.csv").read_text(), newline="")))
     header, body = rows[0], rows[1:]
     data = np.array([r[:-1] for r in body], dtype=dtype)
     target = np.array([r[-1] for r in body])
-    description = resources.files(__package__).joinpath("data", "README.md").read_text()
+    description = folder.joinpath("README.md").read_text()
     return Dataset(data=data, target=target, feature_names=header[:-1],
                    target_names=["benign", "malignant"], description=description)
