@@ -21,6 +21,9 @@ static const ptn_kernels ptn_table_scalar = {
     ptn_sqdist_f32_scalar, ptn_sqdist_f64_scalar, ptn_exp_f64_scalar,
     ptn_dot_block_f32_scalar, ptn_dot_block_f64_scalar, ptn_rbf_block_f64_scalar,
     ptn_scan_f32_scalar, ptn_scan_f64_scalar,
+    ptn_sdot_f32_i32_scalar, ptn_sdot_f32_i64_scalar, ptn_sdot_f64_i32_scalar, ptn_sdot_f64_i64_scalar,
+    ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
+    ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
 };
 
 #if PTN_HAVE_X86_KERNELS
@@ -31,6 +34,9 @@ static const ptn_kernels ptn_table_avx2 = {
     ptn_sqdist_f32_avx2, ptn_sqdist_f64_avx2, ptn_exp_f64_avx2,
     ptn_dot_block_f32_avx2, ptn_dot_block_f64_avx2, ptn_rbf_block_f64_avx2,
     ptn_scan_f32_avx2, ptn_scan_f64_avx2,
+    ptn_sdot_f32_i32_avx2, ptn_sdot_f32_i64_avx2, ptn_sdot_f64_i32_avx2, ptn_sdot_f64_i64_avx2,
+    ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
+    ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
 };
 static const ptn_kernels ptn_table_avx512 = {
     PTN_LEVEL_AVX512, "avx512",
@@ -39,6 +45,9 @@ static const ptn_kernels ptn_table_avx512 = {
     ptn_sqdist_f32_avx512, ptn_sqdist_f64_avx512, ptn_exp_f64_avx512,
     ptn_dot_block_f32_avx512, ptn_dot_block_f64_avx512, ptn_rbf_block_f64_avx512,
     ptn_scan_f32_avx512, ptn_scan_f64_avx512,
+    ptn_sdot_f32_i32_avx512, ptn_sdot_f32_i64_avx512, ptn_sdot_f64_i32_avx512, ptn_sdot_f64_i64_avx512,
+    ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
+    ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
 };
 #endif
 
@@ -50,6 +59,9 @@ static const ptn_kernels ptn_table_neon = {
     ptn_sqdist_f32_neon, ptn_sqdist_f64_neon, ptn_exp_f64_neon,
     ptn_dot_block_f32_neon, ptn_dot_block_f64_neon, ptn_rbf_block_f64_neon,
     ptn_scan_f32_neon, ptn_scan_f64_neon,
+    ptn_sdot_f32_i32_scalar, ptn_sdot_f32_i64_scalar, ptn_sdot_f64_i32_scalar, ptn_sdot_f64_i64_scalar,
+    ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
+    ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
 };
 #endif
 

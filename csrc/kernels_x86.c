@@ -839,6 +839,148 @@ void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double
     }
 }
 
+/* ------------------------------------------ sparse dot products by gathers */
+
+/* The weights of a CSR row's columns fetched by vector gathers: many loads in
+ * flight at once, which pays when the weights miss L1 (ptn_kernels.h).  Exact
+ * double products as in the scalar kernel; the tail is masked (AVX-512) or
+ * scalar (AVX2). */
+PTN_TARGET("avx512f")
+double ptn_sdot_f32_i32_avx512(size_t nnz, const float *val, const int32_t *idx, const float *w)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    size_t j = 0;
+    while (j < nnz) {
+        __mmask16 m = nnz - j >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (nnz - j)) - 1u);
+        __m512i ix = _mm512_maskz_loadu_epi32(m, idx + j);
+        __m512 g = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, ix, w, 4);
+        __m512 x = _mm512_maskz_loadu_ps(m, val + j);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(x)),
+                             _mm512_cvtps_pd(_mm512_castps512_ps256(g)), a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(x)),
+                             _mm512_cvtps_pd(ptn_high_ps_avx512(g)), a1);
+        j += 16;
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1));
+}
+
+PTN_TARGET("avx512f")
+double ptn_sdot_f64_i32_avx512(size_t nnz, const double *val, const int32_t *idx, const double *w)
+{
+    __m512d a0 = _mm512_setzero_pd();
+    size_t j = 0;
+    while (j < nnz) {
+        __mmask8 m = nnz - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (nnz - j)) - 1u);
+        __m256i ix = _mm512_castsi512_si256(_mm512_maskz_loadu_epi32((__mmask16)m, idx + j));
+        __m512d g = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, ix, w, 8);
+        a0 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(m, val + j), g, a0);
+        j += 8;
+    }
+    return _mm512_reduce_add_pd(a0);
+}
+
+PTN_TARGET("avx512f")
+double ptn_sdot_f32_i64_avx512(size_t nnz, const float *val, const int64_t *idx, const float *w)
+{
+    __m512d a0 = _mm512_setzero_pd();
+    size_t j = 0;
+    while (j < nnz) {
+        __mmask8 m = nnz - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (nnz - j)) - 1u);
+        __m512i ix = _mm512_maskz_loadu_epi64(m, idx + j);
+        __m256 g = _mm512_mask_i64gather_ps(_mm256_setzero_ps(), m, ix, w, 4);
+        __m256 x = _mm512_castps512_ps256(_mm512_maskz_loadu_ps((__mmask16)m, val + j));
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(x), _mm512_cvtps_pd(g), a0);
+        j += 8;
+    }
+    return _mm512_reduce_add_pd(a0);
+}
+
+PTN_TARGET("avx512f")
+double ptn_sdot_f64_i64_avx512(size_t nnz, const double *val, const int64_t *idx, const double *w)
+{
+    __m512d a0 = _mm512_setzero_pd();
+    size_t j = 0;
+    while (j < nnz) {
+        __mmask8 m = nnz - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (nnz - j)) - 1u);
+        __m512i ix = _mm512_maskz_loadu_epi64(m, idx + j);
+        __m512d g = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), m, ix, w, 8);
+        a0 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(m, val + j), g, a0);
+        j += 8;
+    }
+    return _mm512_reduce_add_pd(a0);
+}
+
+PTN_TARGET("avx2,fma")
+double ptn_sdot_f32_i32_avx2(size_t nnz, const float *val, const int32_t *idx, const float *w)
+{
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
+    double s = 0.0;
+    size_t j = 0;
+    for (; j + 8 <= nnz; j += 8) {
+        __m256i ix = _mm256_loadu_si256((const __m256i *)(idx + j));
+        __m256 g = _mm256_i32gather_ps(w, ix, 4), x = _mm256_loadu_ps(val + j);
+        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)),
+                             _mm256_cvtps_pd(_mm256_castps256_ps128(g)), a0);
+        a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)),
+                             _mm256_cvtps_pd(_mm256_extractf128_ps(g, 1)), a1);
+    }
+    for (; j < nnz; j++) {
+        s += (double)val[j] * (double)w[idx[j]];
+    }
+    return ptn_hsum_pd_avx2(_mm256_add_pd(a0, a1)) + s;
+}
+
+PTN_TARGET("avx2,fma")
+double ptn_sdot_f64_i32_avx2(size_t nnz, const double *val, const int32_t *idx, const double *w)
+{
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
+    double s = 0.0;
+    size_t j = 0;
+    for (; j + 8 <= nnz; j += 8) {
+        __m128i i0 = _mm_loadu_si128((const __m128i *)(idx + j));
+        __m128i i1 = _mm_loadu_si128((const __m128i *)(idx + j + 4));
+        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(val + j), _mm256_i32gather_pd(w, i0, 8), a0);
+        a1 = _mm256_fmadd_pd(_mm256_loadu_pd(val + j + 4), _mm256_i32gather_pd(w, i1, 8), a1);
+    }
+    for (; j < nnz; j++) {
+        s += val[j] * w[idx[j]];
+    }
+    return ptn_hsum_pd_avx2(_mm256_add_pd(a0, a1)) + s;
+}
+
+PTN_TARGET("avx2,fma")
+double ptn_sdot_f32_i64_avx2(size_t nnz, const float *val, const int64_t *idx, const float *w)
+{
+    __m256d a0 = _mm256_setzero_pd();
+    double s = 0.0;
+    size_t j = 0;
+    for (; j + 4 <= nnz; j += 4) {
+        __m256i ix = _mm256_loadu_si256((const __m256i *)(idx + j));
+        __m128 g = _mm256_i64gather_ps(w, ix, 4);
+        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val + j)), _mm256_cvtps_pd(g), a0);
+    }
+    for (; j < nnz; j++) {
+        s += (double)val[j] * (double)w[idx[j]];
+    }
+    return ptn_hsum_pd_avx2(a0) + s;
+}
+
+PTN_TARGET("avx2,fma")
+double ptn_sdot_f64_i64_avx2(size_t nnz, const double *val, const int64_t *idx, const double *w)
+{
+    __m256d a0 = _mm256_setzero_pd();
+    double s = 0.0;
+    size_t j = 0;
+    for (; j + 4 <= nnz; j += 4) {
+        __m256i ix = _mm256_loadu_si256((const __m256i *)(idx + j));
+        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(val + j), _mm256_i64gather_pd(w, ix, 8), a0);
+    }
+    for (; j < nnz; j++) {
+        s += val[j] * w[idx[j]];
+    }
+    return ptn_hsum_pd_avx2(a0) + s;
+}
+
 #else
 typedef int ptn_kernels_x86_not_compiled; /* ISO C: a translation unit may not be empty */
 #endif /* PTN_HAVE_X86_KERNELS */

@@ -3,6 +3,7 @@
 # can cimport.  Every function here is nogil and cannot raise.
 
 from libc.stddef cimport ptrdiff_t
+from libc.stdint cimport int32_t, int64_t
 
 cdef extern from "ptn_kernels.h" nogil:
     ctypedef double (*ptn_dot_f32_fn)(size_t n, const float *x, const float *y) noexcept nogil
@@ -35,6 +36,28 @@ cdef extern from "ptn_kernels.h" nogil:
     ctypedef size_t (*ptn_scan_fn)(const ptn_scan *s, size_t start, size_t stop,
                                    double *act) noexcept nogil
 
+    ctypedef double (*ptn_sdot_f32_i32_fn)(size_t nnz, const float *val, const int32_t *idx,
+                                           const float *w) noexcept nogil
+    ctypedef double (*ptn_sdot_f32_i64_fn)(size_t nnz, const float *val, const int64_t *idx,
+                                           const float *w) noexcept nogil
+    ctypedef double (*ptn_sdot_f64_i32_fn)(size_t nnz, const double *val, const int32_t *idx,
+                                           const double *w) noexcept nogil
+    ctypedef double (*ptn_sdot_f64_i64_fn)(size_t nnz, const double *val, const int64_t *idx,
+                                           const double *w) noexcept nogil
+    ctypedef void (*ptn_saxpy_f32_i32_fn)(size_t nnz, float a, const float *val, const int32_t *idx,
+                                          float *w) noexcept nogil
+    ctypedef void (*ptn_saxpy_f32_i64_fn)(size_t nnz, float a, const float *val, const int64_t *idx,
+                                          float *w) noexcept nogil
+    ctypedef void (*ptn_saxpy_f64_i32_fn)(size_t nnz, double a, const double *val,
+                                          const int32_t *idx, double *w) noexcept nogil
+    ctypedef void (*ptn_saxpy_f64_i64_fn)(size_t nnz, double a, const double *val,
+                                          const int64_t *idx, double *w) noexcept nogil
+    ctypedef void (*ptn_saxpy_f32_f64_i32_fn)(size_t nnz, double a, const float *val,
+                                              const int32_t *idx, double *w) noexcept nogil
+    ctypedef void (*ptn_saxpy_f32_f64_i64_fn)(size_t nnz, double a, const float *val,
+                                              const int64_t *idx, double *w) noexcept nogil
+    enum: PTN_SPARSE_GATHER_MIN_BYTES
+
     ctypedef struct ptn_kernels:
         int level
         const char *name
@@ -51,6 +74,16 @@ cdef extern from "ptn_kernels.h" nogil:
         ptn_rbf_block_f64_fn rbf_block_f64
         ptn_scan_fn scan_f32
         ptn_scan_fn scan_f64
+        ptn_sdot_f32_i32_fn sdot_f32_i32
+        ptn_sdot_f32_i64_fn sdot_f32_i64
+        ptn_sdot_f64_i32_fn sdot_f64_i32
+        ptn_sdot_f64_i64_fn sdot_f64_i64
+        ptn_saxpy_f32_i32_fn saxpy_f32_i32
+        ptn_saxpy_f32_i64_fn saxpy_f32_i64
+        ptn_saxpy_f64_i32_fn saxpy_f64_i32
+        ptn_saxpy_f64_i64_fn saxpy_f64_i64
+        ptn_saxpy_f32_f64_i32_fn saxpy_f32_f64_i32
+        ptn_saxpy_f32_f64_i64_fn saxpy_f32_f64_i64
 
 from cython cimport floating
 

@@ -316,3 +316,85 @@ def _py_scan(X, rows, y, w, double b, double margin, Py_ssize_t start, Py_ssize_
     else:
         raise TypeError(f"X's dtype must be float32 or float64, got {X.dtype}")
     return (<Py_ssize_t>pos, None if pos == <size_t>stop else act)
+
+
+def _py_sdot(val, idx, w, level=None):
+    """sum(val * w[idx]) of a sparse row with the sdot kernel of `level`; for tests.
+    val float32/float64, idx int32/int64, w of val's dtype."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef const float[::1] vf, wf
+    cdef const double[::1] vd, wd
+    cdef const int32_t[::1] i32
+    cdef const int64_t[::1] i64
+    _check_sparse_args(val, idx, w)
+    cdef size_t nnz = <size_t>val.shape[0]
+    if nnz == 0:
+        return 0.0
+    if val.dtype.name == "float32":
+        vf, wf = val, w
+        if idx.dtype.name == "int32":
+            i32 = idx
+            return k.sdot_f32_i32(nnz, &vf[0], &i32[0], &wf[0])
+        i64 = idx
+        return k.sdot_f32_i64(nnz, &vf[0], &i64[0], &wf[0])
+    vd, wd = val, w
+    if idx.dtype.name == "int32":
+        i32 = idx
+        return k.sdot_f64_i32(nnz, &vd[0], &i32[0], &wd[0])
+    i64 = idx
+    return k.sdot_f64_i64(nnz, &vd[0], &i64[0], &wd[0])
+
+
+def _py_saxpy(a, val, idx, w, level=None):
+    """w[idx] += a * val in place with the saxpy kernel of `level`; for tests.
+    float32 val into a float64 w uses the mixed-precision kernel."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef const float[::1] vf
+    cdef const double[::1] vd
+    cdef float[::1] wf
+    cdef double[::1] wd
+    cdef const int32_t[::1] i32
+    cdef const int64_t[::1] i64
+    _check_sparse_args(val, idx, w, mixed=True)
+    cdef size_t nnz = <size_t>val.shape[0]
+    cdef bint narrow = idx.dtype.name == "int32"
+    if nnz == 0:
+        return
+    if narrow:
+        i32 = idx
+    else:
+        i64 = idx
+    if val.dtype.name == "float32" and w.dtype.name == "float64":
+        vf, wd = val, w
+        if narrow:
+            k.saxpy_f32_f64_i32(nnz, <double>a, &vf[0], &i32[0], &wd[0])
+        else:
+            k.saxpy_f32_f64_i64(nnz, <double>a, &vf[0], &i64[0], &wd[0])
+    elif val.dtype.name == "float32":
+        vf, wf = val, w
+        if narrow:
+            k.saxpy_f32_i32(nnz, <float>a, &vf[0], &i32[0], &wf[0])
+        else:
+            k.saxpy_f32_i64(nnz, <float>a, &vf[0], &i64[0], &wf[0])
+    else:
+        vd, wd = val, w
+        if narrow:
+            k.saxpy_f64_i32(nnz, <double>a, &vd[0], &i32[0], &wd[0])
+        else:
+            k.saxpy_f64_i64(nnz, <double>a, &vd[0], &i64[0], &wd[0])
+
+
+def _check_sparse_args(val, idx, w, mixed=False):
+    if val.ndim != 1 or idx.ndim != 1 or w.ndim != 1 or val.shape != idx.shape:
+        raise ValueError("val and idx must be 1-D of the same length, w 1-D")
+    if val.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"val's dtype must be float32 or float64, got {val.dtype}")
+    if idx.dtype.name not in ("int32", "int64"):
+        raise TypeError(f"idx's dtype must be int32 or int64, got {idx.dtype}")
+    if w.dtype != val.dtype and not (mixed and val.dtype.name == "float32"
+                                     and w.dtype.name == "float64"):
+        raise TypeError(f"w's dtype {w.dtype} does not go with val's {val.dtype}")
+    if idx.shape[0] and (idx.min() < 0 or idx.max() >= w.shape[0]):
+        raise ValueError("idx must index w")
+    if mixed and len(np.unique(idx)) != idx.shape[0]:
+        raise ValueError("idx must not repeat a column")

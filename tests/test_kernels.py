@@ -346,3 +346,43 @@ def test_scan_stops_at_non_finite_activations(level, dtype):
     # y*a exactly at the margin is a violation (y*a <= margin)
     pos, a = _simd._py_scan(X, rows, y, w, -70.0, 0.0, 0, 6, 0, level)
     assert pos == 0 and a == 0.0
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("d", [50, 70000])  # weights in L1, and large enough for the gathers
+@pytest.mark.parametrize("nnz", [0, 1, 3, 7, 8, 9, 15, 16, 17, 33, 50])
+def test_sparse_dot_and_axpy_match_numpy(level, dtype, index_dtype, d, nnz, rng):
+    if nnz > d:
+        pytest.skip("more values than columns")
+    idx = rng.choice(d, size=nnz, replace=False).astype(index_dtype)  # unsorted, distinct
+    val = rng.standard_normal(nnz).astype(dtype)
+    w = rng.standard_normal(d).astype(dtype)
+    expected = float(np.dot(val.astype(np.float64), w[idx].astype(np.float64)))
+    got = _simd._py_sdot(val, idx, w, level)
+    assert abs(got - expected) <= 1e-12 * (nnz + 1)  # exact products: only the sum rounds
+    before = w.copy()
+    _simd._py_saxpy(0.37, val, idx, w, level)
+    updated = before.copy()
+    updated[idx] = (before[idx].astype(np.float64) + np.float64(dtype(0.37)) * val).astype(dtype)
+    tol = 1e-6 if dtype is np.float32 else 1e-15
+    np.testing.assert_allclose(w, updated, rtol=tol, atol=tol)
+    untouched = np.ones(d, dtype=bool)
+    untouched[idx] = False
+    np.testing.assert_array_equal(w[untouched], before[untouched])
+    acc = np.full(d, 0.5)
+    _simd._py_saxpy(2.0, val.astype(np.float32), idx, acc, level)  # float32 into float64
+    expected_acc = np.full(d, 0.5)
+    expected_acc[idx] += 2.0 * val.astype(np.float32).astype(np.float64)
+    np.testing.assert_allclose(acc, expected_acc, rtol=1e-15, atol=1e-15)
+
+
+def test_sparse_test_wrappers_refuse_bad_arguments():
+    val, w = np.ones(3), np.ones(5)
+    with pytest.raises(ValueError, match="index w"):
+        _simd._py_sdot(val, np.array([0, 1, 5]), w)
+    with pytest.raises(TypeError, match="int32 or int64"):
+        _simd._py_sdot(val, np.array([0, 1, 2], dtype=np.int16), w)
+    with pytest.raises(ValueError, match="repeat"):
+        _simd._py_saxpy(1.0, val, np.array([0, 1, 1]), w)

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const size_t lengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 97, 1536};
 #define N_LENGTHS (sizeof(lengths) / sizeof(lengths[0]))
@@ -187,6 +188,79 @@ static void check_rbf_block(const ptn_kernels *k)
     }
 }
 
+/* Sparse rows: sdot against a long-double reference and saxpy against the
+ * same update made densely, for every nnz of `lengths` (gather bodies and
+ * tails), int32 and int64 indices, weights small (L1) and large (gathers). */
+#define SP_MAX_D 70000
+static void check_sparse(const ptn_kernels *k)
+{
+    static float wf[SP_MAX_D], vf[MAX_LEN], wf2[SP_MAX_D];
+    static double wd[SP_MAX_D], vd[MAX_LEN], wd2[SP_MAX_D], acc[SP_MAX_D], acc2[SP_MAX_D];
+    static int32_t i32[MAX_LEN];
+    static int64_t i64[MAX_LEN];
+    static unsigned char used[SP_MAX_D];
+    static const size_t dims[] = {2000, SP_MAX_D};
+    size_t di, li, j;
+    for (di = 0; di < sizeof(dims) / sizeof(dims[0]); di++) {
+        size_t D = dims[di];
+        for (j = 0; j < D; j++) {
+            wf[j] = (float)uniform();
+            wd[j] = uniform();
+            used[j] = 0;
+        }
+        for (li = 0; li < N_LENGTHS; li++) {
+            size_t nnz = lengths[li];
+            long double r32 = 0.0L, r64 = 0.0L;
+            double tol = 1e-12 * (double)(nnz + 1);
+            if (nnz > D) {
+                continue;
+            }
+            for (j = 0; j < nnz; j++) {
+                size_t c;
+                do {  /* distinct columns, in random order (the kernels need no sorting) */
+                    c = (size_t)((uniform() + 1.0) * 0.5 * (double)D) % D;
+                } while (used[c]);
+                used[c] = 1;
+                i32[j] = (int32_t)c;
+                i64[j] = (int64_t)c;
+                vf[j] = (float)uniform();
+                vd[j] = uniform();
+                r32 += (long double)vf[j] * (long double)wf[c];
+                r64 += (long double)vd[j] * (long double)wd[c];
+            }
+            check(fabs(k->sdot_f32_i32(nnz, vf, i32, wf) - (double)r32) <= tol, "sdot_f32_i32", k->name, nnz, D);
+            check(fabs(k->sdot_f32_i64(nnz, vf, i64, wf) - (double)r32) <= tol, "sdot_f32_i64", k->name, nnz, D);
+            check(fabs(k->sdot_f64_i32(nnz, vd, i32, wd) - (double)r64) <= tol, "sdot_f64_i32", k->name, nnz, D);
+            check(fabs(k->sdot_f64_i64(nnz, vd, i64, wd) - (double)r64) <= tol, "sdot_f64_i64", k->name, nnz, D);
+            /* updates: the same as the dense update at those columns, nothing else written */
+            memcpy(wf2, wf, D * sizeof(float));
+            memcpy(wd2, wd, D * sizeof(double));
+            for (j = 0; j < D; j++) {
+                acc[j] = acc2[j] = 0.5;
+            }
+            k->saxpy_f32_i32(nnz, 0.75f, vf, i32, wf2);
+            k->saxpy_f64_i64(nnz, -1.25, vd, i64, wd2);
+            k->saxpy_f32_f64_i64(nnz, 3.0, vf, i64, acc);
+            k->saxpy_f64_i32(nnz, 2.0, vd, i32, acc2);
+            for (j = 0; j < nnz; j++) {
+                size_t c = (size_t)i32[j];
+                check(wf2[c] == wf[c] + 0.75f * vf[j], "saxpy_f32_i32", k->name, nnz, D);
+                check(wd2[c] == wd[c] + -1.25 * vd[j], "saxpy_f64_i64", k->name, nnz, D);
+                check(acc[c] == 0.5 + 3.0 * (double)vf[j], "saxpy_f32_f64_i64", k->name, nnz, D);
+                check(acc2[c] == 0.5 + 2.0 * vd[j], "saxpy_f64_i32", k->name, nnz, D);
+                wf2[c] = wf[c];
+                wd2[c] = wd[c];
+                acc[c] = acc2[c] = 0.5;
+                used[c] = 0;
+            }
+            for (j = 0; j < D; j++) {
+                check(wf2[j] == wf[j] && wd2[j] == wd[j] && acc[j] == 0.5 && acc2[j] == 0.5,
+                      "saxpy wrote outside its columns", k->name, nnz, D);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     static float xf[MAX_LEN + 2 * PAD], yf[MAX_LEN + 2 * PAD];
@@ -314,6 +388,7 @@ int main(void)
         check_exp_specials(k);
         check_block(k);
         check_rbf_block(k);
+        check_sparse(k);
         printf("ok   %s\n", k->name);
     }
     if (failures) {
