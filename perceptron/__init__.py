@@ -25,6 +25,8 @@ from .linear import Perceptron
 from .voted import VotedPerceptron
 from .kernel import KernelPerceptron
 from . import geometry
+from . import io
+from .io import load_model as load
 
 
 def get_include():
@@ -55,6 +57,8 @@ __all__ = [
     "EpochInfo",
     "KernelPerceptron",
     "geometry",
+    "io",
+    "load",
     "ConvergenceWarning",
     "DataConversionWarning",
     "NotFittedError",
