@@ -161,11 +161,13 @@ class _Encoder:
             for v in a.tolist():
                 if isinstance(v, np.generic):
                     v = v.item()
-                if isinstance(v, float) and not math.isfinite(v):
-                    self.refuse(f"{path} (the value {v!r})", a)
-                if v is None or not isinstance(v, (str, bool, int, float)):
-                    self.refuse(f"{path}: a label", v,
-                                " (labels must be numbers, strings or booleans)")
+                if v is None or not isinstance(v, (str, bool, int, float)) or (
+                        isinstance(v, float) and not math.isfinite(v)):
+                    raise ValueError(
+                        f"cannot save this {self.owner}: {path} holds the value "
+                        f"{_short_repr(v)} of type {type(v).__name__}; the labels (and names) "
+                        "in a model file must be strings, booleans or finite numbers (a model "
+                        "file never pickles): map them to such values before fitting")
                 values.append(v)
             return {"text_array": {"dtype": "object", "values": values}}
         self.refuse(path, a, f" of dtype {a.dtype}")
@@ -176,6 +178,16 @@ def _short_repr(value):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _warn(message):
+    """A UserWarning attributed to the first caller outside the package."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 2
+    while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) \
+            == package:
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, UserWarning, stacklevel=level)
+
+
 def _encode_params(est, encoder):
     params = {}
     for name, value in est.get_params().items():
@@ -184,14 +196,13 @@ def _encode_params(est, encoder):
                              "holds data, not code, and the model needs the kernel to predict; "
                              "use one of the named kernels or kernel='precomputed'")
         if name == "callback" and value is not None:
-            warnings.warn("the callback parameter is a function, which a model file cannot "
-                          "hold: it is saved as None", UserWarning, stacklevel=4)
+            _warn("the callback parameter is a function, which a model file cannot hold: it is "
+                  "saved as None")
             value = None
         if name == "random_state" and isinstance(value, (np.random.Generator,
                                                           np.random.RandomState)):
-            warnings.warn("random_state is a numpy random generator, which a model file "
-                          "cannot hold: it is saved as None (pass an int for a reproducible "
-                          "refit)", UserWarning, stacklevel=4)
+            _warn("random_state is a numpy random generator, which a model file cannot hold: it "
+                  "is saved as None (pass an int for a reproducible refit)")
             value = None
         params[name] = encoder.encode(value, f"the parameter {name}")
     return params
@@ -311,8 +322,10 @@ def save_model(model, f):
     TypeError
         If ``model`` is not an estimator of the package.
     """
-    data = model_bytes(model)
+    import io
+
     if isinstance(f, (str, bytes, os.PathLike)):
+        data = model_bytes(model)
         path = os.fsdecode(f)
         folder = os.path.dirname(os.path.abspath(path))
         fd, tmp = tempfile.mkstemp(prefix=".perceptron-", suffix=".tmp", dir=folder)
@@ -325,11 +338,9 @@ def save_model(model, f):
                 os.unlink(tmp)
             raise
     elif hasattr(f, "write"):
-        import io
-
         if isinstance(f, io.TextIOBase):
             raise TypeError("the file is open in text mode; open it in binary mode ('wb')")
-        f.write(data)
+        f.write(model_bytes(model))
     else:
         raise TypeError(f"f must be a path (str or os.PathLike) or a binary file object, got "
                         f"{type(f).__name__}")
