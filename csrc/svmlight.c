@@ -306,9 +306,19 @@ static int slow_double(ptn_svm_parser *p, const char *s, const char *e, double *
     return 0;
 }
 
-/* The number [s, e) (a whole token).  0 on success, -1 if it is not a
+static const char *token_end(const char *q, const char *e)
+{
+    while (q < e && !is_space(*q)) {
+        q++;
+    }
+    return q;
+}
+
+/* The number that starts at s and must end at e or at a space: its value
+ * in *out and its end in *stop.  0 on success, -1 if the token is not a
  * number, -2 if memory ran out. */
-static int parse_double(ptn_svm_parser *p, const char *s, const char *e, double *out)
+static int parse_number(ptn_svm_parser *p, const char *s, const char *e, double *out,
+                        const char **stop)
 {
     const char *q = s;
     int negative = 0, any_digit = 0, inexact = 0, digits = 0;
@@ -322,11 +332,13 @@ static int parse_double(ptn_svm_parser *p, const char *s, const char *e, double 
         return -1;
     }
     if (!((*q >= '0' && *q <= '9') || *q == '.')) {
-        if (word_is(q, e, "inf") || word_is(q, e, "infinity")) {
+        const char *t = token_end(q, e);
+        *stop = t;
+        if (word_is(q, t, "inf") || word_is(q, t, "infinity")) {
             *out = negative ? -HUGE_VAL : HUGE_VAL;
             return 0;
         }
-        if (word_is(q, e, "nan")) {
+        if (word_is(q, t, "nan")) {
             *out = negative ? -NAN : NAN;
             return 0;
         }
@@ -384,9 +396,10 @@ static int parse_double(ptn_svm_parser *p, const char *s, const char *e, double 
         }
         exp10 += exp_negative ? -exp_value : exp_value;
     }
-    if (q != e) {
+    if (q != e && !is_space(*q)) {
         return -1;
     }
+    *stop = q;
     if (mantissa == 0) {
         *out = negative ? -0.0 : 0.0;
         return 0;
@@ -402,7 +415,7 @@ static int parse_double(ptn_svm_parser *p, const char *s, const char *e, double 
     (void)inexact;
     (void)exact_powers_of_ten;
 #endif
-    return slow_double(p, s, e, out);
+    return slow_double(p, s, q, out);
 }
 
 /* A double rounded to float without undefined behaviour: beyond FLT_MAX
@@ -418,36 +431,25 @@ static float to_float(double v)
     return (float)v;
 }
 
-/* Parse a non-negative decimal integer [s, e) (a '+' may lead).
- * 0: ok; 1: not an integer; 2: larger than limit; 3: negative. */
-static int parse_index(const char *s, const char *e, int64_t limit, int64_t *out)
+/* The feature index that starts at s, up to the first non-digit, in *out
+ * and its end in *stop.  0: digits (at most limit); 1: no digits; 2: more
+ * than limit; 3: a '-' and digits. */
+static int scan_index(const char *s, const char *e, int64_t limit, int64_t *out,
+                      const char **stop)
 {
     const char *q = s;
     int64_t v = 0;
-    int too_large = 0;
-    if (q < e && *q == '+') {
+    int too_large = 0, negative = 0;
+    if (q < e && (*q == '+' || *q == '-')) {
+        negative = *q == '-';
         q++;
-    } else if (q < e && *q == '-') {
-        q++;
-        if (q < e) {
-            const char *r;
-            for (r = q; r < e && *r >= '0' && *r <= '9'; r++) {
-            }
-            if (r == e) {
-                return 3;
-            }
-        }
+    }
+    if (q == e || *q < '0' || *q > '9') {
+        *stop = q;
         return 1;
     }
-    if (q == e) {
-        return 1;
-    }
-    for (; q < e; q++) {
-        int d;
-        if (*q < '0' || *q > '9') {
-            return 1;
-        }
-        d = *q - '0';
+    for (; q < e && *q >= '0' && *q <= '9'; q++) {
+        int d = *q - '0';
         if (!too_large) {
             if (v > (limit - d) / 10) {
                 too_large = 1;
@@ -455,6 +457,10 @@ static int parse_index(const char *s, const char *e, int64_t limit, int64_t *out
                 v = v * 10 + d;
             }
         }
+    }
+    *stop = q;
+    if (negative) {
+        return 3;
     }
     if (too_large) {
         return 2;
@@ -591,7 +597,7 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
     const char *hash = (const char *)memchr(ls, '#', (size_t)(le - ls));
     char token[TOKEN_SHOWN * 4 + 8];
     double label;
-    int unsorted = 0, r;
+    int unsorted = 0, qid_seen = 0, r;
     int64_t last = -1;
     int64_t raw_limit;
     if (hash != NULL) {
@@ -603,14 +609,12 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
     if (q == e) {
         return 0;
     }
-    for (t = q; t < e && !is_space(*t); t++) {
-    }
-    r = parse_double(p, q, t, &label);
+    r = parse_number(p, q, e, &label, &t);
     if (r != 0) {
         if (r == -2) {
             return fail(p, PTN_SVM_ERR_NO_MEMORY, line, NULL, NULL, "out of memory");
         }
-        quote_token(token, sizeof token, q, t);
+        quote_token(token, sizeof token, q, token_end(q, e));
         return fail(p, PTN_SVM_ERR_LABEL, line, ls, le,
                     "the label '%s' is not a number (each line starts with its label)", token);
     }
@@ -619,8 +623,8 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
     /* the largest index as written that the base in force lets through */
     raw_limit = p->base == PTN_SVM_BASE_ZERO ? p->index_max : p->type_max;
     for (;;) {
-        const char *colon;
-        int64_t index;
+        const char *start;
+        int64_t index = 0;
         double value;
         while (q < e && is_space(*q)) {
             q++;
@@ -628,39 +632,42 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
         if (q == e) {
             break;
         }
-        for (t = q; t < e && !is_space(*t); t++) {
-        }
-        colon = (const char *)memchr(q, ':', (size_t)(t - q));
-        if (colon == NULL) {
-            quote_token(token, sizeof token, q, t);
-            return fail(p, PTN_SVM_ERR_FEATURE, line, ls, le,
-                        "'%s' is not a feature (expected index:value)", token);
-        }
-        if (p->row_len == 0 && last == -1 && colon - q == 3 && memcmp(q, "qid", 3) == 0) {
-            if (parse_int64(colon + 1, t) != 0) {
+        start = q;
+        if (!qid_seen && p->row_len == 0 && e - q >= 4 && memcmp(q, "qid:", 4) == 0) {
+            t = token_end(q, e);
+            if (parse_int64(q + 4, t) != 0) {
                 quote_token(token, sizeof token, q, t);
                 return fail(p, PTN_SVM_ERR_QID, line, ls, le,
                             "'%s': the query id must be a 64-bit integer", token);
             }
-            last = -2;  /* one qid, and only before the features */
+            qid_seen = 1;   /* one qid, and only before the features */
             q = t;
             continue;
         }
-        r = parse_index(q, colon, raw_limit, &index);
-        if (r != 0) {
-            quote_token(token, sizeof token, q, colon);
-            if (r == 2) {
+        r = scan_index(q, e, raw_limit, &index, &q);
+        if (r != 0 || q == e || *q != ':') {
+            const char *colon;
+            t = token_end(start, e);
+            colon = (const char *)memchr(start, ':', (size_t)(t - start));
+            if (colon == NULL) {
+                quote_token(token, sizeof token, start, t);
+                return fail(p, PTN_SVM_ERR_FEATURE, line, ls, le,
+                            "'%s' is not a feature (expected index:value)", token);
+            }
+            if (q == colon && r == 2) {
+                quote_token(token, sizeof token, start, colon);
                 return fail(p, PTN_SVM_ERR_INDEX_RANGE, line, ls, le,
                             "feature index %s is too large for %s column indices (at most "
                             "%" PRId64 " as written in a %s-based file, so that n_features fits)",
                             token, p->opt.index_type == PTN_SVM_INT32 ? "int32" : "int64",
                             raw_limit, p->base == PTN_SVM_BASE_ZERO ? "zero" : "one");
             }
-            if (r == 3) {
+            if (q == colon && r == 3) {
+                quote_token(token, sizeof token, start, colon);
                 return fail(p, PTN_SVM_ERR_INDEX, line, ls, le,
                             "feature index %s is negative", token);
             }
-            quote_token(token, sizeof token, q, t);
+            quote_token(token, sizeof token, start, t);
             return fail(p, PTN_SVM_ERR_INDEX, line, ls, le,
                         "'%s': the feature index is not a non-negative integer", token);
         }
@@ -671,12 +678,12 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
             }
             index -= 1;
         }
-        r = parse_double(p, colon + 1, t, &value);
+        r = parse_number(p, q + 1, e, &value, &t);
         if (r != 0) {
             if (r == -2) {
                 return fail(p, PTN_SVM_ERR_NO_MEMORY, line, NULL, NULL, "out of memory");
             }
-            quote_token(token, sizeof token, q, t);
+            quote_token(token, sizeof token, start, token_end(start, e));
             return fail(p, PTN_SVM_ERR_VALUE, line, ls, le,
                         "'%s': the feature value is not a number", token);
         }
@@ -688,7 +695,8 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
             }
             unsorted |= index < last;
         }
-        if (reserve((void **)&p->row, &p->pair_cap, p->row_len + 1, sizeof(pair), 64) != 0) {
+        if (p->row_len == p->pair_cap
+            && reserve((void **)&p->row, &p->pair_cap, p->row_len + 1, sizeof(pair), 64) != 0) {
             return fail(p, PTN_SVM_ERR_NO_MEMORY, line, NULL, NULL, "out of memory");
         }
         p->row[p->row_len].index = index;

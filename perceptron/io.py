@@ -26,8 +26,9 @@ from .exceptions import SvmlightFormatError
 __all__ = ["CSRData", "load_svmlight", "iter_svmlight", "dump_svmlight", "save_model",
            "load_model", "DEFAULT_BUFFER_SIZE"]
 
-#: Bytes read from the file at a time by the svmlight readers (4 MiB).
-DEFAULT_BUFFER_SIZE = 4 << 20
+#: Bytes read from the file at a time by the svmlight readers (1 MiB: a buffer that stays
+#: in the CPU cache parses faster than a larger one).
+DEFAULT_BUFFER_SIZE = 1 << 20
 
 _OUTPUTS = ("scipy", "csr", "dense")
 
@@ -133,7 +134,14 @@ def _open_read(source):
 def _blocks(f, buffer_size):
     """Successive memoryviews of up to buffer_size bytes read from f (one
     buffer, reused)."""
-    buf = bytearray(buffer_size)
+    try:  # no larger than a regular file needs
+        size = os.fstat(f.fileno()).st_size
+        if size >= 0 and getattr(f, "seekable", lambda: False)() and \
+                type(f).__module__ in ("io", "_io"):
+            buffer_size = max(1, min(buffer_size, size - f.tell() + 1))
+    except (AttributeError, OSError, ValueError, _io.UnsupportedOperation):
+        pass
+    buf = np.empty(buffer_size, dtype=np.uint8)  # not zeroed: every byte used is read first
     view = memoryview(buf)
     readinto = getattr(f, "readinto", None)
     while True:
@@ -285,7 +293,7 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
     output : {"scipy", "csr", "dense"}, default="scipy"
         "scipy": a ``scipy.sparse.csr_matrix`` (scipy is needed only for
         this); "csr": a :class:`CSRData` of numpy arrays; "dense": an ndarray.
-    buffer_size : int, default=4 MiB
+    buffer_size : int, default=1 MiB
         Bytes read at a time.
 
     Returns
