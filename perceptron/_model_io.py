@@ -37,6 +37,7 @@ import re
 import sys
 import tempfile
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -181,7 +182,8 @@ def _short_repr(value):
 def _warn(message):
     """A UserWarning attributed to the first caller outside the package."""
     package = os.path.dirname(os.path.abspath(__file__))
-    frame, level = sys._getframe(1), 2
+    frame: Any = sys._getframe(1)
+    level = 2
     while frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) \
             == package:
         frame, level = frame.f_back, level + 1
@@ -609,6 +611,10 @@ def _build(buf, container):
 # predict).  A loaded model skipped fit, so everything predict, partial_fit
 # and warm_start read without checking is checked here.
 
+def _attr(obj, name: str) -> Any:
+    return getattr(obj, name, None)
+
+
 def _bad(what):
     raise ModelFileError(f"invalid model: {what}")
 
@@ -628,7 +634,7 @@ def _int(value, what, low=0):
 
 
 def _check_common(est, min_classes=2):
-    c = getattr(est, "classes_", None)
+    c = _attr(est, "classes_")
     _need(isinstance(c, np.ndarray) and c.ndim == 1 and len(c) >= min_classes,
           f"classes_ must be a 1-D array of at least {min_classes} labels")
     try:
@@ -636,8 +642,8 @@ def _check_common(est, min_classes=2):
     except TypeError:
         unique = False
     _need(unique, "classes_ must hold distinct labels")
-    _int(getattr(est, "n_features_in_", None), "n_features_in_", 1)
-    names = getattr(est, "feature_names_in_", None)
+    _int(_attr(est, "n_features_in_"), "n_features_in_", 1)
+    names = _attr(est, "feature_names_in_")
     if hasattr(est, "feature_names_in_"):
         _need(_is_array(names, 1, "O") and len(names) == est.n_features_in_
               and all(isinstance(v, str) for v in names),
@@ -645,7 +651,7 @@ def _check_common(est, min_classes=2):
 
 
 def _check_linear(est, k):
-    W, b = getattr(est, "coef_", None), getattr(est, "intercept_", None)
+    W, b = _attr(est, "coef_"), _attr(est, "intercept_")
     _need(_is_array(W, 2, "f") and W.dtype in (np.float32, np.float64)
           and W.shape == (k, est.n_features_in_),
           f"coef_ must be a float32 or float64 array of shape ({k}, n_features_in_)")
@@ -655,12 +661,12 @@ def _check_linear(est, k):
 
 def _check_history(est, *names, ndim=1):
     for name in names:
-        a = getattr(est, name, None)
+        a = _attr(est, name)
         _need(isinstance(a, np.ndarray) and a.ndim in (1, ndim), f"{name} must be an array")
 
 
 def _check_perceptron(est):
-    mode = getattr(est, "_mode", None)
+    mode = _attr(est, "_mode")
     _need(mode in ("binary", "ovr", "multinomial", "multilabel"), "unknown _mode")
     _check_common(est)
     n_classes = len(est.classes_)
@@ -675,10 +681,10 @@ def _check_perceptron(est):
     k = 1 if mode == "binary" or (mode == "multinomial" and n_classes == 2) else n_classes
     _check_linear(est, k)
     for name in ("n_iter_", "t_"):
-        _int(getattr(est, name, None), name)
+        _int(_attr(est, name), name)
     _need(isinstance(est.converged_, bool), "converged_ must be a bool")
     _check_history(est, "mistakes_", "updates_", "loss_")
-    history = getattr(est, "_history", None)
+    history = _attr(est, "_history")
     _need(isinstance(history, dict) and set(history) == {"mistakes", "updates", "loss"}
           and all(isinstance(v, list) and all(isinstance(x, (int, float)) and
                                               not isinstance(x, bool) for x in v)
@@ -688,7 +694,7 @@ def _check_perceptron(est):
         p = est._check_params()
     except (TypeError, ValueError) as exc:
         _bad(f"the parameters are not valid: {exc}")
-    states = getattr(est, "_states", None)
+    states = _attr(est, "_states")
     d, dtype = est.n_features_in_, est.coef_.dtype
     if mode == "multinomial":
         shapes = [(n_classes, True)]
@@ -707,7 +713,7 @@ def _check_perceptron(est):
 def _check_state(state, template, j):
     _need(type(state) is OnlineState, f"_states[{j}] is not a training state")
     for name, ref in vars(template).items():
-        value = getattr(state, name, None)
+        value = _attr(state, name)
         if isinstance(ref, np.ndarray):
             _need(isinstance(value, np.ndarray) and value.shape == ref.shape
                   and value.dtype == ref.dtype,
@@ -724,7 +730,7 @@ def _check_centroid(est):
     _check_common(est)
     n_classes = len(est.classes_)
     _check_linear(est, 1 if n_classes == 2 else n_classes)
-    mu = getattr(est, "centroids_", None)
+    mu = _attr(est, "centroids_")
     _need(_is_array(mu, 2, "f") and mu.shape == (n_classes, est.n_features_in_),
           "centroids_ must be an array (n_classes, n_features_in_)")
 
@@ -745,7 +751,7 @@ def _check_voted(est):
         _need(_is_array(c[j], 1, "i") and c[j].dtype == np.int64 and c[j].shape == (n,),
               f"vector_counts_[{j}] must be int64 ({n},)")
     for name in ("n_iter_", "n_vectors_evicted_"):
-        _int(getattr(est, name, None), name)
+        _int(_attr(est, name), name)
     _need(isinstance(est.converged_, bool), "converged_ must be a bool")
     _check_history(est, "mistakes_")
 
@@ -801,7 +807,7 @@ def _check_kernel(est):
     _need(est._degree <= 2**31 - 1, "_degree must fit a C int")
     _need(isinstance(est._coef0, float) and math.isfinite(est._coef0), "_coef0 must be a float")
     for name in ("n_iter_", "t_", "n_removed_"):
-        _int(getattr(est, name, None), name)
+        _int(_attr(est, name), name)
     _need(isinstance(est.converged_, bool), "converged_ must be a bool")
     _check_history(est, "mistakes_", "loss_", ndim=2)
     stats = est.cache_stats_

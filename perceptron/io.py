@@ -142,7 +142,7 @@ def _blocks(f, buffer_size):
     except (AttributeError, OSError, ValueError, _io.UnsupportedOperation):
         pass
     buf = np.empty(buffer_size, dtype=np.uint8)  # not zeroed: every byte used is read first
-    view = memoryview(buf)
+    view = buf.data
     readinto = getattr(f, "readinto", None)
     while True:
         if readinto is not None:
@@ -416,7 +416,7 @@ def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, b
             source.seek(start)
         del scan
     parser = _svmlight.Parser(dtype, index_dtype, base, chunk_rows)
-    decided = []  # rows of the first chunk, once "auto" decided from it
+    decided: list = []  # rows of the first chunk, once "auto" decided from it
 
     def hint():
         code = parser.error()[0]
