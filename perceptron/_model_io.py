@@ -350,6 +350,10 @@ def save_model(model, f):
 
 # ------------------------------------------------------------------ loading
 
+# values of a valid file nest at most 4 deep (a list of states of arrays)
+_MAX_DEPTH = 16
+
+
 class _Decoder:
     """JSON values back into Python values; every array of the table used once."""
 
@@ -357,9 +361,11 @@ class _Decoder:
         self.arrays = arrays            # name -> ndarray
         self.used = set()
 
-    def decode(self, value, path):
+    def decode(self, value, path, depth=0):
         if value is None or isinstance(value, (bool, str, int, float)):
             return value
+        if depth > _MAX_DEPTH:
+            raise ModelFileError(f"{path}: values nest more than {_MAX_DEPTH} deep")
         if isinstance(value, list):
             raise ModelFileError(f"{path}: a bare JSON list (lists are tagged)")
         if not isinstance(value, dict) or len(value) != 1:
@@ -380,7 +386,7 @@ class _Decoder:
         if tag == "list":
             if not isinstance(payload, list):
                 raise ModelFileError(f"{path}: a list tag without a list")
-            return [self.decode(v, f"{path}[{i}]") for i, v in enumerate(payload)]
+            return [self.decode(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(payload)]
         if tag == "dict":
             if not isinstance(payload, list) or not all(
                     isinstance(kv, list) and len(kv) == 2 for kv in payload):
@@ -389,15 +395,15 @@ class _Decoder:
             for k, v in payload:
                 if k is not None and not isinstance(k, (bool, str, int, float)):
                     raise ModelFileError(f"{path}: a key that is not a number or a string")
-                out[k] = self.decode(v, f"{path}[{k!r}]")
+                out[k] = self.decode(v, f"{path}[{k!r}]", depth + 1)
             return out
         if tag == "text_array":
             return _decode_text_array(payload, path)
         if tag == "online_state":
-            return self.decode_state(payload, path)
+            return self.decode_state(payload, path, depth + 1)
         raise ModelFileError(f"{path}: unknown tag {tag!r}")
 
-    def decode_state(self, payload, path):
+    def decode_state(self, payload, path, depth):
         if not isinstance(payload, dict):
             raise ModelFileError(f"{path}: a state that is not an object")
         state = object.__new__(OnlineState)
@@ -407,7 +413,7 @@ class _Decoder:
             raise ModelFileError(f"{path}: the training state has the fields {sorted(payload)}, "
                                  f"expected {sorted(template)}")
         for name, v in payload.items():
-            setattr(state, name, self.decode(v, f"{path}.{name}"))
+            setattr(state, name, self.decode(v, f"{path}.{name}", depth + 1))
         return state
 
 
@@ -637,11 +643,14 @@ def _check_common(est, min_classes=2):
     c = _attr(est, "classes_")
     _need(isinstance(c, np.ndarray) and c.ndim == 1 and len(c) >= min_classes,
           f"classes_ must be a 1-D array of at least {min_classes} labels")
+    # sorted and distinct, as fit makes them: partial_fit maps labels to
+    # class indices by binary search, which must stay inside the classes
     try:
-        unique = len(set(c.tolist())) == len(c)
+        values = c.tolist()
+        ordered = all(a < b for a, b in zip(values[:-1], values[1:]))
     except TypeError:
-        unique = False
-    _need(unique, "classes_ must hold distinct labels")
+        ordered = False
+    _need(ordered, "classes_ must hold distinct labels in increasing order")
     _int(_attr(est, "n_features_in_"), "n_features_in_", 1)
     names = _attr(est, "feature_names_in_")
     if hasattr(est, "feature_names_in_"):

@@ -317,8 +317,7 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
     dtype, index_dtype, base, n_features, buffer_size = _check_read_args(
         n_features, dtype, zero_based, index_dtype, output, buffer_size)
     parser = _svmlight.Parser(dtype, index_dtype, base)
-    name = "<file>"
-    for name in _parse_stream(source, parser, buffer_size):
+    for _ in _parse_stream(source, parser, buffer_size):
         pass  # no row limit: never full
     name = _source_name(source)
     _resolve_base(parser, name)
@@ -393,6 +392,8 @@ def _open_read_check(source):
                         f"{type(source).__name__}")
     if isinstance(source, _io.TextIOBase):
         raise TypeError("the file is open in text mode; open it in binary mode ('rb')")
+    if isinstance(source, (str, bytes, os.PathLike)) and not os.path.exists(source):
+        raise FileNotFoundError(f"no such file: {os.fsdecode(source)!r}")
 
 
 def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, buffer_size):

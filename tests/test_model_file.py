@@ -280,11 +280,24 @@ def test_save_refuses_what_a_data_file_cannot_hold(rng, tmp_path):
 
 # ------------------------------------------------------ files from strangers
 
-def small_file():
+SMALL = {
+    "perceptron": lambda: Perceptron(random_state=0, max_iter=3),
+    "averaged-multinomial": lambda: Perceptron(random_state=0, max_iter=3, average=True,
+                                               multiclass="multinomial"),
+    "voted": lambda: VotedPerceptron(random_state=0, max_iter=2),
+    "centroid": CentroidClassifier,
+    "kernel": lambda: KernelPerceptron(kernel="poly", degree=2, random_state=0, max_iter=3),
+}
+
+
+def small_file(kind="perceptron"):
     rng = np.random.default_rng(0)
     X, y = make_data(rng, n=20, d=4)
-    model = quiet(Perceptron(random_state=0, max_iter=3).fit, X, y)
+    model = quiet(SMALL[kind]().fit, X, y)
     return model, X, round_trip(model)[1]
+
+
+_SMALL_FILES = {kind: small_file(kind) for kind in SMALL}
 
 
 def fix_crc(data):
@@ -298,8 +311,9 @@ def load_bytes(data):
     return load_model(io.BytesIO(bytes(data)))
 
 
-def test_truncation_at_every_offset():
-    _, _, data = small_file()
+@pytest.mark.parametrize("kind", sorted(SMALL))
+def test_truncation_at_every_offset(kind):
+    _, _, data = _SMALL_FILES[kind]
     for n in range(len(data)):
         with pytest.raises(ModelFileError, match="truncated|not a perceptron model file"):
             load_bytes(data[:n])
@@ -308,9 +322,9 @@ def test_truncation_at_every_offset():
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.data())
-def test_random_byte_changes_never_crash(data):
-    model, X, original = small_file()
+@given(st.data(), st.sampled_from(sorted(SMALL)))
+def test_random_byte_changes_never_crash(data, kind):
+    model, X, original = _SMALL_FILES[kind]
     changed = bytearray(original)
     for _ in range(data.draw(st.integers(1, 4))):
         pos = data.draw(st.integers(0, len(changed) - 1))
@@ -440,6 +454,11 @@ def test_wrong_kind_of_model_is_refused():
     with pytest.raises(ModelFileError, match="unknown tag 'pickle'"):
         load_bytes(with_header(data, dict(header, fitted=dict(header["fitted"],
                                                               t_={"pickle": "x"}))))
+    deep = 1
+    for _ in range(40):
+        deep = {"list": [deep]}
+    with pytest.raises(ModelFileError, match="nest more than 16 deep"):
+        load_bytes(with_header(data, dict(header, fitted=dict(header["fitted"], t_=deep))))
     for text in (b"[1, 2]", b"{", b"\xff\xfe", b'{"a": NaN}', b"[" * 100000 + b"]" * 100000):
         with pytest.raises(ModelFileError, match="header"):
             load_bytes(with_header_bytes(data, text))
@@ -492,6 +511,33 @@ def test_arrays_that_disagree_with_the_model_are_refused():
     kind[12:16] = struct.pack("<I", 1)
     with pytest.raises(ModelFileError, match="linear kind 1 does not match"):
         load_bytes(fix_crc(kind))
+
+
+def with_arrays(data, **replace):
+    """The file with some arrays of the table replaced (same names)."""
+    from perceptron import _model_io
+
+    header, info = header_of(data)
+    buf = np.frombuffer(data, dtype=np.uint8)
+    arrays = []
+    for name, dtype, shape, offset, nbytes in info["arrays"]:
+        a = np.frombuffer(buf, dtype=dtype, count=nbytes // np.dtype(dtype).itemsize,
+                          offset=offset).reshape(shape)
+        arrays.append((name, replace.get(name, a)))
+    return _model_io._pack(info["linear_kind"], json.dumps(header).encode(), arrays)
+
+
+def test_classes_out_of_order_are_refused(rng):
+    # partial_fit finds class indices by binary search in classes_: out of
+    # order, a label could map past the last row of the weights (a crash
+    # found by random byte changes)
+    X, y = make_data(rng)
+    model = quiet(Perceptron(multiclass="multinomial", random_state=0).fit, X, y * 10)
+    _, data = round_trip(model)
+    for classes in ([0, 20, 10], [0, 10, 10]):
+        with pytest.raises(ModelFileError, match="classes_ must hold distinct labels in "
+                                                 "increasing order"):
+            load_bytes(with_arrays(data, classes_=np.array(classes, dtype=np.int64)))
 
 
 def test_kernel_support_indices_are_checked():
