@@ -19,7 +19,8 @@ except ImportError as exc:  # pragma: no cover - depends on how the package was 
             "Python from another directory to use the installed package.") from exc
     raise
 from .centroid import CentroidClassifier
-from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
+from .exceptions import (ConvergenceWarning, DataConversionWarning, ModelFileError,
+                         NotFittedError, SvmlightFormatError)
 from ._monitor import EpochInfo
 from .linear import Perceptron
 from .voted import VotedPerceptron
@@ -62,4 +63,6 @@ __all__ = [
     "ConvergenceWarning",
     "DataConversionWarning",
     "NotFittedError",
+    "ModelFileError",
+    "SvmlightFormatError",
 ]

@@ -206,8 +206,8 @@ def _resolve_base(parser, name):
 
 
 def _check_width(parser, n_features, name):
-    """n_features, or the width the rows need; an error names the line of the
-    first index too large for the n_features given."""
+    """n_features, or the width the rows need; an index beyond the n_features
+    given is an error naming the line of the largest index read so far."""
     needed = max(parser.max_index, 0) + 1
     if n_features is None:
         return needed

@@ -51,6 +51,15 @@ def sanitized(program, tmp_path):
     pytest.skip("no compiler here builds with -fsanitize=address,undefined")
 
 
+def test_readers_ship_in_get_include():
+    import perceptron
+
+    include = pathlib.Path(perceptron.get_include())
+    for name in ("ptn_svmlight.h", "svmlight.c", "ptn_model_file.h", "model_file.c",
+                 "ptn_model.h"):
+        assert (include / name).is_file(), name
+
+
 @pytest.mark.parametrize("compiler", compilers())
 @pytest.mark.parametrize("program", sorted(PROGRAMS))
 def test_builds_without_warnings(compiler, program, tmp_path):

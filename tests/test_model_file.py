@@ -338,9 +338,11 @@ def test_random_byte_changes_never_crash(data, kind):
         assert str(exc).startswith("<file>: ")
         return
     assert bytes(changed) == original or fixed
-    try:  # what loads is a valid model: it scores, or refuses with a clear error
-        loaded.predict(X)
+    try:  # what loads is a valid model: it scores and trains on, or refuses clearly
+        labels = loaded.predict(X)
         loaded.decision_function(X)
+        if isinstance(loaded, Perceptron):
+            quiet(loaded.partial_fit, X, labels)
     except (ValueError, FloatingPointError):
         pass
 
