@@ -1,6 +1,6 @@
 """Reading svmlight / libsvm files: perceptron.io against scikit-learn, same run.
 
-Run:  flock /work/bench.lock python benchmarks/bench_io.py [--rows 200000] [--nnz 50]
+Run:  python benchmarks/bench_io.py [--rows 200000] [--nnz 50]
       [--repeat 5] [--a9a PATH] [--keep PATH]
 
 - a9a (../shared/data/a9a, 32,561 rows, 123 features): load_svmlight (to a

@@ -2,6 +2,7 @@
 compiled without Python, warning-free, and run under AddressSanitizer and
 UndefinedBehaviorSanitizer; a model file written by Python scored by a C
 program through csrc/ptn_model_file.h."""
+import os
 import pathlib
 import shutil
 import subprocess
@@ -24,7 +25,13 @@ SANITIZE = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=
 
 
 def compilers():
-    found = [c for c in ("cc", "gcc", "clang") if shutil.which(c)]
+    """The C compilers here, each once (cc is often gcc)."""
+    found, seen = [], set()
+    for name in ("gcc", "clang", "cc"):
+        path = shutil.which(name)
+        if path and os.path.realpath(path) not in seen:
+            seen.add(os.path.realpath(path))
+            found.append(name)
     return found or [None]
 
 
@@ -61,9 +68,9 @@ def test_readers_ship_in_get_include():
 
 
 @pytest.mark.parametrize("compiler", compilers())
-@pytest.mark.parametrize("program", sorted(PROGRAMS))
-def test_builds_without_warnings(compiler, program, tmp_path):
-    exe, result = build(compiler, program, tmp_path, [*WARNINGS, "-O2"])
+def test_model_file_reader_builds_without_warnings(compiler, tmp_path):
+    # (the svmlight parser is built with the same flags by the next test)
+    exe, result = build(compiler, "test_model_file", tmp_path, [*WARNINGS, "-O2"])
     assert result.returncode == 0, result.stderr
 
 

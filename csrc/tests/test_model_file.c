@@ -8,7 +8,8 @@
  *                                          row with %.17g
  *   test_model_file robust MODEL           open every truncation of MODEL and
  *                                          every byte changed (four ways, with
- *                                          the checksum left or fixed): each is
+ *                                          the checksum fixed, and also left as
+ *                                          it was in the preamble): each is
  *                                          refused cleanly or opened, and what
  *                                          opens is read all through (for the
  *                                          sanitizers)
@@ -184,7 +185,9 @@ static int robust(const char *model_path)
     }
     for (pos = 0; pos < size; pos++) {
         for (f = 0; f < 4; f++) {
-            for (fix = 0; fix < 2; fix++) {
+            /* past the preamble, a change the checksum catches always meets
+             * the same check: there only the variants with a fixed checksum */
+            for (fix = pos < 64 ? 0 : 1; fix < 2; fix++) {
                 memcpy(copy, file, size);
                 if (flips[f] == 0x100) {
                     copy[pos] = 0;
