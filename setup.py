@@ -55,6 +55,9 @@ EXTENSIONS = [
     extension("_centroid"),
     extension("_model"),
     extension("_kernel"),
+    # file formats: plain C parsers (no kernels), each in the module that uses it
+    extension("_svmlight", ["csrc/svmlight.c"]),
+    extension("_model_file", ["csrc/model_file.c"]),
 ]
 
 

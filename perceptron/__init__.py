@@ -19,12 +19,15 @@ except ImportError as exc:  # pragma: no cover - depends on how the package was 
             "Python from another directory to use the installed package.") from exc
     raise
 from .centroid import CentroidClassifier
-from .exceptions import ConvergenceWarning, DataConversionWarning, NotFittedError
+from .exceptions import (ConvergenceWarning, DataConversionWarning, ModelFileError,
+                         NotFittedError, SvmlightFormatError)
 from ._monitor import EpochInfo
 from .linear import Perceptron
 from .voted import VotedPerceptron
 from .kernel import KernelPerceptron
 from . import geometry
+from . import io
+from .io import load_model as load
 
 
 def get_include():
@@ -55,7 +58,11 @@ __all__ = [
     "EpochInfo",
     "KernelPerceptron",
     "geometry",
+    "io",
+    "load",
     "ConvergenceWarning",
     "DataConversionWarning",
     "NotFittedError",
+    "ModelFileError",
+    "SvmlightFormatError",
 ]

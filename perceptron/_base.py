@@ -35,6 +35,23 @@ class BaseEstimator:
             setattr(self, name, value)
         return self
 
+    def save(self, path):
+        """Write this estimator to a model file (see ``perceptron.io.save_model``).
+
+        The file is plain data (numeric arrays and a JSON header, never a
+        pickle) with the parameters, the fitted attributes and the training
+        state; ``perceptron.load(path)`` gives back an estimator that
+        predicts exactly as this one and can go on with ``partial_fit`` or
+        ``warm_start``.
+
+        Parameters
+        ----------
+        path : str, os.PathLike or binary file object
+        """
+        from .io import save_model
+
+        save_model(self, path)
+
     def __sklearn_tags__(self):
         """scikit-learn's estimator tags (read by scikit-learn >= 1.6 only, so
         importing it here adds no dependency)."""

@@ -8,7 +8,8 @@ checks) treats these the same way.  scikit-learn is never imported for this.
 """
 import sys
 
-__all__ = ["ConvergenceWarning", "DataConversionWarning", "NotFittedError"]
+__all__ = ["ConvergenceWarning", "DataConversionWarning", "NotFittedError", "SvmlightFormatError",
+           "ModelFileError"]
 
 
 class ConvergenceWarning(UserWarning):
@@ -31,6 +32,39 @@ class NotFittedError(ValueError, AttributeError):
     Inherits from ``ValueError`` and ``AttributeError`` as scikit-learn's does,
     so code written for either catches it.
     """
+
+
+class SvmlightFormatError(ValueError):
+    """A line of an svmlight / libsvm file that does not follow the format.
+
+    The message names the file, the 1-based line number, what is wrong and
+    the line's text (its first 80 bytes); the same are attributes.
+
+    Attributes
+    ----------
+    source : str
+        The file's path or name.
+    line : int
+        1-based line number (0 when the problem is not one line's).
+    reason : str
+        What is wrong, quoting the offending token.
+    text : str
+        The start of the line, control characters escaped as ``\\xHH``.
+    """
+
+    def __init__(self, message, *, source="", line=0, reason="", text=""):
+        super().__init__(message)
+        self.source = source
+        self.line = line
+        self.reason = reason
+        self.text = text
+
+
+class ModelFileError(ValueError):
+    """A model file that cannot be loaded: not a model file (a pickle, for
+    instance), a format version newer than this package reads, a truncated or
+    corrupt file, an estimator class outside the package, or arrays that do
+    not make a valid model.  The message says which."""
 
 
 _compatible: dict = {}

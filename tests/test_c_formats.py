@@ -1,0 +1,144 @@
+"""The C file readers on their own: csrc/svmlight.c and csrc/model_file.c
+compiled without Python, warning-free, and run under AddressSanitizer and
+UndefinedBehaviorSanitizer; a model file written by Python scored by a C
+program through csrc/ptn_model_file.h."""
+import os
+import pathlib
+import shutil
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+
+from perceptron import CentroidClassifier, ConvergenceWarning, Perceptron
+
+CSRC = pathlib.Path(__file__).resolve().parents[1] / "csrc"
+KERNELS = ["kernels_scalar.c", "kernels_x86.c", "kernels_neon.c", "cpu.c", "dispatch.c"]
+PROGRAMS = {
+    "test_svmlight": ["tests/test_svmlight.c", "svmlight.c"],
+    "test_model_file": ["tests/test_model_file.c", "model_file.c", *KERNELS],
+}
+WARNINGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
+SANITIZE = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer"]
+
+
+def compilers():
+    """The C compilers here, each once (cc is often gcc)."""
+    found, seen = [], set()
+    for name in ("gcc", "clang", "cc"):
+        path = shutil.which(name)
+        if path and os.path.realpath(path) not in seen:
+            seen.add(os.path.realpath(path))
+            found.append(name)
+    return found or [None]
+
+
+def build(compiler, program, tmp_path, flags):
+    if not (CSRC / "svmlight.c").exists():
+        pytest.skip("csrc/ is not beside the tests (installed-package run)")
+    if compiler is None:
+        pytest.skip("no C compiler (cc, gcc or clang) found")
+    exe = tmp_path / f"{program}_{pathlib.Path(compiler).name}"
+    cmd = [compiler, *flags, f"-I{CSRC}", *[str(CSRC / s) for s in PROGRAMS[program]], "-lm",
+           "-o", str(exe)]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    return exe, result
+
+
+def sanitized(program, tmp_path):
+    """The program built with ASan + UBSan, or a skip if the toolchain lacks them."""
+    for compiler in ("clang", "gcc", "cc"):
+        if shutil.which(compiler) is None:
+            continue
+        exe, result = build(compiler, program, tmp_path, [*WARNINGS, *SANITIZE])
+        if result.returncode == 0:
+            return exe
+    pytest.skip("no compiler here builds with -fsanitize=address,undefined")
+
+
+def test_readers_ship_in_get_include():
+    import perceptron
+
+    include = pathlib.Path(perceptron.get_include())
+    for name in ("ptn_svmlight.h", "svmlight.c", "ptn_model_file.h", "model_file.c",
+                 "ptn_model.h"):
+        assert (include / name).is_file(), name
+
+
+@pytest.mark.parametrize("compiler", compilers())
+def test_model_file_reader_builds_without_warnings(compiler, tmp_path):
+    # (the svmlight parser is built with the same flags by the next test)
+    exe, result = build(compiler, "test_model_file", tmp_path, [*WARNINGS, "-O2"])
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("compiler", compilers())
+def test_svmlight_parser_every_cut(compiler, tmp_path):
+    exe, result = build(compiler, "test_svmlight", tmp_path, [*WARNINGS, "-O2"])
+    assert result.returncode == 0, result.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "checks pass" in run.stdout
+
+
+def test_svmlight_parser_under_sanitizers(tmp_path):
+    exe = sanitized("test_svmlight", tmp_path)
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "checks pass" in run.stdout
+
+
+def _fit(X, y, **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return Perceptron(random_state=0, max_iter=20, **kw).fit(X, y)
+
+
+def test_model_file_robust_under_sanitizers(tmp_path, rng):
+    X = rng.standard_normal((40, 3)).astype(np.float32)
+    model = _fit(X, rng.integers(0, 3, 40))
+    path = tmp_path / "small.ptn"
+    model.save(path)
+    exe = sanitized("test_model_file", tmp_path)
+    run = subprocess.run([str(exe), "robust", str(path)], capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "none crashed" in run.stdout
+
+
+def _models(rng):
+    X = rng.standard_normal((120, 7))
+    y3 = np.argmax(X[:, :3] + 0.2 * rng.standard_normal((120, 3)), axis=1)
+    Y = (X[:, :4] > 0).astype(int)
+    for dtype in (np.float32, np.float64):
+        Xd = X.astype(dtype)
+        yield "binary", _fit(Xd, y3 == 0), Xd, 0
+        yield "ovr", _fit(Xd, y3), Xd, 1
+        yield "multinomial", _fit(Xd, y3, multiclass="multinomial", average=True), Xd, 1
+        yield "multilabel", _fit(Xd, Y), Xd, 2
+        yield "centroid", CentroidClassifier().fit(Xd, y3), Xd, 1
+
+
+def test_c_program_scores_a_saved_model(tmp_path, rng):
+    compiler = compilers()[0]
+    exe, result = build(compiler, "test_model_file", tmp_path, [*WARNINGS, "-O2"])
+    assert result.returncode == 0, result.stderr
+    for i, (name, model, X, kind) in enumerate(_models(rng)):
+        path, xpath = tmp_path / f"m{i}.ptn", tmp_path / f"x{i}.f64"
+        model.save(path)
+        X.astype(np.float64).tofile(xpath)
+        run = subprocess.run([str(exe), "score", str(path), str(xpath), str(len(X))],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stdout + run.stderr
+        lines = run.stdout.splitlines()
+        k, d = model.coef_.shape
+        assert lines[0] == (f"kind {kind} rows {k} features {d} "
+                            f"dtype {0 if X.dtype == np.float32 else 1}"), name
+        rows = np.array([[float(v) for v in line.split()] for line in lines[1:]])
+        expected = model.decision_function(X).reshape(len(X), -1)
+        np.testing.assert_allclose(rows[:, 1:], expected, rtol=1e-12, atol=1e-12, err_msg=name)
+        if name != "multilabel":
+            predicted = model.classes_[rows[:, 0].astype(int)]
+            np.testing.assert_array_equal(predicted, model.predict(X), err_msg=name)
