@@ -52,8 +52,10 @@ from libc.stddef cimport ptrdiff_t
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, ptn_scan, active_kernels, kdot, kaxpy, kaxpy_acc
-from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
+from perceptron._simd cimport ptn_kernels, ptn_scan, active_kernels, sparse_dot_kernels
+from perceptron._prefetch cimport rows_ahead
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, row_dot, row_axpy,
+                               row_axpy_acc, row_finite, row_prefetch, row_bytes)
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:
@@ -127,7 +129,7 @@ cdef struct Epoch:
 
 
 cdef struct Data:
-    const void *X               # (n, d) rows, C order, data dtype
+    # the rows themselves come apart, as a Rows (perceptron/_rows.pxd)
     Py_ssize_t n
     Py_ssize_t d
     const signed char *y        # binary: labels in {-1, +1}
@@ -190,7 +192,7 @@ cdef inline void _after_update_pocket(Model *M) noexcept nogil:
     M.counters[C_POCKET_CHECKED] = 0
 
 
-cdef double _training_score_binary(const floating *X, const Data *D, const floating *w, double b,
+cdef double _training_score_binary(const Rows *R, const Data *D, const floating *w, double b,
                                    const ptn_kernels *K) noexcept nogil:
     """Weighted count of the training rows that w, b classify right (y*a > 0)."""
     cdef Py_ssize_t k
@@ -198,43 +200,40 @@ cdef double _training_score_binary(const floating *X, const Data *D, const float
     cdef double score = 0.0, a
     for k in range(D.n_rows):
         i = D.rows[k]
-        a = kdot(K, D.d, X + i * D.d, w) + b
+        a = row_dot(R, K, i, w) + b
         if D.y[i] * a > 0.0:
             score += _weight(D, i)
     return score
 
 
-cdef double _training_score_multi(const floating *X, const Data *D, const floating *W,
+cdef double _training_score_multi(const Rows *R, const Data *D, const floating *W,
                                   const double *b, Py_ssize_t k_classes,
                                   const ptn_kernels *K) noexcept nogil:
     """Weighted count of the training rows whose true class strictly wins."""
     cdef Py_ssize_t k, j
     cdef ptrdiff_t i
     cdef double score = 0.0, at, best
-    cdef const floating *x
     for k in range(D.n_rows):
         i = D.rows[k]
-        x = X + i * D.d
-        at = kdot(K, D.d, x, W + D.t[i] * D.d) + b[D.t[i]]
+        at = row_dot(R, K, i, W + D.t[i] * D.d) + b[D.t[i]]
         best = -HUGE_VAL
         for j in range(k_classes):
             if j != D.t[i]:
-                best = max(best, kdot(K, D.d, x, W + j * D.d) + b[j])
+                best = max(best, row_dot(R, K, i, W + j * D.d) + b[j])
         if at > best:
             score += _weight(D, i)
     return score
 
 
-cdef void _pocket_ratchet(const floating *X, const Data *D, Model *M, bint multinomial,
-                          const ptn_kernels *K) noexcept nogil:
+cdef void _pocket_ratchet(const Rows *R, const floating *W, const Data *D, Model *M,
+                          bint multinomial, const ptn_kernels *K) noexcept nogil:
     """Gallant's ratchet: weights whose run of correct predictions outlasts the
     pocket's replace it only if they classify more of the training set right."""
     cdef double score
-    cdef const floating *W = <const floating *>M.W
     if multinomial:
-        score = _training_score_multi(X, D, W, M.b, M.k, K)
+        score = _training_score_multi(R, D, W, M.b, M.k, K)
     else:
-        score = _training_score_binary(X, D, W, M.b[0], K)
+        score = _training_score_binary(R, D, W, M.b[0], K)
     if score > M.pocket_score[0]:
         memcpy(M.PW, M.W, <size_t>(M.k * M.d) * sizeof(floating))
         memcpy(M.pb, M.b, <size_t>M.k * sizeof(double))
@@ -246,8 +245,9 @@ cdef void _pocket_ratchet(const floating *X, const Data *D, Model *M, bint multi
     M.counters[C_POCKET_CHECKED] = 1
 
 
-cdef inline void _pocket_correct_run(const floating *X, const Data *D, Model *M, Py_ssize_t c,
-                                     bint multinomial, const ptn_kernels *K) noexcept nogil:
+cdef inline void _pocket_correct_run(const Rows *R, const floating *W, const Data *D, Model *M,
+                                     Py_ssize_t c, bint multinomial,
+                                     const ptn_kernels *K) noexcept nogil:
     """c correct rows in a row, as c calls of _pocket_step_correct would see
     them: the weights do not change during the run, so the one check it may
     trigger happens when the run first outlasts the pocket's, and the run
@@ -255,66 +255,95 @@ cdef inline void _pocket_correct_run(const floating *X, const Data *D, Model *M,
     cdef int64_t run0 = M.counters[C_RUN]
     if not M.counters[C_POCKET_CHECKED] and run0 + c > M.counters[C_POCKET_RUN]:
         M.counters[C_RUN] = max(run0 + 1, M.counters[C_POCKET_RUN] + 1)
-        _pocket_ratchet(X, D, M, multinomial, K)
+        _pocket_ratchet(R, W, D, M, multinomial, K)
     M.counters[C_RUN] = run0 + c
 
 
-cdef inline void _pocket_step_correct(const floating *X, const Data *D, Model *M,
+cdef inline void _pocket_step_correct(const Rows *R, const floating *W, const Data *D, Model *M,
                                       bint multinomial, const ptn_kernels *K) noexcept nogil:
     M.counters[C_RUN] += 1
     if not M.counters[C_POCKET_CHECKED] and M.counters[C_RUN] > M.counters[C_POCKET_RUN]:
-        _pocket_ratchet(X, D, M, multinomial, K)
+        _pocket_ratchet(R, W, D, M, multinomial, K)
+
+
+cdef inline Py_ssize_t _ahead(const Rows *R, const Data *D, const floating *W) noexcept nogil:
+    """How many positions ahead to prefetch a row: n_rows (never) for data
+    that stays in cache."""
+    return rows_ahead(D.n_rows, row_bytes(R, D.n, W))
 
 
 # ------------------------------------------------------------ online loops
 
-cdef int _epoch_binary(const floating *X, const Data *D, Model *M, const Params *P,
+cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M, const Params *P,
+                             ptn_scan *S, const ptn_kernels *K, Py_ssize_t k, Py_ssize_t stop,
+                             Py_ssize_t ahead, double *act) noexcept nogil:
+    """The first position in [k, stop) whose row needs an update (its
+    activation in act[0]), or stop: the kernels' scan for dense rows
+    (csrc/ptn_scan.h), the same test over sparse rows here."""
+    cdef Py_ssize_t j
+    cdef ptrdiff_t i
+    cdef double a, ya
+    if Rows is DenseRows:
+        S.b = M.b[0]
+        if floating is float:
+            return <Py_ssize_t>K.scan_f32(S, <size_t>k, <size_t>stop, act)
+        else:
+            return <Py_ssize_t>K.scan_f64(S, <size_t>k, <size_t>stop, act)
+    else:
+        for j in range(k, stop):
+            i = D.rows[j]
+            if ahead and j + ahead < D.n_rows:
+                row_prefetch(R, D.rows[j + ahead], w)
+            a = row_dot(R, K, i, w) + M.b[0]
+            ya = D.y[i] * a
+            if not (P.margin < ya < HUGE_VAL):
+                act[0] = a
+                return j
+        return stop
+
+
+cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, const Params *P,
                        Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
     """One online epoch of the binary rule over D.rows.
 
-    The kernels' scan (csrc/ptn_scan.h) runs through the rows the weights
-    already get right, up to the next row that needs an update; this loop
-    handles that row and scans on.  Stretches are cut at `countdown` rows so
-    that Ctrl-C is checked as often as before."""
+    The scan runs through the rows the weights already get right, up to the
+    next row that needs an update; this loop handles that row and scans on.
+    Stretches are cut at `countdown` rows so that Ctrl-C is checked as often
+    as before."""
     cdef const ptn_kernels *K = active_kernels()
-    cdef Py_ssize_t d = D.d, n = D.n_rows, k, j, stop
-    cdef floating *w = <floating *>M.W
-    cdef ptrdiff_t i
-    cdef double a, ya, step, s
-    cdef const floating *x
-    cdef ptn_scan S
-    S.X = X
-    S.d = <size_t>d
-    S.rows = D.rows
-    S.n_rows = <size_t>n
+    cdef Py_ssize_t n = D.n_rows, k, j, stop
     # a shuffled order defeats the hardware prefetchers; a sorted one does not
-    S.ahead = <size_t>rows_ahead(n, <size_t>d * sizeof(floating)) if P.shuffle else 0
-    if S.ahead >= <size_t>n:
-        S.ahead = 0
-    S.y = D.y
-    S.w = w
-    S.margin = P.margin
+    cdef Py_ssize_t ahead = _ahead(R, D, w) if P.shuffle else n
+    cdef ptrdiff_t i
+    cdef double a = 0.0, ya, step, s
+    cdef ptn_scan S
+    if ahead >= n:
+        ahead = 0
+    if Rows is DenseRows:
+        S.X = R.X
+        S.d = <size_t>D.d
+        S.rows = D.rows
+        S.n_rows = <size_t>n
+        S.ahead = <size_t>ahead
+        S.y = D.y
+        S.w = w
+        S.margin = P.margin
     k = 0
     while k < n:
         stop = min(n, k + max(countdown[0], 1))
-        S.b = M.b[0]
-        if floating is float:
-            j = <Py_ssize_t>K.scan_f32(&S, <size_t>k, <size_t>stop, &a)
-        else:
-            j = <Py_ssize_t>K.scan_f64(&S, <size_t>k, <size_t>stop, &a)
+        j = _scan(R, w, D, M, P, &S, K, k, stop, ahead, &a)
         if j > k:
             # the rows of [k, j) were right: steps for the averaging clock
             # and the pocket's run
             M.counters[C_STEPS] += j - k
             if P.pocket:
-                _pocket_correct_run(X, D, M, j - k, False, K)
+                _pocket_correct_run(R, w, D, M, j - k, False, K)
             countdown[0] -= j - k
         if j < stop:
             i = D.rows[j]
-            x = X + i * d
             ya = D.y[i] * a
             if not isfinite(a):
-                if not _all_finite(x, d):
+                if not row_finite(R, i, w):
                     E.status = _STATUS_NONFINITE_X
                     E.bad_row = i
                 else:
@@ -325,11 +354,11 @@ cdef int _epoch_binary(const floating *X, const Data *D, Model *M, const Params 
                 E.mistakes += 1
                 E.loss -= s * ya
             step = P.eta * s * D.y[i]
-            kaxpy(K, d, step, x, w)
+            row_axpy(R, K, i, step, w)
             if P.fit_intercept:
                 M.b[0] += step
             if P.average:
-                kaxpy_acc(K, d, step * <double>M.counters[C_STEPS], x, M.U)
+                row_axpy_acc(R, K, i, step * <double>M.counters[C_STEPS], M.U, w)
                 if P.fit_intercept:
                     M.ub[0] += step * <double>M.counters[C_STEPS]
             E.updates += 1
@@ -347,35 +376,31 @@ cdef int _epoch_binary(const floating *X, const Data *D, Model *M, const Params 
     return 0
 
 
-cdef int _epoch_multinomial(const floating *X, const Data *D, Model *M, const Params *P,
+cdef int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M, const Params *P,
                             Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
     """One online epoch of the multiclass perceptron over D.rows."""
     cdef const ptn_kernels *K = active_kernels()
     cdef Py_ssize_t d = D.d, n = D.n_rows, kc = M.k, k, j, r
-    cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
-    cdef floating *W = <floating *>M.W
+    cdef Py_ssize_t ahead = _ahead(R, D, W)
     cdef ptrdiff_t i
     cdef int32_t t
     cdef double best, diff, step, s, c
-    cdef const floating *x
     for k in range(n):
         i = D.rows[k]
         if k + ahead < n:
-            ptn_prefetch_range(X + D.rows[k + ahead] * d, row_bytes)
-        x = X + i * d
+            row_prefetch(R, D.rows[k + ahead], W)
         t = D.t[i]
         r = -1
         best = -HUGE_VAL
         for j in range(kc):
-            M.acts[j] = kdot(K, d, x, W + j * d) + M.b[j]
+            M.acts[j] = row_dot(R, K, i, W + j * d) + M.b[j]
             if j != t and (r < 0 or M.acts[j] > best):
                 best = M.acts[j]
                 r = j
         diff = M.acts[t] - best
         if not (P.margin < diff < HUGE_VAL):
             if not (isfinite(M.acts[t]) and isfinite(best)):
-                if not _all_finite(x, d):
+                if not row_finite(R, i, W):
                     E.status = _STATUS_NONFINITE_X
                     E.bad_row = i
                 else:
@@ -386,15 +411,15 @@ cdef int _epoch_multinomial(const floating *X, const Data *D, Model *M, const Pa
                 E.mistakes += 1
                 E.loss -= s * diff
             step = P.eta * s
-            kaxpy(K, d, step, x, W + t * d)
-            kaxpy(K, d, -step, x, W + r * d)
+            row_axpy(R, K, i, step, W + t * d)
+            row_axpy(R, K, i, -step, W + r * d)
             if P.fit_intercept:
                 M.b[t] += step
                 M.b[r] -= step
             if P.average:
                 c = <double>M.counters[C_STEPS]
-                kaxpy_acc(K, d, step * c, x, M.U + t * d)
-                kaxpy_acc(K, d, -step * c, x, M.U + r * d)
+                row_axpy_acc(R, K, i, step * c, M.U + t * d, W)
+                row_axpy_acc(R, K, i, -step * c, M.U + r * d, W)
                 if P.fit_intercept:
                     M.ub[t] += step * c
                     M.ub[r] -= step * c
@@ -402,7 +427,7 @@ cdef int _epoch_multinomial(const floating *X, const Data *D, Model *M, const Pa
             if P.pocket:
                 _after_update_pocket(M)
         elif P.pocket:
-            _pocket_step_correct(X, D, M, True, K)
+            _pocket_step_correct(R, W, D, M, True, K)
         M.counters[C_STEPS] += 1
         if _check_signals(countdown, check_every, D):
             E.status = _STATUS_STOPPED
@@ -412,8 +437,9 @@ cdef int _epoch_multinomial(const floating *X, const Data *D, Model *M, const Pa
 
 # -------------------------------------------------------- mini-batch loop
 
-cdef int _epoch_batch(const floating *X, const Data *D, Model *M, const Params *P, bint multinomial,
-                      Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
+cdef int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M, const Params *P,
+                      bint multinomial, Epoch *E, Py_ssize_t *countdown,
+                      Py_ssize_t check_every) except -1 nogil:
     """One epoch of mini-batch subgradient steps on the perceptron loss.
 
     The rows (shuffled) are cut into consecutive batches of P.batch_size (the
@@ -422,14 +448,11 @@ cdef int _epoch_batch(const floating *X, const Data *D, Model *M, const Params *
     size.  A batch of all rows is the full gradient step of seed 002."""
     cdef const ptn_kernels *K = active_kernels()
     cdef Py_ssize_t d = D.d, n = D.n_rows, kc = M.k, start, stop, bs, k, j, r
-    cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
-    cdef floating *W = <floating *>M.W
+    cdef Py_ssize_t ahead = _ahead(R, D, W)
     cdef ptrdiff_t i
     cdef int32_t t
     cdef double a, ya, best, diff, s, scale, c
     cdef bint any_violation
-    cdef const floating *x
     start = 0
     while start < n:
         stop = min(start + P.batch_size, n)
@@ -440,21 +463,20 @@ cdef int _epoch_batch(const floating *X, const Data *D, Model *M, const Params *
         for k in range(start, stop):
             i = D.rows[k]
             if k + ahead < n:
-                ptn_prefetch_range(X + D.rows[k + ahead] * d, row_bytes)
-            x = X + i * d
+                row_prefetch(R, D.rows[k + ahead], W)
             s = _weight(D, i)
             if not multinomial:
-                a = kdot(K, d, x, W) + M.b[0]
+                a = row_dot(R, K, i, W) + M.b[0]
                 ya = D.y[i] * a
                 if not (P.margin < ya < HUGE_VAL):
                     if not isfinite(a):
-                        E.status = _STATUS_NONFINITE_X if not _all_finite(x, d) else _STATUS_OVERFLOW
+                        E.status = _STATUS_NONFINITE_X if not row_finite(R, i, W) else _STATUS_OVERFLOW
                         E.bad_row = i
                         return 0
                     if ya <= 0.0:
                         E.mistakes += 1
                         E.loss -= s * ya
-                    kaxpy_acc(K, d, s * D.y[i], x, M.G)
+                    row_axpy_acc(R, K, i, s * D.y[i], M.G, W)
                     M.gb[0] += s * D.y[i]
                     any_violation = True
             else:
@@ -462,21 +484,21 @@ cdef int _epoch_batch(const floating *X, const Data *D, Model *M, const Params *
                 r = -1
                 best = -HUGE_VAL
                 for j in range(kc):
-                    M.acts[j] = kdot(K, d, x, W + j * d) + M.b[j]
+                    M.acts[j] = row_dot(R, K, i, W + j * d) + M.b[j]
                     if j != t and (r < 0 or M.acts[j] > best):
                         best = M.acts[j]
                         r = j
                 diff = M.acts[t] - best
                 if not (P.margin < diff < HUGE_VAL):
                     if not (isfinite(M.acts[t]) and isfinite(best)):
-                        E.status = _STATUS_NONFINITE_X if not _all_finite(x, d) else _STATUS_OVERFLOW
+                        E.status = _STATUS_NONFINITE_X if not row_finite(R, i, W) else _STATUS_OVERFLOW
                         E.bad_row = i
                         return 0
                     if diff <= 0.0:
                         E.mistakes += 1
                         E.loss -= s * diff
-                    kaxpy_acc(K, d, s, x, M.G + t * d)
-                    kaxpy_acc(K, d, -s, x, M.G + r * d)
+                    row_axpy_acc(R, K, i, s, M.G + t * d, W)
+                    row_axpy_acc(R, K, i, -s, M.G + r * d, W)
                     M.gb[t] += s
                     M.gb[r] -= s
                     any_violation = True
@@ -502,13 +524,13 @@ cdef int _epoch_batch(const floating *X, const Data *D, Model *M, const Params *
 
 # --------------------------------------------------------------- driver
 
-cdef int _run(const floating *X, Data *D, Model *M, const Params *P, bint multinomial,
+cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bint multinomial,
               Py_ssize_t n_epochs, int64_t *mistakes, int64_t *updates, double *loss,
               Epoch *last) except -1 nogil:
     """Up to n_epochs epochs; stops after an epoch without updates when asked."""
     cdef Py_ssize_t e
-    cdef size_t row_bytes = <size_t>D.d * sizeof(floating)
-    cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // max(<Py_ssize_t>row_bytes, 1))
+    cdef size_t bytes_per_row = max(row_bytes(R, D.n, W), <size_t>1)
+    cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // <Py_ssize_t>bytes_per_row)
     cdef Py_ssize_t countdown = check_every
     cdef Epoch E
     for e in range(n_epochs):
@@ -520,11 +542,11 @@ cdef int _run(const floating *X, Data *D, Model *M, const Params *P, bint multin
         if P.shuffle:
             ptn_shuffle(M.rng, D.rows, <size_t>D.n_rows)
         if P.batch_size > 0:
-            _epoch_batch(X, D, M, P, multinomial, &E, &countdown, check_every)
+            _epoch_batch(R, W, D, M, P, multinomial, &E, &countdown, check_every)
         elif multinomial:
-            _epoch_multinomial(X, D, M, P, &E, &countdown, check_every)
+            _epoch_multinomial(R, W, D, M, P, &E, &countdown, check_every)
         else:
-            _epoch_binary(X, D, M, P, &E, &countdown, check_every)
+            _epoch_binary(R, W, D, M, P, &E, &countdown, check_every)
         last[0] = E
         if E.status != _STATUS_OK:
             return e
@@ -533,7 +555,7 @@ cdef int _run(const floating *X, Data *D, Model *M, const Params *P, bint multin
         loss[e] = E.loss
         M.counters[C_UPDATES] += E.updates
         M.counters[C_EPOCHS] += 1
-        if not (_all_finite(<const floating *>M.W, M.k * D.d) and _all_finite_f64(M.b, M.k)):
+        if not (_all_finite(W, M.k * D.d) and _all_finite_f64(M.b, M.k)):
             last.status = _STATUS_OVERFLOW
             return e
         if E.updates == 0 and P.stop_when_converged:
@@ -554,18 +576,9 @@ cdef Params _params(dict p) except *:
     return P
 
 
-def run_epochs(state, const floating[:, ::1] X, labels, sample_weight, dict params,
-               Py_ssize_t n_epochs, stop_flag=None):
-    """Run up to `n_epochs` epochs of the state's model on X, in place.
-
-    `state` is a perceptron._state.OnlineState whose arrays match X's dtype
-    and width; `labels` are int8 signs (binary state) or int32 class indices
-    (multinomial state); `sample_weight` is a float64 array or None.  Inputs
-    are trusted: the Python layer validated them.
-
-    Returns a dict: epochs completed, mistakes / updates / summed weighted
-    loss of each, the status and the offending row when it is not OK.
-    """
+cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
+                   labels, sample_weight, dict params, Py_ssize_t n_epochs, stop_flag):
+    """run_epochs on rows R (n rows of d features) of dtype `floating`."""
     cdef Params P = _params(params)
     cdef bint multinomial = state.multinomial
     cdef Model M
@@ -592,9 +605,9 @@ def run_epochs(state, const floating[:, ::1] X, labels, sample_weight, dict para
     cdef int64_t[::1] updates = np.zeros(n_epochs, dtype=np.int64)
     cdef double[::1] loss = np.zeros(n_epochs, dtype=np.float64)
 
-    if W.shape[1] != X.shape[1] or counters.shape[0] < N_COUNTERS or rng_state.shape[0] != 1:
+    if W.shape[1] != d or counters.shape[0] < N_COUNTERS or rng_state.shape[0] != 1:
         raise ValueError("run_epochs: the state does not match X")
-    if n_epochs < 1 or rows.shape[0] == 0 or X.shape[1] == 0:
+    if n_epochs < 1 or rows.shape[0] == 0 or d == 0:
         raise ValueError("run_epochs: nothing to do")
     M.k = W.shape[0]
     M.d = W.shape[1]
@@ -624,9 +637,8 @@ def run_epochs(state, const floating[:, ::1] X, labels, sample_weight, dict para
         gb = state.gb
         M.G = &G[0, 0]
         M.gb = &gb[0]
-    D.X = &X[0, 0]
-    D.n = X.shape[0]
-    D.d = X.shape[1]
+    D.n = n
+    D.d = d
     D.y = NULL
     D.t = NULL
     if multinomial:
@@ -651,7 +663,7 @@ def run_epochs(state, const floating[:, ::1] X, labels, sample_weight, dict para
     last.bad_row = -1
     try:
         with nogil:
-            done = _run(&X[0, 0], &D, &M, &P, multinomial, n_epochs,
+            done = _run(R, &W[0, 0], &D, &M, &P, multinomial, n_epochs,
                         &mistakes[0], &updates[0], &loss[0], &last)
     finally:
         rng_state[0] = rng.state
@@ -665,9 +677,86 @@ def run_epochs(state, const floating[:, ::1] X, labels, sample_weight, dict para
     }
 
 
-def training_score(state, const floating[:, ::1] X, labels, sample_weight, bint pocket=False):
-    """Weighted count of the state's rows that its current weights (or its
-    pocket weights) get right: y*a > 0, or the true class strictly winning."""
+
+def run_epochs(state, X, labels, sample_weight, dict params, Py_ssize_t n_epochs, stop_flag=None):
+    """Run up to `n_epochs` epochs of the state's model on X, in place.
+
+    X is a C-contiguous (n, d) float32 or float64 array, or CSR data (an
+    object with `data`, `indices`, `indptr` and `shape`: a scipy CSR matrix
+    or ``perceptron._validation.CsrData``) with float32/float64 values and
+    int32/int64 indices, validated by the Python layer (indices in range,
+    no column repeated in a row).  `state` is a perceptron._state.OnlineState
+    whose arrays match X's dtype and width; `labels` are int8 signs (binary
+    state) or int32 class indices (multinomial state); `sample_weight` is a
+    float64 array or None.  Inputs are trusted.
+
+    Returns a dict: epochs completed, mistakes / updates / summed weighted
+    loss of each, the status and the offending row when it is not OK.
+    """
+    if isinstance(X, np.ndarray):
+        return _run_dense(state, X, labels, sample_weight, params, n_epochs, stop_flag)
+    return _run_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
+                    params, n_epochs, stop_flag)
+
+
+def _run_dense(state, const floating[:, ::1] X, labels, sample_weight, dict params,
+               Py_ssize_t n_epochs, stop_flag):
+    cdef DenseRows R
+    R.X = &X[0, 0]
+    R.d = X.shape[1]
+    return _execute(state, &R, &X[0, 0], X.shape[0], X.shape[1], labels, sample_weight, params,
+                    n_epochs, stop_flag)
+
+
+# the values pointer of a CSR matrix without any stored value (never read)
+cdef double _NO_VALUES[1]
+
+
+def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,
+             sample_weight, dict params, Py_ssize_t n_epochs, stop_flag):
+    cdef CsrRows32 R32
+    cdef CsrRows64 R64
+    cdef const int32_t[::1] i32, p32
+    cdef const int64_t[::1] i64, p64
+    cdef Py_ssize_t n = indptr.shape[0] - 1
+    cdef const floating *val = <const floating *>_NO_VALUES
+    if data.shape[0]:
+        val = &data[0]
+    if indices.dtype == np.int32:
+        i32 = indices
+        p32 = indptr
+        _csr32(&R32, i32, p32, n_features, val)
+        return _execute(state, &R32, val, n, n_features, labels, sample_weight, params,
+                        n_epochs, stop_flag)
+    i64 = indices
+    p64 = indptr
+    _csr64(&R64, i64, p64, n_features, val)
+    return _execute(state, &R64, val, n, n_features, labels, sample_weight, params, n_epochs,
+                    stop_flag)
+
+
+cdef int _csr32(CsrRows32 *R, const int32_t[::1] indices, const int32_t[::1] indptr,
+                Py_ssize_t d, const floating *val) except -1:
+    R.val = val
+    R.idx = &indices[0] if indices.shape[0] else <const int32_t *>_NO_VALUES
+    R.ptr = &indptr[0]
+    R.d = d
+    R.dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
+    return 0
+
+
+cdef int _csr64(CsrRows64 *R, const int64_t[::1] indices, const int64_t[::1] indptr,
+                Py_ssize_t d, const floating *val) except -1:
+    R.val = val
+    R.idx = &indices[0] if indices.shape[0] else <const int64_t *>_NO_VALUES
+    R.ptr = &indptr[0]
+    R.d = d
+    R.dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
+    return 0
+
+
+cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
+                   labels, sample_weight, bint pocket) except? -1.0:
     cdef Data D
     cdef floating[:, ::1] W = state.PW if pocket else state.W
     cdef double[::1] b = state.pb if pocket else state.b
@@ -677,8 +766,8 @@ def training_score(state, const floating[:, ::1] X, labels, sample_weight, bint 
     cdef const double[::1] sw
     cdef double score
     cdef const ptn_kernels *K = active_kernels()
-    D.n = X.shape[0]
-    D.d = X.shape[1]
+    D.n = n
+    D.d = d
     D.rows = &rows[0]
     D.n_rows = rows.shape[0]
     D.sw = NULL
@@ -691,13 +780,51 @@ def training_score(state, const floating[:, ::1] X, labels, sample_weight, bint 
         t = labels
         D.t = &t[0]
         with nogil:
-            score = _training_score_multi(&X[0, 0], &D, &W[0, 0], &b[0], W.shape[0], K)
+            score = _training_score_multi(R, &D, &W[0, 0], &b[0], W.shape[0], K)
     else:
         y = labels
         D.y = &y[0]
         with nogil:
-            score = _training_score_binary(&X[0, 0], &D, &W[0, 0], b[0], K)
+            score = _training_score_binary(R, &D, &W[0, 0], b[0], K)
     return score
+
+
+def training_score(state, X, labels, sample_weight, bint pocket=False):
+    """Weighted count of the state's rows that its current weights (or its
+    pocket weights) get right: y*a > 0, or the true class strictly winning.
+    X as in run_epochs."""
+    if isinstance(X, np.ndarray):
+        return _score_dense(state, X, labels, sample_weight, pocket)
+    return _score_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
+                      pocket)
+
+
+def _score_dense(state, const floating[:, ::1] X, labels, sample_weight, bint pocket):
+    cdef DenseRows R
+    R.X = &X[0, 0]
+    R.d = X.shape[1]
+    return _score(state, &R, &X[0, 0], X.shape[0], X.shape[1], labels, sample_weight, pocket)
+
+
+def _score_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,
+               sample_weight, bint pocket):
+    cdef CsrRows32 R32
+    cdef CsrRows64 R64
+    cdef const int32_t[::1] i32, p32
+    cdef const int64_t[::1] i64, p64
+    cdef Py_ssize_t n = indptr.shape[0] - 1
+    cdef const floating *val = <const floating *>_NO_VALUES
+    if data.shape[0]:
+        val = &data[0]
+    if indices.dtype == np.int32:
+        i32 = indices
+        p32 = indptr
+        _csr32(&R32, i32, p32, n_features, val)
+        return _score(state, &R32, val, n, n_features, labels, sample_weight, pocket)
+    i64 = indices
+    p64 = indptr
+    _csr64(&R64, i64, p64, n_features, val)
+    return _score(state, &R64, val, n, n_features, labels, sample_weight, pocket)
 
 
 def shuffled_orders(Py_ssize_t n, Py_ssize_t n_epochs, uint64_t seed):

@@ -90,6 +90,11 @@ from cython cimport floating
 # The kernel table chosen at import (PERCEPTRON_SIMD or the best level).
 cdef const ptn_kernels *active_kernels() noexcept nogil
 
+# The table whose sparse dot products (sdot) suit a weight vector of this
+# many bytes: the active one's vector gathers beyond L1, the scalar loop
+# within it (csrc/ptn_kernels.h, PTN_SPARSE_GATHER_MIN_BYTES).
+cdef const ptn_kernels *sparse_dot_kernels(size_t weight_bytes) noexcept nogil
+
 # Dot product x . y of n elements; float32 products are summed in double.
 cdef double dot_f32(Py_ssize_t n, const float *x, const float *y) noexcept nogil
 cdef double dot_f64(Py_ssize_t n, const double *x, const double *y) noexcept nogil

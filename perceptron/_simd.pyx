@@ -50,6 +50,12 @@ cdef const ptn_kernels *active_kernels() noexcept nogil:
     return _active
 
 
+cdef const ptn_kernels *sparse_dot_kernels(size_t weight_bytes) noexcept nogil:
+    if weight_bytes > PTN_SPARSE_GATHER_MIN_BYTES:
+        return _active
+    return ptn_kernels_for_level(0)
+
+
 cdef double dot_f32(Py_ssize_t n, const float *x, const float *y) noexcept nogil:
     return _active.dot_f32(<size_t>n, x, y)
 

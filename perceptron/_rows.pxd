@@ -1,0 +1,146 @@
+# Row access for the training and scoring loops: one loop body serves dense
+# rows and CSR rows (int32 or int64 indices), chosen at compile time through
+# the fused type `Rows`, in float32 or float64 through `floating`.
+#
+# Dense rows go to the dense kernels (kdot, kaxpy); CSR rows to the sparse
+# ones (csrc/ptn_kernels.h: sdot, saxpy).  The loops trust their inputs: the
+# Python layer checked that every index is in [0, d), that the row pointers
+# rise from 0 to nnz and that no row repeats a column.
+
+from cython cimport floating
+from libc.math cimport isfinite
+from libc.stddef cimport ptrdiff_t
+from libc.stdint cimport int32_t, int64_t
+
+from perceptron._simd cimport ptn_kernels, kdot, kaxpy, kaxpy_acc
+from perceptron._prefetch cimport ptn_prefetch_range
+
+
+cdef struct DenseRows:
+    const void *X               # (n, d), C order, in the data's dtype
+    Py_ssize_t d
+
+
+cdef struct CsrRows32:
+    const void *val             # nnz values, in the data's dtype
+    const int32_t *idx          # their columns
+    const int32_t *ptr          # row i is [ptr[i], ptr[i + 1])
+    Py_ssize_t d
+    const ptn_kernels *dotk     # the table whose sdot reads the weights (see row_kernels)
+
+
+cdef struct CsrRows64:
+    const void *val
+    const int64_t *idx
+    const int64_t *ptr
+    Py_ssize_t d
+    const ptn_kernels *dotk
+
+
+ctypedef fused Rows:
+    DenseRows
+    CsrRows32
+    CsrRows64
+
+
+cdef inline double row_dot(const Rows *R, const ptn_kernels *K, ptrdiff_t i,
+                           const floating *w) noexcept nogil:
+    """x_i . w, summed in double."""
+    cdef Py_ssize_t lo, hi
+    if Rows is DenseRows:
+        return kdot(K, R.d, <const floating *>R.X + i * R.d, w)
+    else:
+        lo = <Py_ssize_t>R.ptr[i]
+        hi = <Py_ssize_t>R.ptr[i + 1]
+        if floating is float:
+            if Rows is CsrRows32:
+                return R.dotk.sdot_f32_i32(<size_t>(hi - lo), <const float *>R.val + lo, R.idx + lo, w)
+            else:
+                return R.dotk.sdot_f32_i64(<size_t>(hi - lo), <const float *>R.val + lo, R.idx + lo, w)
+        else:
+            if Rows is CsrRows32:
+                return R.dotk.sdot_f64_i32(<size_t>(hi - lo), <const double *>R.val + lo, R.idx + lo, w)
+            else:
+                return R.dotk.sdot_f64_i64(<size_t>(hi - lo), <const double *>R.val + lo, R.idx + lo, w)
+
+
+cdef inline void row_axpy(const Rows *R, const ptn_kernels *K, ptrdiff_t i, double a,
+                          floating *w) noexcept nogil:
+    """w += a * x_i in the weights' dtype."""
+    cdef Py_ssize_t lo, hi
+    if Rows is DenseRows:
+        kaxpy(K, R.d, a, <const floating *>R.X + i * R.d, w)
+    else:
+        lo = <Py_ssize_t>R.ptr[i]
+        hi = <Py_ssize_t>R.ptr[i + 1]
+        if floating is float:
+            if Rows is CsrRows32:
+                K.saxpy_f32_i32(<size_t>(hi - lo), <float>a, <const float *>R.val + lo, R.idx + lo, w)
+            else:
+                K.saxpy_f32_i64(<size_t>(hi - lo), <float>a, <const float *>R.val + lo, R.idx + lo, w)
+        else:
+            if Rows is CsrRows32:
+                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, w)
+            else:
+                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, w)
+
+
+cdef inline void row_axpy_acc(const Rows *R, const ptn_kernels *K, ptrdiff_t i, double a,
+                              double *u, const floating *dtype_of_x) noexcept nogil:
+    """u += a * x_i into float64 accumulators (dtype_of_x only names X's dtype)."""
+    cdef Py_ssize_t lo, hi
+    if Rows is DenseRows:
+        kaxpy_acc(K, R.d, a, <const floating *>R.X + i * R.d, u)
+    else:
+        lo = <Py_ssize_t>R.ptr[i]
+        hi = <Py_ssize_t>R.ptr[i + 1]
+        if floating is float:
+            if Rows is CsrRows32:
+                K.saxpy_f32_f64_i32(<size_t>(hi - lo), a, <const float *>R.val + lo, R.idx + lo, u)
+            else:
+                K.saxpy_f32_f64_i64(<size_t>(hi - lo), a, <const float *>R.val + lo, R.idx + lo, u)
+        else:
+            if Rows is CsrRows32:
+                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, u)
+            else:
+                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, u)
+
+
+cdef inline bint row_finite(const Rows *R, ptrdiff_t i, const floating *dtype_of_x) noexcept nogil:
+    """Whether every stored value of row i is finite."""
+    cdef Py_ssize_t j, lo, hi
+    cdef const floating *x
+    if Rows is DenseRows:
+        x = <const floating *>R.X + i * R.d
+        lo = 0
+        hi = R.d
+    else:
+        x = <const floating *>R.val
+        lo = <Py_ssize_t>R.ptr[i]
+        hi = <Py_ssize_t>R.ptr[i + 1]
+    for j in range(lo, hi):
+        if not isfinite(x[j]):
+            return False
+    return True
+
+
+cdef inline void row_prefetch(const Rows *R, ptrdiff_t i, const floating *dtype_of_x) noexcept nogil:
+    """Ask for row i's bytes ahead of its use (rows visited out of order)."""
+    cdef Py_ssize_t lo, hi
+    if Rows is DenseRows:
+        ptn_prefetch_range(<const floating *>R.X + i * R.d, <size_t>R.d * sizeof(floating))
+    else:
+        lo = <Py_ssize_t>R.ptr[i]
+        hi = <Py_ssize_t>R.ptr[i + 1]
+        ptn_prefetch_range(<const floating *>R.val + lo, <size_t>(hi - lo) * sizeof(floating))
+        ptn_prefetch_range(R.idx + lo, <size_t>(hi - lo) * sizeof(R.idx[0]))
+
+
+cdef inline size_t row_bytes(const Rows *R, Py_ssize_t n, const floating *dtype_of_x) noexcept nogil:
+    """Average bytes a row of n rows occupies (for the prefetch distance)."""
+    if Rows is DenseRows:
+        return <size_t>R.d * sizeof(floating)
+    else:
+        if n <= 0:
+            return 0
+        return <size_t>((R.ptr[n] - R.ptr[0]) * <Py_ssize_t>(sizeof(floating) + sizeof(R.idx[0])) // n)
