@@ -609,6 +609,12 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
         raise ValueError("run_epochs: the state does not match X")
     if n_epochs < 1 or rows.shape[0] == 0 or d == 0:
         raise ValueError("run_epochs: nothing to do")
+    # the arrays the parameters need must exist (a state made for other parameters)
+    if (P.average and (state.U is None or state.ub is None)) or \
+            (P.pocket and (state.PW is None or state.pb is None)) or \
+            (P.batch_size > 0 and (state.G is None or state.gb is None)):
+        raise ValueError("run_epochs: the state was made without the arrays that average, "
+                         "pocket or batch_size need")
     M.k = W.shape[0]
     M.d = W.shape[1]
     M.W = &W[0, 0]

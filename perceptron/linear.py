@@ -707,6 +707,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                 X = X.astype(self.coef_.dtype)
             # work on copies: a failed or interrupted call leaves the model as it was
             states = [s.copy() for s in self._states]
+            _check_state_params(states[0], p)
         arr = np.asarray(y)
         multilabel = arr.ndim == 2 and arr.shape[1] > 1
         if multilabel:
@@ -814,6 +815,19 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if mode == "multilabel":
             return [np.where(target[:, j], 1, -1).astype(np.int8) for j in range(k)]
         return [np.where(target == j, 1, -1).astype(np.int8) for j in range(k)]
+
+
+def _check_state_params(state, p):
+    """partial_fit continues a state: the variant must be the one it was made for."""
+    made = {"average": state.U is not None, "pocket": state.PW is not None,
+            "batch_size": state.G is not None}
+    asked = {"average": p["average"], "pocket": p["pocket"],
+             "batch_size": p["batch_size"] is not None}
+    changed = [name for name in made if made[name] != asked[name]]
+    if changed:
+        raise ValueError(f"{', '.join(changed)} changed since the first call to partial_fit; "
+                         "a model continues the variant it started with (fit again, or "
+                         "set the parameters back)")
 
 
 def _validation_split(rows, target, kind, fraction, seed):

@@ -416,3 +416,29 @@ def test_digits_multiclass():
         m = quiet(Perceptron(multiclass=multiclass, average=True, max_iter=30, random_state=0),
                   X[train], y[train])
         assert m.score(X[test], y[test]) > 0.88, multiclass
+
+
+@pytest.mark.parametrize("change", [{"average": True}, {"pocket": True}, {"batch_size": 4}])
+def test_partial_fit_refuses_a_changed_variant(change, rng):
+    # once a segfault: the loop read averaging accumulators the state never had
+    X = rng.standard_normal((40, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    m = Perceptron(shuffle=False).partial_fit(X, y, classes=[-1, 1])
+    coef = m.coef_.copy()
+    with pytest.raises(ValueError, match="changed since the first call to partial_fit"):
+        m.set_params(**change).partial_fit(X, y)
+    np.testing.assert_array_equal(m.coef_, coef)
+    m.set_params(average=False, pocket=False, batch_size=None).partial_fit(X, y)
+
+
+def test_run_epochs_refuses_a_state_without_the_arrays_its_parameters_need():
+    from perceptron import _online
+    from perceptron._state import OnlineState
+
+    state = OnlineState(1, 2, np.float64, multinomial=False, average=False, pocket=False,
+                        batch_size=None, seed=1)
+    state.rows = np.arange(3, dtype=np.intp)
+    params = {"eta": 1.0, "margin": 0.0, "fit_intercept": True, "shuffle": False,
+              "average": True, "pocket": False, "stop_when_converged": True, "batch_size": None}
+    with pytest.raises(ValueError, match="without the arrays"):
+        _online.run_epochs(state, np.ones((3, 2)), np.ones(3, dtype=np.int8), None, params, 1)
