@@ -106,6 +106,45 @@ cdef void axpy_f64(Py_ssize_t n, double a, const double *x, double *y) noexcept 
 # y += a * x with float32 x and float64 y (accumulators in double).
 cdef void axpy_f32_f64(Py_ssize_t n, double a, const float *x, double *y) noexcept nogil
 
+# A sparse row (CSR: nnz values and their column indices) against dense
+# weights: sum val[j] * w[idx[j]] in double, and w[idx[j]] += a * val[j].
+# Indices must lie in [0, len(w)) (and not repeat, for the update); the
+# functions trust them.  The dot gathers with vector instructions for weight
+# vectors beyond L1 (csrc/ptn_kernels.h).
+ctypedef fused csr_index:
+    int32_t
+    int64_t
+
+
+cdef inline double sparse_dot(Py_ssize_t nnz, const floating *val, const csr_index *idx,
+                              const floating *w, Py_ssize_t n_weights) noexcept nogil:
+    cdef const ptn_kernels *k = sparse_dot_kernels(<size_t>n_weights * sizeof(floating))
+    if floating is float:
+        if csr_index is int32_t:
+            return k.sdot_f32_i32(<size_t>nnz, val, idx, w)
+        else:
+            return k.sdot_f32_i64(<size_t>nnz, val, idx, w)
+    else:
+        if csr_index is int32_t:
+            return k.sdot_f64_i32(<size_t>nnz, val, idx, w)
+        else:
+            return k.sdot_f64_i64(<size_t>nnz, val, idx, w)
+
+
+cdef inline void sparse_axpy(Py_ssize_t nnz, double a, const floating *val, const csr_index *idx,
+                             floating *w) noexcept nogil:
+    cdef const ptn_kernels *k = active_kernels()
+    if floating is float:
+        if csr_index is int32_t:
+            k.saxpy_f32_i32(<size_t>nnz, <float>a, val, idx, w)
+        else:
+            k.saxpy_f32_i64(<size_t>nnz, <float>a, val, idx, w)
+    else:
+        if csr_index is int32_t:
+            k.saxpy_f64_i32(<size_t>nnz, a, val, idx, w)
+        else:
+            k.saxpy_f64_i64(<size_t>nnz, a, val, idx, w)
+
 
 # Fused-type forms for loops written once for float32 and float64; they take
 # the table so that a loop reads the active table once, not per call.

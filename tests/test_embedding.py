@@ -162,6 +162,23 @@ def test_cython_example_scores_equal_decision_function(tmp_path, rng):
         dots = np.empty(len(X))
         score.dot_rows(X, model.coef_[0], dots)
         np.testing.assert_allclose(dots + model.intercept_[0], out, rtol=1e-6)
+    # the sparse kernels and axpy, cimported: CSR rows scored as the dense ones,
+    # int32 and int64 indices, weights within and beyond L1
+    sparse = pytest.importorskip("scipy.sparse")
+    for d, dtype, index in ((37, np.float64, np.int32), (37, np.float32, np.int64),
+                            (20000, np.float64, np.int64)):
+        X, y = data(rng, n=500, d=d, dtype=dtype)
+        X[rng.random(X.shape) < 0.8] = 0.0
+        smodel = fit(X, y, max_iter=3)
+        C = sparse.csr_matrix(X)
+        out = np.empty(len(X))
+        score.csr_decision_rows(smodel.c_model(), C.data, C.indices.astype(index),
+                                C.indptr.astype(index), out)
+        np.testing.assert_allclose(out, smodel.decision_function(X), rtol=1e-12, atol=1e-9)
+        w = np.zeros(d, dtype=dtype)
+        score.sum_rows(X, w, C.data, C.indices.astype(index), C.indptr.astype(index))
+        np.testing.assert_allclose(w, 2 * X.astype(np.float64).sum(axis=0),
+                                   rtol=1e-5 if dtype is np.float32 else 1e-12, atol=1e-3)
     X, y = data(rng, n=2000, d=20, k=5)
     multi = fit(X, y, multiclass="multinomial")
     pred = np.empty(len(X), dtype=np.int64)

@@ -7,11 +7,13 @@ scored by the package's ``decision`` / ``predict`` functions inside a
 ``prange`` loop, without the GIL.  Build with ``python setup.py build_ext
 --inplace`` next to this file (see setup.py).
 """
+import numpy as np
+
 from cython cimport floating
 from cython.parallel cimport prange
 
 from perceptron._model cimport LinearModel, ptn_linear_model, decision, predict
-from perceptron._simd cimport dot_f32, dot_f64
+from perceptron._simd cimport axpy_f32, axpy_f64, csr_index, dot_f32, dot_f64, sparse_axpy, sparse_dot
 
 
 def decision_rows(LinearModel model, const floating[:, ::1] X, double[::1] out):
@@ -42,6 +44,41 @@ def dot_rows(const floating[:, ::1] X, const floating[::1] w, double[::1] out):
             out[i] = dot_f32(d, &X[i, 0], &w[0])
         else:
             out[i] = dot_f64(d, &X[i, 0], &w[0])
+
+
+def csr_decision_rows(LinearModel model, const floating[::1] data, const csr_index[::1] indices,
+                      const csr_index[::1] indptr, double[::1] out):
+    """out[i] = w . x_i + b for the CSR rows (binary models), with the sparse kernel."""
+    cdef const floating *w = <const floating *>model.c_model.coef
+    cdef double b = (<const floating *>model.c_model.intercept)[0]
+    cdef Py_ssize_t i, d = model.c_model.n_features, n = indptr.shape[0] - 1
+    _check(model, d, out.shape[0], n, sizeof(floating))
+    if data.shape[0] and (np.min(indices) < 0 or np.max(indices) >= d):
+        raise ValueError("a column index is out of range")
+    if n and data.shape[0] == 0:
+        out[:] = b
+        return
+    for i in prange(n, nogil=True):
+        out[i] = sparse_dot(indptr[i + 1] - indptr[i], &data[indptr[i]], &indices[indptr[i]],
+                            w, d) + b
+
+
+def sum_rows(const floating[:, ::1] X, floating[::1] w, const floating[::1] data,
+             const csr_index[::1] indices, const csr_index[::1] indptr):
+    """w += every row of X (axpy) and of the CSR rows (sparse axpy), without the GIL."""
+    cdef Py_ssize_t i, d = X.shape[1]
+    if w.shape[0] != d:
+        raise ValueError("w must have one weight per column")
+    with nogil:
+        for i in range(X.shape[0]):
+            if floating is float:
+                axpy_f32(d, 1.0, &X[i, 0], &w[0])
+            else:
+                axpy_f64(d, 1.0, &X[i, 0], &w[0])
+        for i in range(indptr.shape[0] - 1):
+            if indptr[i + 1] > indptr[i]:
+                sparse_axpy(indptr[i + 1] - indptr[i], 1.0, &data[indptr[i]], &indices[indptr[i]],
+                            &w[0])
 
 
 def decision_one_row(LinearModel model, const floating[::1] x, Py_ssize_t repeat):
