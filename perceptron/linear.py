@@ -773,6 +773,43 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             check_feature_names(self, names_source, reset=True)
         return self
 
+    def fit_stream(self, source, *, classes=None, max_iter=None, chunk_rows=10000,
+                   n_features=None):
+        """Train on data bigger than memory: epochs over a stream of chunks.
+
+        Each chunk is one ``partial_fit`` step; the epochs stop at the first
+        without an update or after ``max_iter``.  With ``shuffle=False`` the
+        model equals ``fit`` on the concatenated chunks; with shuffling, the
+        rows are shuffled within each chunk.  Memory holds one chunk.
+
+        Parameters
+        ----------
+        source : str or os.PathLike, (X, y), callable or iterable
+            An svmlight / libsvm file (read ``chunk_rows`` rows at a time,
+            again for every epoch); an (X, y) pair, such as a memory-mapped
+            ``.npy`` (``np.load(path, mmap_mode="r")``) and its labels, cut
+            into views of ``chunk_rows`` rows; a callable returning a new
+            iterable of ``(X, y)`` chunks each epoch; or an iterable of them
+            (a one-shot iterator allows one epoch).
+        classes : array-like, optional
+            Every label; found by a first pass over the source when None
+            (except for ``multiclass="multinomial"``, which takes new labels
+            as they come).
+        max_iter : int, optional
+            Epochs at most (default: the estimator's ``max_iter``).
+        chunk_rows : int, default=10000
+        n_features : int, optional
+            Columns of an svmlight file (found by a first pass when None).
+
+        Returns
+        -------
+        self
+        """
+        from ._stream import fit_stream
+
+        return fit_stream(self, source, classes=classes, max_iter=max_iter,
+                          chunk_rows=chunk_rows, n_features=n_features)
+
     def _partial_targets(self, y, classes, states):
         """Class indices of a chunk, and the (possibly grown) classes; a new
         class (multinomial) gets a zero row in `states`."""
