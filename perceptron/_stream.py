@@ -50,7 +50,7 @@ def _epoch_chunks(source, chunk_rows, n_features):
         return source
     if hasattr(source, "__iter__"):
         if iter(source) is source:  # a one-shot iterator
-            used = []
+            used: list = []
 
             def once():
                 if used:
@@ -121,7 +121,7 @@ def fit_stream(estimator, source, *, classes=None, max_iter=None, chunk_rows=100
         if attr in vars(estimator):
             delattr(estimator, attr)
 
-    history = {"mistakes": [], "updates": [], "loss": []}
+    history: dict = {"mistakes": [], "updates": [], "loss": []}
     for _ in range(int(epochs)):
         mistakes = updates = 0
         loss = weight = 0.0
