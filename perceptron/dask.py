@@ -173,19 +173,23 @@ def _make_shard(index, dtype, classes, mode, n_blocks, *blocks):
 
 
 def _first_carry(shard, seeds):
-    """The row order and generator of each problem of a shard (they stay on its worker)."""
+    """The row order and generator of each problem of a shard (they stay on its
+    worker), in the shape of an epoch's output: (carry, no summary)."""
     n = shard.X.shape[0]
     return [{"rows": np.arange(n, dtype=np.intp), "rng": np.array([s], dtype=np.uint64)}
-            for s in seeds]
+            for s in seeds], None
 
 
-def _shard_epoch(shard, carry, messages, loop_params, average, epoch):
+def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
     """One epoch of every active problem of a shard, from the shared weights.
 
-    Returns (the new carry: row orders and generators, which stay on the
-    worker; the summary that travels back: weights, accumulators, counts).
-    Inputs are not modified (a recomputation after a failure repeats it).
+    ``previous`` is the output of the shard's previous epoch (or of
+    ``_first_carry``), whose carry (row orders and generators) it continues.
+    Returns (the new carry, which stays on the worker; the summary that
+    travels back: weights, accumulators, counts).  Inputs are not modified,
+    so a recomputation after a failure repeats the epoch exactly.
     """
+    carry = previous[0]
     new_carry, results = [], []
     for labels, c, m in zip(shard.labels, carry, messages):
         if m is None:  # this problem has converged: it sits out
@@ -399,15 +403,12 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
                     {"W": st.W, "b": st.b, "U": st.U, "ub": st.ub, "steps": st.steps,
                      "multinomial": st.multinomial}
                     for st, a in zip(states, active)]
-        outs, summaries = [], []
-        for shard, carry in zip(shards, carries):
-            out = client.submit(_shard_epoch, shard, carry, messages, loop, p["average"],
-                                epoch, pure=False)
-            outs.append(out)
-            summaries.append(client.submit(operator.itemgetter(1), out, pure=False))
-        carries = [client.submit(operator.itemgetter(0), out, pure=False) for out in outs]
+        # the epoch's output stays on the shard's worker (the next epoch reads its
+        # carry there); only its summary is gathered
+        carries = [client.submit(_shard_epoch, shard, carry, messages, loop, p["average"],
+                                 epoch, pure=False) for shard, carry in zip(shards, carries)]
+        summaries = [client.submit(operator.itemgetter(1), out, pure=False) for out in carries]
         results = _gather_epoch(client, summaries, epoch, len(shards))
-        del outs
         epoch_mistakes = epoch_updates = 0
         for j, (pr, st) in enumerate(zip(problems, states)):
             if not active[j]:
