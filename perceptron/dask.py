@@ -114,7 +114,7 @@ def mix(start, shards, mixing, average):
     for m, s in zip(mu, shards):
         W += m * s["W"].astype(np.float64)
         b += m * s["b"]
-    out = {"W": W.astype(dtype), "b": b}
+    out: dict = {"W": W.astype(dtype), "b": b}
     n = np.array([s["n"] for s in shards], dtype=np.float64)
     N = n.sum()
     c = float(start["steps"])
@@ -190,7 +190,8 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
     so a recomputation after a failure repeats the epoch exactly.
     """
     carry = previous[0]
-    new_carry, results = [], []
+    new_carry: list = []
+    results: list = []
     for labels, c, m in zip(shard.labels, carry, messages):
         if m is None:  # this problem has converged: it sits out
             new_carry.append(c)
@@ -200,8 +201,8 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         state = OnlineState(k, d, shard.X.dtype, multinomial=m["multinomial"], average=average,
                             pocket=False, batch_size=None, seed=0, W0=m["W"], b0=m["b"])
         if average:
-            state.U[...] = m["U"]
-            state.ub[...] = m["ub"]
+            state.U = np.array(m["U"], dtype=np.float64)
+            state.ub = np.array(m["ub"], dtype=np.float64)
         state.counters[C_STEPS] = m["steps"]
         state.counters[C_EPOCHS] = epoch - 1
         state.rows = c["rows"].copy()
