@@ -45,7 +45,7 @@ from ._validation import _mix64, check_feature_names, check_labels, check_random
 from .exceptions import ConvergenceWarning, sklearn_compatible
 from .linear import Perceptron, _Problem, _raise_for_status
 
-__all__ = ["fit", "predict", "decision_function", "mix"]
+__all__ = ["fit", "predict", "decision_function", "mix", "mixing_coefficients"]
 
 MIXINGS = ("uniform", "mistakes")
 
@@ -238,6 +238,10 @@ def _as_dask(X, y):
         raise ValueError("X has chunks of unknown size; call X.compute_chunk_sizes() first")
     if X.dtype.kind not in "biuf":
         raise TypeError(f"X must hold numbers, got dtype {X.dtype}")
+    if not isinstance(X._meta, np.ndarray):
+        raise TypeError(f"X has chunks of type {type(X._meta).__name__}; perceptron.dask "
+                        "takes dense numpy chunks (for sparse chunks: "
+                        "X.map_blocks(lambda b: b.toarray()))")
     if X.numblocks[1] > 1:
         X = X.rechunk({1: -1})
     if hasattr(y, "to_dask_array"):

@@ -280,6 +280,9 @@ def test_errors_name_the_argument(client, rng):
         pdask.fit(Perceptron(), dX, y, client=client, max_iter=0)
     with pytest.raises(ValueError, match="one class"):
         pdask.fit(Perceptron(), dX, np.ones(len(y)), client=client)
+    sparse = pytest.importorskip("scipy.sparse")
+    with pytest.raises(TypeError, match="dense numpy chunks"):
+        pdask.fit(Perceptron(), dX.map_blocks(sparse.csr_matrix), y, client=client)
     bad = X.copy()
     bad[200, 2] = np.nan
     with pytest.raises(ValueError, match="shard 1: X contains NaN"):
