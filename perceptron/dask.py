@@ -320,7 +320,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         shard and ``shuffle=False`` (or the same ``random_state``) the fit
         equals ``estimator.fit`` on the computed arrays exactly.
     callback : callable, optional
-        ``callback(epoch, estimator_state)`` after each epoch, with a dict
+        ``callback(epoch, info)`` after each epoch, ``info`` being a dict
         holding the epoch's ``mistakes``, ``updates`` and ``coef``,
         ``intercept`` (the mixed weights); returning True stops the fit.
 
@@ -351,7 +351,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     if n == 0 or d == 0:
         raise ValueError(f"X has shape {X.shape}; it needs at least one sample and one feature")
     if n_shards is None:
-        n_shards = max(1, len(client.scheduler_info()["workers"]))
+        n_shards = max(1, len(client.nthreads()))
     n_shards = check_scalar(n_shards, "n_shards", "int", low=1)
     n_shards = min(n_shards, n)
     if X.numblocks[0] < n_shards:
@@ -379,7 +379,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         shapes = [(k, True)] if mode == "multinomial" else [(1, False)]
 
     # the shards: built and kept on the workers, one per worker when there are enough
-    workers = sorted(client.scheduler_info()["workers"])
+    workers = sorted(client.nthreads())
     x_blocks = X.to_delayed().ravel()
     y_blocks = y.to_delayed().ravel()
     shards, carries, sizes = [], [], []

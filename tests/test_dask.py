@@ -330,7 +330,7 @@ def test_worker_killed_during_a_fit(rng):
                                   callback=kill_after_epoch_2)
         fitted_equal(undisturbed, recovered)
 
-        first = sorted(client.scheduler_info()["workers"])[0]
+        first = sorted(client.nthreads())[0]
         data = client.scatter(X, workers=[first])
         scattered = da.from_delayed(data, shape=X.shape, dtype=X.dtype)
 
