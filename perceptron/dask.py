@@ -25,6 +25,7 @@ a dask array (``map_blocks`` with the local estimator).
 dask and distributed are optional: ``pip install perceptron[dask]``.
 """
 import operator
+import time
 import warnings
 
 import numpy as np
@@ -189,6 +190,7 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
     travels back: weights, accumulators, counts).  Inputs are not modified,
     so a recomputation after a failure repeats the epoch exactly.
     """
+    started = time.perf_counter()
     carry = previous[0]
     new_carry: list = []
     results: list = []
@@ -217,7 +219,8 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
                         "n": state.steps - m["steps"], "mistakes": int(res["mistakes"][0]),
                         "updates": int(res["updates"][0]), "loss": float(res["loss"][0]),
                         "rng": state.rng_state})
-    return new_carry, {"shard": shard.index, "epoch": epoch, "problems": results}
+    return new_carry, {"shard": shard.index, "epoch": epoch, "problems": results,
+                       "seconds": time.perf_counter() - started}
 
 
 # ------------------------------------------------------------- driver side
@@ -321,8 +324,10 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         equals ``estimator.fit`` on the computed arrays exactly.
     callback : callable, optional
         ``callback(epoch, info)`` after each epoch, ``info`` being a dict
-        holding the epoch's ``mistakes``, ``updates`` and ``coef``,
-        ``intercept`` (the mixed weights); returning True stops the fit.
+        holding the epoch's ``mistakes``, ``updates``, ``coef``,
+        ``intercept`` (the mixed weights) and ``shard_seconds`` (the time
+        each shard's task took on its worker, a list); returning True stops
+        the fit.
 
     Returns
     -------
@@ -443,7 +448,8 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         if callback is not None:
             W, b = estimator._effective(mode, problems, p)
             if callback(epoch, {"mistakes": epoch_mistakes, "updates": epoch_updates,
-                                "coef": W, "intercept": b}):
+                                "coef": W, "intercept": b,
+                                "shard_seconds": [r["seconds"] for r in results]}):
                 stopped = True
                 break
         if not any(active):

@@ -204,9 +204,15 @@ def test_separable_data_converge_and_are_separated(client, rng, mixing, average)
 @pytest.mark.parametrize("mixing", ["uniform", "mistakes"])
 def test_multiclass_on_two_workers(client, rng, multiclass, mixing):
     X, y = blobs(rng)
+    infos = []
     est = pdask.fit(Perceptron(random_state=0, multiclass=multiclass, max_iter=100),
-                    da.from_array(X, chunks=(90, 4)), y, client=client, mixing=mixing)
+                    da.from_array(X, chunks=(90, 4)), y, client=client, mixing=mixing,
+                    callback=lambda epoch, info: infos.append((epoch, info)))
     assert est.converged_
+    assert [e for e, _ in infos] == list(range(1, est.n_iter_ + 1))
+    assert [i["mistakes"] for _, i in infos] == est.mistakes_.tolist()
+    assert all(len(i["shard_seconds"]) == 2 for _, i in infos)
+    np.testing.assert_array_equal(infos[-1][1]["coef"], est.coef_)
     assert est.score(X, y) == 1.0
     np.testing.assert_array_equal(est.classes_, ["a", "b", "c"])
     assert est.coef_.shape == (3, 4)
@@ -216,6 +222,14 @@ def test_multiclass_on_two_workers(client, rng, multiclass, mixing):
     scores = pdask.decision_function(est, da.from_array(X, chunks=(100, 4)))
     assert isinstance(scores, da.Array) and scores.shape == (len(y), 3)
     np.testing.assert_array_equal(scores.compute(), est.decision_function(X))
+
+
+def test_a_callback_returning_true_stops_the_fit(client, rng):
+    X, y = separable(rng)
+    y[::7] = -5 if y[0] == 2 else 2  # not separable
+    est = pdask.fit(Perceptron(random_state=0, max_iter=200), da.from_array(X, chunks=(150, 6)),
+                    y, client=client, callback=lambda epoch, info: epoch == 2)
+    assert est.n_iter_ == 2 and not est.converged_ and est.mistakes_[-1] > 0
 
 
 def test_dask_dataframe_input(client, rng):
