@@ -26,6 +26,7 @@ there; then perceptron.dask.fit runs with one shard per worker:
 Prints the throughput ratio with the issue's target (>= 1.6x on 2 cores).
 """
 import argparse
+import os
 import time
 import warnings
 
@@ -95,11 +96,12 @@ def main():
     header(f"bench_dask: {args.n} x {args.d} float32, {args.epochs} epochs, dask "
            f"{distributed.__version__}, worker processes of 1 thread")
     n = args.n
-    print(f"# X is {n * args.d * 4 / 1e6:.0f} MB")
-    results = {}
+    print(f"# X is {n * args.d * 4 / 1e6:.0f} MB; load average before the run "
+          f"{', '.join(f'{v:.2f}' for v in os.getloadavg())} on {os.cpu_count()} CPUs")
+    results, tasks = {}, {}
     for n_workers in (1, 2):
         wall, task, overhead, tiny = run(n_workers, n, args.d, args.epochs)
-        results[n_workers] = wall
+        results[n_workers], tasks[n_workers] = wall, task
         plural = "s" if n_workers > 1 else " "
         print(f"{n_workers} worker{plural} ({n_workers} shard{plural}): epoch {wall * 1e3:7.1f} ms "
               f"(slowest shard's task {task * 1e3:7.1f} ms), {n / wall / 1e6:6.2f} M rows/s")
@@ -108,6 +110,9 @@ def main():
               f"an epoch on 1,000-row shards {tiny * 1e3:5.1f} ms")
     ratio = results[1] / results[2]
     print(f"2 workers vs 1 worker: {ratio:.2f}x the throughput [{verdict(ratio, 1.6)}]")
+    share = tasks[2] / tasks[1]
+    print(f"    a shard's task with 2 workers took {share:.2f} of the 1-worker task (0.5 when "
+          f"each worker has a core of its own{'' if share < 0.65 else '; here they did not: other work on the machine or memory bandwidth'})")
 
 
 if __name__ == "__main__":
