@@ -339,6 +339,17 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         When a shard's result of an epoch is missing (a worker died and
         Dask could not recompute it): the message names the epoch.  A fit
         never returns a model some shard did not take part in.
+
+    Notes
+    -----
+    Recovery: epoch n's task of a shard takes the shard, the output of its
+    epoch n-1 (the row order and generator, on the same worker) and the
+    weights of epoch n as an argument, so a lost worker's epochs are
+    recomputed from the graph exactly as they first ran.  The price: until
+    the fit ends the scheduler keeps every epoch's task, with the weights it
+    was sent (about ``epochs * shards * 3 * coef_.size * 8`` bytes for the
+    averaged perceptron: small for ``d`` in the hundreds, to be kept in mind
+    for very wide models and many epochs).
     """
     p = _check_estimator(estimator)
     if mixing not in MIXINGS:
