@@ -347,9 +347,9 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     weights of epoch n as an argument, so a lost worker's epochs are
     recomputed from the graph exactly as they first ran.  The price: until
     the fit ends the scheduler keeps every epoch's task, with the weights it
-    was sent (about ``epochs * shards * 3 * coef_.size * 8`` bytes for the
-    averaged perceptron: small for ``d`` in the hundreds, to be kept in mind
-    for very wide models and many epochs).
+    was sent (up to 16 bytes per weight, per shard and epoch, with averaging;
+    8 without: small for ``d`` in the hundreds, to be kept in mind for very
+    wide models and many epochs).
     """
     p = _check_estimator(estimator)
     if mixing not in MIXINGS:
