@@ -14,8 +14,9 @@ Training Strategies for the Structured Perceptron", NAACL, Figure 3):
   ``mu_i = k_i / sum_j k_j`` with ``k_i`` the updates shard i made in the
   epoch (``mixing="mistakes"``, the paper's ``mu_{i,n} = k_{i,n} / k_n``);
 - the fit stops after an epoch without an update on any shard (converged:
-  McDonald et al., Theorem 3, bound the number of such epochs on separable
-  data) or after ``max_iter`` epochs.
+  on separable data McDonald et al. bound the mistakes made over all
+  epochs, as Novikoff's theorem does on one machine) or after ``max_iter``
+  epochs.
 
 Per epoch, only the weights travel (to every shard, and back with the
 shard's counts); the shard's rows, labels and its row order stay on its
@@ -58,7 +59,7 @@ def mixing_coefficients(updates, mixing):
 
     ``uniform``: ``mu_i = 1/S``; ``mistakes``: ``mu_i = k_i / sum_j k_j``,
     ``k_i`` being the updates shard i made in the epoch (McDonald, Hall and
-    Mann 2010, section 4.2).  When no shard made an update, every shard
+    Mann 2010, Figure 3).  When no shard made an update, every shard
     returns the weights it was given and the coefficients are uniform.
     """
     k = np.asarray(updates, dtype=np.float64)
