@@ -153,13 +153,24 @@ class _Shard:
         self.labels = labels
 
 
-def _make_shard(index, dtype, classes, mode, n_blocks, *blocks):
-    """Concatenate a shard's blocks (X blocks then y blocks) and encode its labels."""
+def _gather_shard(index, dtype, n_blocks, *blocks):
+    """A shard's rows and raw labels: its X blocks (the first n_blocks) and y blocks."""
     xs, ys = blocks[:n_blocks], blocks[n_blocks:]
     X = np.ascontiguousarray(np.concatenate(xs) if len(xs) > 1 else xs[0], dtype=dtype)
     y = np.concatenate([np.asarray(v).ravel() for v in ys])
     if X.ndim != 2 or X.shape[0] != y.shape[0]:
         raise ValueError(f"shard {index}: X has shape {X.shape} but y has {y.shape[0]} labels")
+    return index, X, y
+
+
+def _shard_labels(raw):
+    """The distinct labels of a shard (from which classes_ is decided once)."""
+    return np.unique(raw[2])
+
+
+def _encode_shard(raw, classes, mode):
+    """The shard the epochs use: its rows (not copied) and each problem's labels."""
+    index, X, y = raw
     index_y = np.searchsorted(classes, y)
     inside = index_y < len(classes)
     if not inside.all() or not (classes[index_y[inside]] == y[inside]).all():
@@ -376,7 +387,21 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         y = y.rechunk((X.chunks[0],))
     dtype = np.dtype(np.float32) if X.dtype == np.float32 else np.dtype(np.float64)
 
-    classes = unique_labels(np.asarray(client.compute(da.unique(y)).result()))
+    # the shards' rows and labels: built once on the workers (one shard per worker
+    # when there are enough) and kept there; classes_ from their distinct labels
+    workers = sorted(client.nthreads())
+    x_blocks = X.to_delayed().ravel()
+    y_blocks = y.to_delayed().ravel()
+    raws, sizes = [], []
+    for i, group in enumerate(_shard_groups(len(x_blocks), n_shards)):
+        gather = dask.delayed(_gather_shard, pure=False)(
+            i, dtype, len(group), *[x_blocks[b] for b in group], *[y_blocks[b] for b in group])
+        pin = {"workers": [workers[i % len(workers)]], "allow_other_workers": True} \
+            if workers else {}
+        raws.append(client.compute(gather, **pin))
+        sizes.append(sum(X.chunks[0][b] for b in group))
+    seen = client.gather([client.submit(_shard_labels, raw, pure=False) for raw in raws])
+    classes = unique_labels(np.concatenate(seen))
     if len(classes) < 2:
         raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs samples of at "
                          "least two classes")
@@ -394,23 +419,14 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     else:
         problem_seeds = [seed]
         shapes = [(k, True)] if mode == "multinomial" else [(1, False)]
-
-    # the shards: built and kept on the workers, one per worker when there are enough
-    workers = sorted(client.nthreads())
-    x_blocks = X.to_delayed().ravel()
-    y_blocks = y.to_delayed().ravel()
-    shards, carries, sizes = [], [], []
-    for i, group in enumerate(_shard_groups(len(x_blocks), n_shards)):
+    shards, carries = [], []
+    for i, raw in enumerate(raws):
+        # shard 0 shuffles as a local fit would; the others from seeds of their own
         seeds = problem_seeds if i == 0 else [_mix64(s ^ (0x51A2D0 + i)) for s in problem_seeds]
-        make = dask.delayed(_make_shard, pure=False)(
-            i, dtype, classes, mode, len(group), *[x_blocks[b] for b in group],
-            *[y_blocks[b] for b in group])
-        pin = {"workers": [workers[i % len(workers)]], "allow_other_workers": True} \
-            if workers else {}
-        shard = client.compute(make, **pin)
+        shard = client.submit(_encode_shard, raw, classes, mode, pure=False)
         shards.append(shard)
         carries.append(client.submit(_first_carry, shard, seeds, pure=False))
-        sizes.append(sum(X.chunks[0][b] for b in group))
+    del raws  # the shards hold the rows; the raw labels can go
     distributed.wait(shards)
 
     states = [OnlineState(rows_k, d, dtype, multinomial=multi, average=p["average"],
