@@ -1,0 +1,561 @@
+"""Distributed training on Dask: iterative parameter mixing.
+
+``fit(estimator, X, y, client=...)`` trains a ``perceptron.Perceptron`` on a
+``dask.array`` or a dask DataFrame held by a ``distributed`` cluster, with
+iterative parameter mixing (McDonald, Hall and Mann 2010, "Distributed
+Training Strategies for the Structured Perceptron", NAACL, Figure 3):
+
+- the rows are cut into S shards, each kept in the memory of a worker for the
+  whole fit;
+- in epoch n every shard i runs ONE epoch of the compiled loop on its rows,
+  starting from the shared weights ``w^(n-1)``, which gives ``w_i``;
+- the shared weights become the mixture ``w^(n) = sum_i mu_i w_i`` and are
+  sent back for the next epoch; ``mu_i = 1/S`` (``mixing="uniform"``) or
+  ``mu_i = k_i / sum_j k_j`` with ``k_i`` the updates shard i made in the
+  epoch (``mixing="mistakes"``, the paper's ``mu_{i,n} = k_{i,n} / k_n``);
+- the fit stops after an epoch without an update on any shard (converged:
+  on separable data McDonald et al. bound the mistakes made over all
+  epochs, as Novikoff's theorem does on one machine) or after ``max_iter``
+  epochs.
+
+Per epoch, only the weights travel (to every shard, and back with the
+shard's counts); the shard's rows, labels and its row order stay on its
+worker.  predict / decision_function of a fitted model on a dask array give
+a dask array (``map_blocks`` with the local estimator).
+
+dask and distributed are optional: ``pip install perceptron[dask]``.
+"""
+import operator
+import time
+import warnings
+
+import numpy as np
+
+try:
+    import dask
+    import dask.array as da
+    import distributed
+except ImportError as _err:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "perceptron.dask needs dask and distributed, which are not installed: "
+        "pip install perceptron[dask]") from _err
+
+from . import _online
+from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState
+from ._validation import _mix64, check_feature_names, check_labels, check_random_seed, \
+    check_scalar, unique_labels
+from .exceptions import ConvergenceWarning, sklearn_compatible
+from .linear import Perceptron, _Problem, _raise_for_status
+
+__all__ = ["fit", "predict", "decision_function", "mix", "mixing_coefficients"]
+
+MIXINGS = ("uniform", "mistakes")
+
+
+# ------------------------------------------------------------------ mixing
+
+def mixing_coefficients(updates, mixing):
+    """The mixing coefficients ``mu_i`` of one epoch.
+
+    ``uniform``: ``mu_i = 1/S``; ``mistakes``: ``mu_i = k_i / sum_j k_j``,
+    ``k_i`` being the updates shard i made in the epoch (McDonald, Hall and
+    Mann 2010, Figure 3).  When no shard made an update, every shard
+    returns the weights it was given and the coefficients are uniform.
+    """
+    k = np.asarray(updates, dtype=np.float64)
+    total = k.sum()
+    if mixing == "uniform" or total == 0:
+        return np.full(len(k), 1.0 / len(k))
+    return k / total
+
+
+def mix(start, shards, mixing, average):
+    """Mix the shards' end-of-epoch states into the next shared state.
+
+    Parameters
+    ----------
+    start : dict
+        The shared state every shard started the epoch from: ``W`` (k, d),
+        ``b`` (k,), ``steps`` (the averaging clock c), and with ``average``
+        the accumulators ``U`` (k, d) and ``ub`` (k,) of the lazy trick.
+    shards : list of dict
+        Each shard's state after its epoch: ``W``, ``b``, ``U``, ``ub``, the
+        rows it visited ``n`` and the updates it made ``updates``.
+    mixing : {"uniform", "mistakes"}
+    average : bool
+
+    Returns
+    -------
+    dict with the mixed ``W`` (in the dtype of ``start["W"]``), ``b``,
+    ``steps``, and with ``average`` ``U`` and ``ub``.
+
+    Notes
+    -----
+    Weights: ``w = sum_i mu_i w_i`` (McDonald et al. 2010, Figure 3).
+
+    Averaging: the lazy trick keeps ``U`` such that ``c*W - U`` is the sum of
+    the weights after each of the c steps so far (Daume III, ch. 3).  The
+    shards start from ``(W, U, c)`` and visit ``n_i`` rows, so
+    ``S_i = (c + n_i) W_i - U_i - (c W - U)`` is the sum of shard i's weights
+    over its epoch.  The epoch adds ``N * sum_i mu_i S_i / n_i`` to the
+    running sum (``N = sum_i n_i``): the mixture of the shards' epoch
+    averages, with the same coefficients as the weights, counted for the N
+    rows visited.  The clock becomes ``c + N`` and ``U`` is set so that
+    ``(c + N) W_mixed - U_mixed`` is the new sum, which expands to
+    ``U_mixed = sum_i nu_i U_i + sum_i ((c+N) mu_i - nu_i (c+n_i)) W_i
+    + (sum_i nu_i - 1)(c W - U)`` with ``nu_i = mu_i N / n_i``.  The averaged
+    model ``W - U/c`` is then the mean over epochs of the mixed epoch
+    averages, each epoch weighted by its rows; with one shard every
+    coefficient is 1 or 0 and the result is the local averaged perceptron,
+    bit for bit.
+    """
+    mu = mixing_coefficients([s["updates"] for s in shards], mixing)
+    dtype = start["W"].dtype
+    W = np.zeros(start["W"].shape)
+    b = np.zeros(start["b"].shape)
+    for m, s in zip(mu, shards):
+        W += m * s["W"].astype(np.float64)
+        b += m * s["b"]
+    out: dict = {"W": W.astype(dtype), "b": b}
+    n = np.array([s["n"] for s in shards], dtype=np.float64)
+    N = n.sum()
+    c = float(start["steps"])
+    out["steps"] = int(start["steps"]) + int(N)
+    if average:
+        nu = mu * N / n
+        W0 = start["W"].astype(np.float64)
+        past_W = c * W0 - start["U"]
+        past_b = c * start["b"] - start["ub"]
+        U = np.zeros(W.shape)
+        ub = np.zeros(b.shape)
+        for m, v, n_i, s in zip(mu, nu, n, shards):
+            U += v * s["U"]
+            ub += v * s["ub"]
+            coef = (c + N) * m - v * (c + n_i)
+            U += coef * s["W"].astype(np.float64)
+            ub += coef * s["b"]
+        rest = nu.sum() - 1.0
+        U += rest * past_W
+        ub += rest * past_b
+        out["U"] = U
+        out["ub"] = ub
+    return out
+
+
+# ------------------------------------------------------------ worker side
+
+class _Shard:
+    """A shard's rows and the labels of each training problem, on a worker."""
+
+    def __init__(self, index, X, labels):
+        self.index = index
+        self.X = X
+        self.labels = labels
+
+
+def _gather_shard(index, dtype, n_blocks, *blocks):
+    """A shard's rows and raw labels: its X blocks (the first n_blocks) and y blocks."""
+    xs, ys = blocks[:n_blocks], blocks[n_blocks:]
+    X = np.ascontiguousarray(np.concatenate(xs) if len(xs) > 1 else xs[0], dtype=dtype)
+    y = np.concatenate([np.asarray(v).ravel() for v in ys])
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"shard {index}: X has shape {X.shape} but y has {y.shape[0]} labels")
+    return index, X, y
+
+
+def _shard_labels(raw):
+    """The distinct labels of a shard (from which classes_ is decided once)."""
+    return np.unique(raw[2])
+
+
+def _encode_shard(raw, classes, mode):
+    """The shard the epochs use: its rows (not copied) and each problem's labels."""
+    index, X, y = raw
+    index_y = np.searchsorted(classes, y)
+    inside = index_y < len(classes)
+    if not inside.all() or not (classes[index_y[inside]] == y[inside]).all():
+        raise ValueError(f"shard {index}: y holds labels that are not in classes_")
+    index_y = index_y.astype(np.int32)
+    if mode == "multinomial":
+        labels = [index_y]
+    elif mode == "binary":
+        labels = [np.where(index_y == 1, 1, -1).astype(np.int8)]
+    else:
+        labels = [np.where(index_y == j, 1, -1).astype(np.int8) for j in range(len(classes))]
+    return _Shard(index, X, labels)
+
+
+def _first_carry(shard, seeds):
+    """The row order and generator of each problem of a shard (they stay on its
+    worker), in the shape of an epoch's output: (carry, no summary)."""
+    n = shard.X.shape[0]
+    return [{"rows": np.arange(n, dtype=np.intp), "rng": np.array([s], dtype=np.uint64)}
+            for s in seeds], None
+
+
+def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
+    """One epoch of every active problem of a shard, from the shared weights.
+
+    ``previous`` is the output of the shard's previous epoch (or of
+    ``_first_carry``), whose carry (row orders and generators) it continues.
+    Returns (the new carry, which stays on the worker; the summary that
+    travels back: weights, accumulators, counts).  Inputs are not modified,
+    so a recomputation after a failure repeats the epoch exactly.
+    """
+    started = time.perf_counter()
+    carry = previous[0]
+    new_carry: list = []
+    results: list = []
+    for labels, c, m in zip(shard.labels, carry, messages):
+        if m is None:  # this problem has converged: it sits out
+            new_carry.append(c)
+            results.append(None)
+            continue
+        k, d = m["W"].shape
+        state = OnlineState(k, d, shard.X.dtype, multinomial=m["multinomial"], average=average,
+                            pocket=False, batch_size=None, seed=0, W0=m["W"], b0=m["b"])
+        if average:
+            state.U = np.array(m["U"], dtype=np.float64)
+            state.ub = np.array(m["ub"], dtype=np.float64)
+        state.counters[C_STEPS] = m["steps"]
+        state.counters[C_EPOCHS] = epoch - 1
+        state.rows = c["rows"].copy()
+        state.rng_state = c["rng"].copy()
+        res = _online.run_epochs(state, shard.X, labels, None, loop_params, 1, None)
+        try:
+            _raise_for_status(res, state)
+        except (ValueError, FloatingPointError) as err:
+            raise type(err)(f"shard {shard.index}: {err}") from None
+        new_carry.append({"rows": state.rows, "rng": state.rng_state})
+        results.append({"W": state.W, "b": state.b, "U": state.U, "ub": state.ub,
+                        "n": state.steps - m["steps"], "mistakes": int(res["mistakes"][0]),
+                        "updates": int(res["updates"][0]), "loss": float(res["loss"][0]),
+                        "rng": state.rng_state})
+    return new_carry, {"shard": shard.index, "epoch": epoch, "problems": results,
+                       "seconds": time.perf_counter() - started}
+
+
+# ------------------------------------------------------------- driver side
+
+def _as_dask(X, y):
+    """(X as a 2-D dask array with one column chunk, y as a 1-D dask array
+    chunked like X's rows, the source of feature names)."""
+    names_source = None
+    if hasattr(X, "to_dask_array") and hasattr(X, "columns"):
+        names_source = X._meta
+        X = X.to_dask_array(lengths=True)
+    if not isinstance(X, da.Array):
+        raise TypeError(f"X must be a dask.array.Array or a dask DataFrame, got "
+                        f"{type(X).__name__}; for a numpy array use Perceptron.fit")
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got {X.ndim} dimensions")
+    if any(np.isnan(c) for c in X.chunks[0]):
+        raise ValueError("X has chunks of unknown size; call X.compute_chunk_sizes() first")
+    if X.dtype.kind not in "biuf":
+        raise TypeError(f"X must hold numbers, got dtype {X.dtype}")
+    if not isinstance(X._meta, np.ndarray):
+        raise TypeError(f"X has chunks of type {type(X._meta).__name__}; perceptron.dask "
+                        "takes dense numpy chunks (for sparse chunks: "
+                        "X.map_blocks(lambda b: b.toarray()))")
+    if X.numblocks[1] > 1:
+        X = X.rechunk({1: -1})
+    if hasattr(y, "to_dask_array"):
+        y = y.to_dask_array(lengths=True)
+    elif not isinstance(y, da.Array):
+        y = check_labels(y, X.shape[0])
+        y = da.from_array(y, chunks=(X.chunks[0],))
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise ValueError(f"y must be 1-D (multi-label y is not supported by "
+                         f"perceptron.dask), got shape {y.shape}")
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} samples but y has {y.shape[0]}; they must match")
+    if y.chunks[0] != X.chunks[0]:
+        y = y.rechunk((X.chunks[0],))
+    return X, y, names_source
+
+
+def _check_estimator(estimator):
+    if not isinstance(estimator, Perceptron):
+        raise TypeError(f"estimator must be a perceptron.Perceptron, got "
+                        f"{type(estimator).__name__}")
+    p = estimator._check_params()
+    unsupported = [(p["pocket"], "pocket=True"), (p["batch_size"] is not None, "batch_size"),
+                   (p["early_stopping"], "early_stopping=True"),
+                   (p["warm_start"], "warm_start=True"),
+                   (estimator.class_weight is not None, "class_weight"),
+                   (estimator.callback is not None or p["verbose"] or p["progress"],
+                    "callback, verbose or progress (use perceptron.dask.fit's callback)")]
+    for bad, name in unsupported:
+        if bad:
+            raise ValueError(f"estimator: {name} is not supported by perceptron.dask.fit "
+                             "(iterative parameter mixing of the online rule)")
+    return p
+
+
+def _shard_groups(n_blocks, n_shards):
+    """Contiguous groups of row blocks, one per shard."""
+    return [g.tolist() for g in np.array_split(np.arange(n_blocks), n_shards) if len(g)]
+
+
+def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shards=None,
+        callback=None):
+    """Train ``estimator`` on dask data by iterative parameter mixing.
+
+    Each of ``n_shards`` shards of the rows lives on a worker; every epoch
+    each shard runs one epoch of the compiled loop from the shared weights
+    and the weights are mixed, ``w <- sum_i mu_i w_i`` (McDonald, Hall and
+    Mann 2010, Figure 3; see ``mix`` for the averaged perceptron).
+
+    Parameters
+    ----------
+    estimator : perceptron.Perceptron
+        Its parameters (eta0, max_iter, fit_intercept, shuffle, random_state,
+        average, margin, multiclass) are used; it is fitted in place and gets
+        the attributes of a local fit: ``coef_``, ``intercept_``, ``classes_``,
+        ``n_features_in_``, ``n_iter_``, ``converged_``, ``mistakes_``,
+        ``updates_``, ``loss_`` (summed over shards per epoch) and ``t_``.
+        pocket, mini-batches, early stopping, warm start and class weights
+        are not supported (ValueError).
+    X : dask.array.Array of shape (n_samples, n_features), or dask DataFrame
+        Dense chunks.  float32 stays float32, other numbers become float64.
+    y : dask.array.Array, dask Series or array-like of shape (n_samples,)
+        The labels; ``classes_`` is decided once, from all of them.
+    client : distributed.Client, optional
+        Default: the current client (``distributed.get_client()``).
+    mixing : {"uniform", "mistakes"}, default="uniform"
+        ``mu_i = 1/S``, or ``mu_i`` proportional to the updates shard i made
+        in the epoch.
+    max_iter : int, optional
+        Maximum number of epochs; default: ``estimator.max_iter``.
+    n_shards : int, optional
+        Default: the number of workers.  Shards are contiguous groups of
+        X's row blocks (X is re-chunked when it has fewer blocks).  With one
+        shard and ``shuffle=False`` (or the same ``random_state``) the fit
+        equals ``estimator.fit`` on the computed arrays exactly.
+    callback : callable, optional
+        ``callback(epoch, info)`` after each epoch, ``info`` being a dict
+        holding the epoch's ``mistakes``, ``updates``, ``coef``,
+        ``intercept`` (the mixed weights) and ``shard_seconds`` (the time
+        each shard's task took on its worker, a list); returning True stops
+        the fit.
+
+    Returns
+    -------
+    estimator
+
+    Raises
+    ------
+    RuntimeError
+        When a shard's result of an epoch is missing (a worker died and
+        Dask could not recompute it): the message names the epoch.  A fit
+        never returns a model some shard did not take part in.
+
+    Notes
+    -----
+    Recovery: epoch n's task of a shard takes the shard, the output of its
+    epoch n-1 (the row order and generator, on the same worker) and the
+    weights of epoch n as an argument, so a lost worker's epochs are
+    recomputed from the graph exactly as they first ran.  The price: until
+    the fit ends the scheduler keeps every epoch's task, with the weights it
+    was sent (up to 16 bytes per weight, per shard and epoch, with averaging;
+    8 without: small for ``d`` in the hundreds, to be kept in mind for very
+    wide models and many epochs).
+    """
+    p = _check_estimator(estimator)
+    if mixing not in MIXINGS:
+        raise ValueError(f"mixing must be 'uniform' or 'mistakes', got {mixing!r}")
+    max_iter = p["max_iter"] if max_iter is None else check_scalar(max_iter, "max_iter", "int",
+                                                                   low=1)
+    if client is None:
+        try:
+            client = distributed.get_client()
+        except ValueError as err:
+            raise ValueError("client: no distributed.Client is running; create one "
+                             "(distributed.Client(...)) or pass client=") from err
+    X, y, names_source = _as_dask(X, y)
+    n, d = X.shape
+    if n == 0 or d == 0:
+        raise ValueError(f"X has shape {X.shape}; it needs at least one sample and one feature")
+    if n_shards is None:
+        n_shards = max(1, len(client.nthreads()))
+    n_shards = check_scalar(n_shards, "n_shards", "int", low=1)
+    n_shards = min(n_shards, n)
+    if X.numblocks[0] < n_shards:
+        X = X.rechunk({0: -(-n // n_shards)})
+        y = y.rechunk((X.chunks[0],))
+    dtype = np.dtype(np.float32) if X.dtype == np.float32 else np.dtype(np.float64)
+
+    # the shards' rows and labels: built once on the workers (one shard per worker
+    # when there are enough) and kept there; classes_ from their distinct labels
+    workers = sorted(client.nthreads())
+    x_blocks = X.to_delayed().ravel()
+    y_blocks = y.to_delayed().ravel()
+    raws, sizes = [], []
+    for i, group in enumerate(_shard_groups(len(x_blocks), n_shards)):
+        gather = dask.delayed(_gather_shard, pure=False)(
+            i, dtype, len(group), *[x_blocks[b] for b in group], *[y_blocks[b] for b in group])
+        pin = {"workers": [workers[i % len(workers)]], "allow_other_workers": True} \
+            if workers else {}
+        raws.append(client.compute(gather, **pin))
+        sizes.append(sum(X.chunks[0][b] for b in group))
+    seen = client.gather([client.submit(_shard_labels, raw, pure=False) for raw in raws])
+    classes = unique_labels(np.concatenate(seen))
+    if len(classes) < 2:
+        raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs samples of at "
+                         "least two classes")
+    k = len(classes)
+    if k == 2 and estimator.multiclass != "multinomial":
+        mode = "binary"
+    elif estimator.multiclass == "multinomial":
+        mode = "multinomial"
+    else:
+        mode = "ovr"
+    seed = check_random_seed(estimator.random_state)
+    if mode == "ovr":
+        problem_seeds = [_mix64(seed ^ (j + 1)) for j in range(k)]
+        shapes = [(1, False)] * k
+    else:
+        problem_seeds = [seed]
+        shapes = [(k, True)] if mode == "multinomial" else [(1, False)]
+    shards, carries = [], []
+    for i, raw in enumerate(raws):
+        # shard 0 shuffles as a local fit would; the others from seeds of their own
+        seeds = problem_seeds if i == 0 else [_mix64(s ^ (0x51A2D0 + i)) for s in problem_seeds]
+        shard = client.submit(_encode_shard, raw, classes, mode, pure=False)
+        shards.append(shard)
+        carries.append(client.submit(_first_carry, shard, seeds, pure=False))
+    del raws  # the shards hold the rows; the raw labels can go
+    distributed.wait(shards)
+
+    states = [OnlineState(rows_k, d, dtype, multinomial=multi, average=p["average"],
+                          pocket=False, batch_size=None, seed=s)
+              for (rows_k, multi), s in zip(shapes, problem_seeds)]
+    problems = [_Problem(state, None) for state in states]
+    active = [True] * len(problems)
+    loop = estimator._loop_params(p)
+    stopped = False
+    for epoch in range(1, max_iter + 1):
+        messages = [None if not a else
+                    {"W": st.W, "b": st.b, "U": st.U, "ub": st.ub, "steps": st.steps,
+                     "multinomial": st.multinomial}
+                    for st, a in zip(states, active)]
+        # the epoch's output stays on the shard's worker (the next epoch reads its
+        # carry there); only its summary is gathered
+        carries = [client.submit(_shard_epoch, shard, carry, messages, loop, p["average"],
+                                 epoch, pure=False) for shard, carry in zip(shards, carries)]
+        summaries = [client.submit(operator.itemgetter(1), out, pure=False) for out in carries]
+        results = _gather_epoch(client, summaries, epoch, len(shards))
+        epoch_mistakes = epoch_updates = 0
+        for j, (pr, st) in enumerate(zip(problems, states)):
+            if not active[j]:
+                continue
+            parts = [r["problems"][j] for r in results]
+            _check_problem(parts, sizes, epoch, j)
+            start = {"W": st.W, "b": st.b, "U": st.U, "ub": st.ub, "steps": st.steps}
+            mixed = mix(start, parts, mixing, p["average"])
+            st.W = mixed["W"]
+            st.b = mixed["b"]
+            if p["average"]:
+                st.U, st.ub = mixed["U"], mixed["ub"]
+            mistakes = sum(r["mistakes"] for r in parts)
+            updates = sum(r["updates"] for r in parts)
+            st.counters[C_STEPS] = mixed["steps"]
+            st.counters[C_UPDATES] += updates
+            st.counters[C_EPOCHS] += 1
+            # a later partial_fit shuffles on from shard 0's generator (a local fit's, with one shard)
+            st.rng_state = parts[0]["rng"].copy()
+            pr.history["mistakes"].append(np.array([mistakes], dtype=np.int64))
+            pr.history["updates"].append(np.array([updates], dtype=np.int64))
+            pr.history["loss"].append(np.array([sum(r["loss"] for r in parts)]))
+            epoch_mistakes += mistakes
+            epoch_updates += updates
+            if updates == 0:  # converged on every shard: it sits out from now on
+                active[j] = False
+        if callback is not None:
+            W, b = estimator._effective(mode, problems, p)
+            if callback(epoch, {"mistakes": epoch_mistakes, "updates": epoch_updates,
+                                "coef": W, "intercept": b,
+                                "shard_seconds": [r["seconds"] for r in results]}):
+                stopped = True
+                break
+        if not any(active):
+            break
+
+    W, b = estimator._effective(mode, problems, p)
+    estimator._set_fitted(np.empty((0, d), dtype=dtype), mode, problems, classes, W, b,
+                          range(n), None)
+    check_feature_names(estimator, names_source, reset=True)
+    if not estimator.converged_ and not stopped:
+        warnings.warn(
+            f"{type(estimator).__name__} did not converge on dask: {estimator.mistakes_[-1]} "
+            f"mistakes in the last of {estimator.n_iter_} epochs (max_iter={max_iter}); the "
+            "data may not be linearly separable", sklearn_compatible(ConvergenceWarning),
+            stacklevel=2)
+    return estimator
+
+
+def _gather_epoch(client, summaries, epoch, n_shards):
+    """Every shard's summary of this epoch, or a RuntimeError naming the epoch."""
+    try:
+        results = client.gather(summaries)
+    except (distributed.scheduler.KilledWorker, distributed.client.FutureCancelledError,
+            distributed.comm.CommClosedError, OSError) as err:
+        raise RuntimeError(
+            f"perceptron.dask.fit: epoch {epoch}: a shard's result is missing (a worker was "
+            f"lost and Dask could not recompute the shard: {type(err).__name__}: {err}); "
+            "no model is returned") from err
+    _check_epoch(results, epoch, n_shards)
+    return results
+
+
+def _check_epoch(results, epoch, n_shards):
+    """Every shard answered this epoch, once: otherwise the mixture would be wrong."""
+    got = sorted(r["shard"] for r in results if r is not None and r.get("epoch") == epoch)
+    if got != list(range(n_shards)):
+        missing = sorted(set(range(n_shards)) - set(got))
+        raise RuntimeError(f"perceptron.dask.fit: epoch {epoch}: results of shards {missing} "
+                           f"are missing (got {got}); no model is returned")
+
+
+def _check_problem(parts, sizes, epoch, j):
+    for i, (part, size) in enumerate(zip(parts, sizes)):
+        if part is None or part["n"] != size:
+            raise RuntimeError(f"perceptron.dask.fit: epoch {epoch}: shard {i} did not run "
+                               f"problem {j} over its {size} rows; no model is returned")
+
+
+# ---------------------------------------------------------------- scoring
+
+def decision_function(estimator, X):
+    """``estimator.decision_function`` of each block of a dask array X (a dask array).
+
+    Shape (n_samples,) for two classes, else (n_samples, n_classes).
+    """
+    X = _scoring_input(estimator, X)
+    k = estimator.coef_.shape[0]
+    if k == 1:
+        return X.map_blocks(estimator.decision_function, drop_axis=1, dtype=np.float64)
+    return X.map_blocks(estimator.decision_function, chunks=(X.chunks[0], (k,)),
+                        dtype=np.float64)
+
+
+def predict(estimator, X):
+    """``estimator.predict`` of each block of a dask array X: a dask array of labels."""
+    X = _scoring_input(estimator, X)
+    return X.map_blocks(estimator.predict, drop_axis=1, dtype=estimator.classes_.dtype)
+
+
+def _scoring_input(estimator, X):
+    if hasattr(X, "to_dask_array") and hasattr(X, "columns"):
+        raise TypeError("X: pass a dask array (X.to_dask_array(lengths=True)); scoring a "
+                        "dask DataFrame block by block is not supported")
+    if not isinstance(X, da.Array) or X.ndim != 2:
+        raise TypeError(f"X must be a 2-D dask.array.Array, got {type(X).__name__}")
+    if not hasattr(estimator, "coef_"):
+        estimator.decision_function(np.zeros((1, X.shape[1])))  # raises NotFittedError
+    if X.shape[1] != estimator.n_features_in_:
+        raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with "
+                         f"{estimator.n_features_in_}")
+    return X.rechunk({1: -1}) if X.numblocks[1] > 1 else X
