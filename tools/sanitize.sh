@@ -26,7 +26,7 @@ echo "== copying the sources to $WORK and building with -fsanitize=address,undef
 git ls-files -z | xargs -0 -I{} cp --parents {} "$WORK"/
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 (cd "$WORK" && CC=$CC CFLAGS="$SAN -O1 -g" LDFLAGS="$SAN" \
-    "$PYTHON" setup.py -q build_ext --inplace > "$WORK/build.log" 2>&1) || {
+    "$PYTHON" setup.py -q build_ext --inplace --parallel 2 > "$WORK/build.log" 2>&1) || {
     tail -30 "$WORK/build.log" >&2
     exit 1
 }
