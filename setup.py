@@ -51,6 +51,7 @@ EXTENSIONS = [
     extension("_simd", KERNEL_SOURCES),
     extension("_online"),
     extension("_decision"),
+    extension("_csr"),
     extension("_voted"),
     extension("_centroid"),
     extension("_model"),

@@ -7,3 +7,9 @@ import numpy.typing as npt
 def decision_dense(X: npt.NDArray[np.floating], W: npt.NDArray[np.floating],
                    b: npt.NDArray[np.float64], out: npt.NDArray[np.float64],
                    rows: Optional[npt.NDArray[np.intp]] = ...) -> None: ...
+
+def decision_csr(data: npt.NDArray[np.floating], indices: npt.NDArray[np.signedinteger],
+                 indptr: npt.NDArray[np.signedinteger], n_features: int,
+                 W: npt.NDArray[np.floating], b: npt.NDArray[np.float64],
+                 out: npt.NDArray[np.float64], start: int = ...,
+                 rows: Optional[npt.NDArray[np.intp]] = ...) -> None: ...

@@ -4,12 +4,19 @@
 A row is read once and dotted with each row of weights by the SIMD kernels
 (the weights stay in cache); the caller may split the rows among threads,
 each call writing only its own rows of the output, which is how prediction
-uses several cores.
+uses several cores.  Dense rows (decision_dense) and CSR rows
+(decision_csr, over the fused row type of perceptron/_rows.pxd) each have
+their loop.
 """
+import numpy as np
+
 from cython cimport floating
 from libc.stddef cimport ptrdiff_t
+from libc.stdint cimport int32_t, int64_t
 
-from perceptron._simd cimport ptn_kernels, active_kernels, kdot
+from perceptron._simd cimport ptn_kernels, active_kernels, kdot, sparse_dot_kernels
+from perceptron._rows cimport (Rows, CsrRows32, CsrRows64, row_dot, row_prefetch,
+                              row_bytes as csr_row_bytes)
 from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
 
 
@@ -40,3 +47,84 @@ def decision_dense(const floating[:, ::1] X, const floating[:, ::1] W, const dou
             x = &X[i, 0]
             for j in range(k):
                 out[r, j] = kdot(K, d, x, &W[j, 0]) + b[j]
+
+
+cdef void _decision_rows(const Rows *R, const floating *W, const double *b, Py_ssize_t k,
+                         Py_ssize_t d, Py_ssize_t start, Py_ssize_t n, const ptrdiff_t *rows,
+                         Py_ssize_t ahead, double *out) noexcept nogil:
+    """out[r, j] = x_i . W[j] + b[j] for i = start + r, or rows[r] when given."""
+    cdef const ptn_kernels *K = active_kernels()
+    cdef Py_ssize_t r, j
+    cdef ptrdiff_t i
+    for r in range(n):
+        i = start + r if rows == NULL else rows[r]
+        if ahead and r + ahead < n:
+            row_prefetch(R, rows[r + ahead], W)
+        for j in range(k):
+            out[r * k + j] = row_dot(R, K, i, W + j * d) + b[j]
+
+
+# the pointer of an empty array of values or indices (never read)
+cdef double _EMPTY[1]
+
+
+def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features,
+                 const floating[:, ::1] W, const double[::1] b, double[:, ::1] out,
+                 Py_ssize_t start=0, const ptrdiff_t[::1] rows=None):
+    """out[r, j] = x_i . W[j] + b[j] for CSR rows i = start + r (or rows[r]).
+
+    data, indices, indptr: CSR arrays checked by the Python layer (indices
+    int32 or int64 with indptr of the same dtype, in [0, n_features), no
+    column repeated in a row); data in W's dtype.  The dot products are the
+    sparse kernels' (exact double products, summed in double).  out's rows
+    are the rows scored, so threads scoring disjoint ranges of rows can
+    share one output through slices of it.
+    """
+    cdef CsrRows32 R32
+    cdef CsrRows64 R64
+    cdef const int32_t[::1] i32, p32
+    cdef const int64_t[::1] i64, p64
+    cdef Py_ssize_t n = out.shape[0], k = W.shape[0], n_rows = indptr.shape[0] - 1
+    cdef const floating *val = <const floating *>_EMPTY
+    cdef const ptrdiff_t *row_ptr = NULL
+    cdef Py_ssize_t ahead = 0
+    cdef const ptn_kernels *dotk = sparse_dot_kernels(<size_t>n_features * sizeof(floating))
+    if W.shape[1] != n_features or b.shape[0] != k or out.shape[1] != k:
+        raise ValueError("decision_csr: inconsistent shapes")
+    if (rows is None and (start < 0 or start + n > n_rows)) or \
+            (rows is not None and rows.shape[0] != n):
+        raise ValueError("decision_csr: the rows to score are out of range")
+    if n == 0:
+        return
+    if data.shape[0]:
+        val = &data[0]
+    if rows is not None:
+        row_ptr = &rows[0]
+    if indices.dtype == np.int32:
+        i32 = indices
+        p32 = indptr
+        R32.val = val
+        R32.idx = &i32[0] if i32.shape[0] else <const int32_t *>_EMPTY
+        R32.ptr = &p32[0]
+        R32.d = n_features
+        R32.dotk = dotk
+        if rows is not None:
+            ahead = rows_ahead(n, csr_row_bytes(&R32, n_rows, &W[0, 0]))
+            ahead = 0 if ahead >= n else ahead
+        with nogil:
+            _decision_rows(&R32, &W[0, 0], &b[0], k, n_features, start, n, row_ptr, ahead,
+                           &out[0, 0])
+    else:
+        i64 = indices
+        p64 = indptr
+        R64.val = val
+        R64.idx = &i64[0] if i64.shape[0] else <const int64_t *>_EMPTY
+        R64.ptr = &p64[0]
+        R64.d = n_features
+        R64.dotk = dotk
+        if rows is not None:
+            ahead = rows_ahead(n, csr_row_bytes(&R64, n_rows, &W[0, 0]))
+            ahead = 0 if ahead >= n else ahead
+        with nogil:
+            _decision_rows(&R64, &W[0, 0], &b[0], k, n_features, start, n, row_ptr, ahead,
+                           &out[0, 0])

@@ -11,8 +11,11 @@ import math
 import numbers
 import operator
 import os
+from typing import NamedTuple, Tuple
 
 import numpy as np
+
+from . import _csr
 
 from .exceptions import DataConversionWarning, NotFittedError, sklearn_compatible
 
@@ -21,6 +24,146 @@ _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 def _is_sparse(X):
     return hasattr(X, "tocsr") and hasattr(X, "nnz") and hasattr(X, "format")
+
+
+class CsrInput(NamedTuple):
+    """Checked CSR arrays, as the compiled loops take sparse X.
+
+    ``data`` is float32 or float64; ``indices`` and ``indptr`` are both int32
+    or both int64, C-contiguous; ``indptr`` rises from 0 to ``len(data)``;
+    every row's columns are increasing and in ``[0, shape[1])``.  Made by
+    ``check_X`` only; the arrays may be the caller's own (read, never written).
+    """
+
+    data: np.ndarray
+    indices: np.ndarray
+    indptr: np.ndarray
+    shape: Tuple[int, int]
+
+    @property
+    def dtype(self):
+        """dtype of the values (and of a model trained on them)."""
+        return self.data.dtype
+
+    @property
+    def nnz(self):
+        """Number of stored values."""
+        return len(self.data)
+
+    def astype(self, dtype):
+        """The same rows with values of `dtype` (the structure is shared)."""
+        if self.data.dtype == dtype:
+            return self
+        return CsrInput(self.data.astype(dtype), self.indices, self.indptr, self.shape)
+
+    def toarray(self):
+        """The dense (n_samples, n_features) array of these rows."""
+        out = np.zeros(self.shape, dtype=self.data.dtype)
+        rows = np.repeat(np.arange(self.shape[0]), np.diff(self.indptr))
+        out[rows, self.indices] = self.data
+        return out
+
+
+_INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+
+
+def _is_csr_data(X):
+    from .io import CSRData  # io imports the model files, which import this module
+
+    return isinstance(X, (CSRData, CsrInput))
+
+
+def check_X(X, name="X", accept_sparse=False):
+    """Return X as a dense array (``check_array``) or, if `accept_sparse`, as
+    ``CsrInput`` when X is sparse.
+
+    Sparse input: a ``scipy.sparse`` matrix or array, or a
+    ``perceptron.io.CSRData``.  CSR with float32/float64 values and int32 or
+    int64 indices (indptr of the same dtype) whose rows have increasing
+    columns is used as it is, without a copy (int64 indices stay int64).
+    Converted once: other formats (CSC, COO, ...) to CSR, other numeric
+    values to float64, other index dtypes (or int32 indices with an int64
+    indptr) to int64.  A row with unsorted or repeated columns makes a
+    canonical copy (sorted, repeats summed); the caller's matrix is never
+    modified.  Values are not checked for NaN and infinity here: the loops
+    meet them (a non-finite activation) and raise.
+    """
+    if accept_sparse and (_is_sparse(X) or _is_csr_data(X)):
+        return _check_csr(X, name)
+    return check_array(X, name)
+
+
+def _check_csr(X, name):
+    shape = tuple(X.shape)
+    if len(shape) != 2:
+        raise ValueError(f"{name} must be 2-D, got a sparse {len(shape)}-D input of shape {shape}")
+    if _is_sparse(X):
+        if X.format != "csr":
+            X = X.tocsr()  # CSC, COO, ...: converted once (a new matrix)
+        data, indices, indptr = X.data, X.indices, X.indptr
+    else:
+        data, indices, indptr = (np.asarray(a) for a in (X.data, X.indices, X.indptr))
+    n, d = (int(v) for v in shape)
+    if n <= 0:
+        raise ValueError(f"{name} has 0 sample(s) (shape={shape}) while a minimum of 1 is "
+                         "required.")
+    if d <= 0:
+        raise ValueError(f"{name} has 0 feature(s) (shape={shape}) while a minimum of 1 is "
+                         "required.")
+    for part, arr in (("data", data), ("indices", indices), ("indptr", indptr)):
+        if arr.ndim != 1:
+            raise ValueError(f"{name}.{part} must be 1-D, got shape {arr.shape}")
+    data = _as_float(data, f"{name}.data")
+    for part, arr in (("indices", indices), ("indptr", indptr)):
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"{name}.{part} must hold integers, got dtype {arr.dtype}")
+    if indices.dtype != indptr.dtype or indices.dtype not in _INDEX_DTYPES or \
+            not indices.dtype.isnative:
+        indices = indices.astype(np.int64)
+        indptr = indptr.astype(np.int64)
+    if len(indptr) != n + 1:
+        raise ValueError(f"{name}.indptr has {len(indptr)} entries; a CSR matrix of {n} rows "
+                         f"needs {n + 1}")
+    if len(indices) != len(data):
+        raise ValueError(f"{name} has {len(data)} values but {len(indices)} column indices")
+    data, indices, indptr = (np.ascontiguousarray(a) for a in (data, indices, indptr))
+    code, pos = _csr.check_structure(indices, indptr, d)
+    if code == _csr.STATUS_NOT_CANONICAL:
+        data, indices, indptr = _canonical(data, indices, indptr, n)
+    elif code != _csr.STATUS_OK:
+        raise ValueError(_structure_error(name, code, pos, indices, indptr, d))
+    return CsrInput(data, indices, indptr, (n, d))
+
+
+def _structure_error(name, code, pos, indices, indptr, d):
+    if code == _csr.STATUS_BAD_INDPTR_START:
+        return f"{name}.indptr must start at 0, got {indptr[0]}"
+    if code == _csr.STATUS_BAD_INDPTR_END:
+        return (f"{name}.indptr must end at the number of stored values ({len(indices)}), "
+                f"got {indptr[-1]}")
+    if code == _csr.STATUS_BAD_INDPTR_ORDER:
+        return (f"{name}.indptr must not decrease: indptr[{pos}] = {indptr[pos]} after "
+                f"indptr[{pos - 1}] = {indptr[pos - 1]}")
+    if code == _csr.STATUS_NEGATIVE_INDEX:
+        return f"{name} has a negative column index ({indices[pos]}) at position {pos}"
+    return (f"{name} has the column index {indices[pos]} at position {pos}, out of range for "
+            f"its {d} feature(s) (indices must be < n_features)")
+
+
+def _canonical(data, indices, indptr, n):
+    """New CSR arrays with each row's columns sorted and repeats summed (in
+    their stored order, as scipy's sum_duplicates and toarray sum them)."""
+    rows = np.repeat(np.arange(n, dtype=indices.dtype), np.diff(indptr))
+    order = np.lexsort((indices, rows))  # stable: repeats keep their stored order
+    rows, cols, vals = rows[order], indices[order], data[order]
+    first = np.ones(len(cols), dtype=bool)
+    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])
+    starts = np.flatnonzero(first)
+    vals = np.add.reduceat(vals, starts) if len(starts) else vals
+    new_indptr = np.zeros(n + 1, dtype=indptr.dtype)
+    np.cumsum(np.bincount(rows[starts], minlength=n), out=new_indptr[1:])
+    return (np.ascontiguousarray(vals, dtype=data.dtype), np.ascontiguousarray(cols[starts]),
+            new_indptr)
 
 
 def check_array(X, name="X"):

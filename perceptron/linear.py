@@ -10,7 +10,7 @@ from ._base import BaseEstimator, ClassifierMixin
 from ._monitor import Monitor
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
 from ._state import C_EPOCHS, OnlineState
-from ._validation import (_mix64, check_array, check_feature_names, check_is_fitted,
+from ._validation import (_mix64, CsrInput, check_array, check_X, check_feature_names, check_is_fitted,
                           check_labels, check_n_features, check_random_seed, check_scalar,
                           unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
@@ -19,7 +19,9 @@ __all__ = ["Perceptron"]
 
 
 def linear_decision(X, W, b):
-    """Activations X @ W.T + b of a dense X, (n, k) float64, rows split among threads."""
+    """Activations X @ W.T + b, (n, k) float64, rows split among threads.
+
+    X is a dense array or a ``CsrInput`` (checked CSR arrays)."""
     if W.dtype != X.dtype:
         # the loop needs one dtype; casting k*d weights beats copying X
         W = W.astype(X.dtype)
@@ -27,11 +29,18 @@ def linear_decision(X, W, b):
     b = np.ascontiguousarray(b, dtype=np.float64)
     n, d = X.shape
     out = np.empty((n, W.shape[0]), dtype=np.float64)
-    chunks = row_chunks(n, d * W.shape[0], available_threads())
-    map_threads(lambda lo, hi: _decision.decision_dense(X[lo:hi], W, b, out[lo:hi]),
-                chunks, len(chunks))
+    if isinstance(X, CsrInput):
+        chunks = row_chunks(n, max(1, X.nnz // n) * W.shape[0], available_threads())
+        map_threads(lambda lo, hi: _decision.decision_csr(X.data, X.indices, X.indptr, d, W, b,
+                                                          out[lo:hi], lo),
+                    chunks, len(chunks))
+    else:
+        chunks = row_chunks(n, d * W.shape[0], available_threads())
+        map_threads(lambda lo, hi: _decision.decision_dense(X[lo:hi], W, b, out[lo:hi]),
+                    chunks, len(chunks))
     if not np.isfinite(out).all():
-        if not np.isfinite(X).all():
+        values = X.data if isinstance(X, CsrInput) else X
+        if not np.isfinite(values).all():
             raise ValueError("X contains NaN or infinity; remove or impute those values first")
         if np.isnan(out).any():
             raise ValueError("the decision function overflowed (X holds values too large "
@@ -62,7 +71,8 @@ class LinearClassifierMixin(ClassifierMixin):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Dense, or sparse as ``fit`` takes it (scipy.sparse, CSRData).
 
         Returns
         -------
@@ -72,7 +82,7 @@ class LinearClassifierMixin(ClassifierMixin):
         """
         check_is_fitted(self)
         check_feature_names(self, X, reset=False)
-        X = check_array(X)
+        X = check_X(X, accept_sparse=True)
         check_n_features(self, X)
         out = linear_decision(X, self.coef_, self.intercept_)
         return out[:, 0] if out.shape[1] == 1 else out
@@ -333,6 +343,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     infinity during the first epoch (any non-finite value makes an
     activation non-finite), not by a separate pass.  Rows of weight 0 are
     left out of training.
+
+    Sparse X (CSR; CSC, COO and others converted once) trains by the same
+    loops over its rows with the sparse kernels: an activation reads only
+    the row's stored columns, an update writes only them.  Sparse and dense
+    input of the same rows in the same order give the same model (exactly
+    for values whose products and sums are exact; the sparse dot product
+    takes exact double products, so for float32 data it may differ from the
+    dense one by the rounding bound above).
     """
 
     # scikit-learn estimator checks this estimator cannot pass, and why
@@ -499,8 +517,12 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     def _validation_score(self, mode, X, val_rows, target_val, weights_val, W, b):
         scores = np.empty((len(val_rows), W.shape[0]))
         if len(val_rows):
-            _decision.decision_dense(X, np.ascontiguousarray(W.astype(X.dtype)), b, scores,
-                                     val_rows)
+            W = np.ascontiguousarray(W.astype(X.dtype))
+            if isinstance(X, CsrInput):
+                _decision.decision_csr(X.data, X.indices, X.indptr, X.shape[1], W, b, scores,
+                                       0, val_rows)
+            else:
+                _decision.decision_dense(X, W, b, scores, val_rows)
         if mode == "multilabel":
             correct = ((scores > 0) == target_val).all(axis=1)
         elif scores.shape[1] == 1:
@@ -516,7 +538,13 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Dense (float32 and float64 used as they are), or sparse: a
+            scipy.sparse matrix or array, or ``perceptron.io.CSRData``.  CSR
+            with float32/float64 values and int32 or int64 indices is used
+            without a copy; other formats and value dtypes are converted
+            once (see ``perceptron._validation.check_X``).  The model's
+            dtype is the values' dtype.
         y : array-like of shape (n_samples,), or (n_samples, n_labels) 0/1 indicator
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weight of each row; it multiplies the row's step.
@@ -527,7 +555,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         """
         p = self._check_params()
         names_source = X
-        X = check_array(X)
+        X = check_X(X, accept_sparse=True)
         n, d = X.shape
         kind, classes, target = self._encode_targets(y, n)
         sw = _check_sample_weight(sample_weight, n)
@@ -698,7 +726,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         names_source = X
         if not first:
             check_feature_names(self, X, reset=False)
-        X = check_array(X)
+        X = check_X(X, accept_sparse=True)
         n, d = X.shape
         states = None
         if not first:

@@ -1,0 +1,16 @@
+# Type stubs of the compiled module perceptron._csr (see _csr.pyx).
+from typing import Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+STATUS_OK: int
+STATUS_BAD_INDPTR_START: int
+STATUS_BAD_INDPTR_END: int
+STATUS_BAD_INDPTR_ORDER: int
+STATUS_NEGATIVE_INDEX: int
+STATUS_INDEX_TOO_LARGE: int
+STATUS_NOT_CANONICAL: int
+
+def check_structure(indices: npt.NDArray[np.signedinteger], indptr: npt.NDArray[np.signedinteger],
+                    n_features: int) -> Tuple[int, int]: ...
