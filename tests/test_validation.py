@@ -94,10 +94,13 @@ def test_predict_checks_features_and_values():
         m.predict(np.ones((1, 2), dtype=complex))
 
 
-def test_sparse_input_is_refused_clearly():
+def test_sparse_input_is_refused_clearly_where_dense_is_needed():
+    # the estimators take sparse X (tests/test_sparse.py); check_array does not
     sparse = pytest.importorskip("scipy.sparse")
+    from perceptron._validation import check_array
+
     with pytest.raises(TypeError, match="sparse"):
-        Perceptron().fit(sparse.csr_matrix(GOOD_X), GOOD_Y)
+        check_array(sparse.csr_matrix(GOOD_X))
 
 
 @pytest.mark.parametrize("dtype, eta0", [(np.float32, 1e30), (np.float64, 1e300)])

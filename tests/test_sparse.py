@@ -1,0 +1,412 @@
+"""Sparse input: every estimator and Perceptron mode on CSR (and what converts
+to it) gives the model of the dense array of the same rows in the same order.
+
+Integer-valued data keep every product and sum exact at every SIMD level, so
+the models must be equal bit for bit (coef_, intercept_, mistakes_); real
+values are compared to tight tolerances.  The caller's matrices are compared
+byte for byte before and after.
+"""
+import json
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+sp = pytest.importorskip("scipy.sparse")
+
+import perceptron  # noqa: E402
+from perceptron import (CentroidClassifier, KernelPerceptron, Perceptron,  # noqa: E402
+                        VotedPerceptron)
+from perceptron._validation import CsrInput, check_X  # noqa: E402
+from perceptron.io import CSRData, load_svmlight  # noqa: E402
+
+from test_dispatch import LEVELS, run_python  # noqa: E402
+
+KINDS = ["csr32", "csr64", "csc", "coo", "noncanonical", "csrdata32", "csrdata64"]
+
+
+def int_data(n=120, d=25, k=2, density=0.3, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(n, d)).astype(np.float64)
+    X[rng.random(X.shape) > density] = 0.0
+    y = rng.integers(0, k, size=n)
+    y[:k] = np.arange(k)  # every class present
+    return X, y
+
+
+def noncanonical(X, rng):
+    """CSR of X whose rows have shuffled columns and some values split in two
+    entries of the same column (sums exact for integer values)."""
+    C = sp.csr_matrix(X)
+    data, indices, counts = [], [], []
+    for i in range(X.shape[0]):
+        lo, hi = C.indptr[i], C.indptr[i + 1]
+        v, c = list(C.data[lo:hi]), list(C.indices[lo:hi])
+        for j in range(len(v)):
+            if rng.random() < 0.5:  # split v into (v - 1) + 1
+                v.append(1.0)
+                c.append(c[j])
+                v[j] -= 1.0
+        order = rng.permutation(len(v))
+        data.extend(np.array(v)[order] if v else [])
+        indices.extend(np.array(c)[order] if c else [])
+        counts.append(len(v))
+    indptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+    return sp.csr_matrix((np.array(data, dtype=X.dtype), np.array(indices, dtype=np.int32),
+                          indptr), shape=X.shape)
+
+
+def sparse_of(X, kind, seed=0):
+    C = sp.csr_matrix(X)
+    if kind == "csr32":
+        C.indices = C.indices.astype(np.int32)
+        C.indptr = C.indptr.astype(np.int32)
+        return C
+    if kind == "csr64":
+        C.indices = C.indices.astype(np.int64)
+        C.indptr = C.indptr.astype(np.int64)
+        return C
+    if kind == "csc":
+        return sp.csc_matrix(X)
+    if kind == "coo":
+        return sp.coo_matrix(X)
+    if kind == "noncanonical":
+        return noncanonical(X, np.random.default_rng(seed))
+    idx = np.int32 if kind == "csrdata32" else np.int64
+    return CSRData(C.data.copy(), C.indices.astype(idx), C.indptr.astype(idx), X.shape)
+
+
+def snapshot(A):
+    """The bytes of every array of a sparse input (to prove it unchanged)."""
+    if isinstance(A, CSRData):
+        parts = (A.data, A.indices, A.indptr)
+    elif A.format == "coo":
+        parts = (A.data, A.row, A.col)
+    else:
+        parts = (A.data, A.indices, A.indptr)
+    return [(p.dtype.str, p.tobytes()) for p in parts]
+
+
+def assert_same(a, b, exact=True):
+    for name in ("coef_", "intercept_"):
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype, name
+        if exact:
+            np.testing.assert_array_equal(x, y, err_msg=name)
+        else:
+            np.testing.assert_allclose(x, y, rtol=1e-9, atol=1e-9, err_msg=name)
+    if hasattr(a, "mistakes_"):
+        np.testing.assert_array_equal(a.mistakes_, b.mistakes_)
+
+
+MODES = {
+    "binary": ({}, 2),
+    "binary_noshuffle": ({"shuffle": False}, 2),
+    "ovr": ({}, 3),
+    "multinomial": ({"multiclass": "multinomial"}, 3),
+    "averaged": ({"average": True}, 3),
+    "pocket": ({"pocket": True}, 2),
+    "pocket_multinomial": ({"pocket": True, "multiclass": "multinomial"}, 3),
+    "margin": ({"margin": 2.0}, 2),
+    "minibatch": ({"batch_size": 8, "eta0": 8.0}, 2),
+    "minibatch_multinomial": ({"batch_size": 4, "eta0": 4.0, "multiclass": "multinomial"}, 3),
+    "no_intercept": ({"fit_intercept": False}, 2),
+    "class_weight": ({"class_weight": {0: 2.0, 1: 1.0, 2: 3.0}}, 3),
+    "early_stopping": ({"early_stopping": True, "validation_fraction": 0.2}, 3),
+}
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("mode", sorted(MODES))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_perceptron_sparse_equals_dense(mode, kind, dtype):
+    params, k = MODES[mode]
+    X, y = int_data(k=k, seed=len(mode))
+    X = X.astype(dtype)
+    A = sparse_of(X, kind)
+    before = snapshot(A)
+    dense = Perceptron(max_iter=15, random_state=3, **params).fit(X, y)
+    sparse = Perceptron(max_iter=15, random_state=3, **params).fit(A, y)
+    assert_same(dense, sparse)
+    assert sparse.coef_.dtype == dtype
+    assert dense.n_iter_ == sparse.n_iter_
+    if "early_stopping" in params:
+        np.testing.assert_array_equal(dense.validation_scores_, sparse.validation_scores_)
+    # a model of either input scores either input the same way
+    np.testing.assert_allclose(dense.decision_function(A), dense.decision_function(X),
+                               rtol=1e-6 if dtype == np.float32 else 1e-12, atol=1e-9)
+    np.testing.assert_array_equal(sparse.predict(X), dense.predict(A))
+    assert sparse.score(A, y) == dense.score(X, y)
+    assert snapshot(A) == before
+
+
+@pytest.mark.parametrize("kind", ["csr32", "csr64", "noncanonical"])
+def test_sample_weight_and_multilabel(kind):
+    X, y = int_data(k=3, seed=5)
+    A = sparse_of(X, kind)
+    sw = np.random.default_rng(0).integers(0, 4, size=len(y)).astype(float)
+    for params in ({}, {"average": True}, {"multiclass": "multinomial"}):
+        assert_same(Perceptron(max_iter=10, random_state=0, **params).fit(X, y, sample_weight=sw),
+                    Perceptron(max_iter=10, random_state=0, **params).fit(A, y, sample_weight=sw))
+    Y = np.eye(3, dtype=int)[y]
+    Y[::4, 0] = 1
+    dense = Perceptron(max_iter=10, random_state=0).fit(X, Y)
+    sparse = Perceptron(max_iter=10, random_state=0).fit(A, Y)
+    assert_same(dense, sparse)
+    np.testing.assert_array_equal(dense.predict(A), sparse.predict(X))
+
+
+@pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-9), (np.float32, 1e-4)])
+def test_real_valued_data_to_tight_tolerance(dtype, rtol):
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((300, 60)).astype(dtype)
+    X[rng.random(X.shape) > 0.2] = 0
+    y = (X @ rng.standard_normal(60) > 0).astype(int)
+    for params in ({}, {"average": True}, {"multiclass": "multinomial"}):
+        yy = y if not params else y + (X[:, 0] > 0)
+        dense = Perceptron(max_iter=5, random_state=1, **params).fit(X, yy)
+        sparse = Perceptron(max_iter=5, random_state=1, **params).fit(sp.csr_matrix(X), yy)
+        np.testing.assert_array_equal(dense.mistakes_, sparse.mistakes_)
+        np.testing.assert_allclose(dense.coef_, sparse.coef_, rtol=rtol, atol=rtol)
+        np.testing.assert_allclose(dense.intercept_, sparse.intercept_, rtol=rtol, atol=rtol)
+
+
+@pytest.mark.parametrize("kind", ["csr32", "csr64", "coo"])
+def test_partial_fit_chunks_sparse_equal_dense(kind):
+    X, y = int_data(n=150, k=3, seed=9)
+    classes = np.unique(y)
+    for params in ({}, {"average": True}, {"multiclass": "multinomial"}, {"pocket": True}):
+        dense = Perceptron(random_state=0, **params)
+        sparse = Perceptron(random_state=0, **params)
+        mixed = Perceptron(random_state=0, **params)
+        for c, lo in enumerate(range(0, 150, 50)):
+            rows = slice(lo, lo + 50)
+            dense.partial_fit(X[rows], y[rows], classes=classes)
+            sparse.partial_fit(sparse_of(X[rows], kind), y[rows], classes=classes)
+            mixed.partial_fit(X[rows] if c % 2 else sparse_of(X[rows], kind), y[rows],
+                              classes=classes)
+        assert_same(dense, sparse)
+        assert_same(dense, mixed)
+
+
+def test_float32_model_scores_float64_csr_and_back():
+    X, y = int_data(k=3)
+    m32 = Perceptron(max_iter=5, random_state=0).fit(sp.csr_matrix(X.astype(np.float32)), y)
+    assert m32.coef_.dtype == np.float32
+    np.testing.assert_array_equal(m32.predict(sp.csr_matrix(X)), m32.predict(X))
+    m32.partial_fit(sp.csr_matrix(X), y)  # float64 chunk for a float32 model: converted
+    assert m32.coef_.dtype == np.float32
+
+
+def test_check_X_uses_canonical_csr_in_place():
+    X, _ = int_data()
+    for idx in (np.int32, np.int64):
+        A = sparse_of(X, "csr32" if idx == np.int32 else "csr64")
+        C = check_X(A, accept_sparse=True)
+        assert isinstance(C, CsrInput)
+        assert C.data is A.data and C.indices is A.indices and C.indptr is A.indptr
+        assert C.indices.dtype == idx  # int64 indices stay int64
+        D = CSRData(A.data, A.indices, A.indptr, A.shape)
+        C = check_X(D, accept_sparse=True)
+        assert C.data is A.data and C.indices is A.indices
+    # other value dtypes: converted once to float64, the structure shared
+    A = sp.csr_matrix(X.astype(np.int16))
+    C = check_X(A, accept_sparse=True)
+    assert C.data.dtype == np.float64 and C.indices is A.indices
+    np.testing.assert_array_equal(C.toarray(), X)
+
+
+def test_check_X_canonical_copy_and_no_change_to_caller():
+    X, _ = int_data(seed=4)
+    rng = np.random.default_rng(0)
+    A = noncanonical(X, rng)
+    before = snapshot(A)
+    C = check_X(A, accept_sparse=True)
+    assert snapshot(A) == before
+    np.testing.assert_array_equal(C.toarray(), X)
+    for i in range(X.shape[0]):
+        cols = C.indices[C.indptr[i]:C.indptr[i + 1]]
+        assert (np.diff(cols) > 0).all()
+    # mixed index dtypes become int64
+    D = CSRData(A.data, A.indices.astype(np.int32), A.indptr.astype(np.int64), A.shape)
+    C = check_X(D, accept_sparse=True)
+    assert C.indices.dtype == C.indptr.dtype == np.int64
+    np.testing.assert_array_equal(C.toarray(), X)
+
+
+def csr_arrays(X):
+    C = sp.csr_matrix(X)
+    return C.data.copy(), C.indices.copy(), C.indptr.copy()
+
+
+@pytest.mark.parametrize("estimator", [Perceptron, VotedPerceptron, CentroidClassifier,
+                                       KernelPerceptron])
+def test_bad_sparse_input_errors(estimator):
+    X, y = int_data(n=10, d=4, density=0.6)
+    data, indices, indptr = csr_arrays(X)
+    cases = [
+        (CSRData(data, indices, indptr, (10, 4, 1)), ValueError, "X must be 2-D"),
+        (sp.csr_matrix((0, 4)), ValueError, "0 sample"),
+        (sp.csr_matrix((10, 0)), ValueError, "0 feature"),
+        (CSRData(data, np.where(indices == indices[0], -1, indices), indptr, (10, 4)),
+         ValueError, "X has a negative column index"),
+        (CSRData(data, indices, indptr, (10, int(indices.max()))), ValueError,
+         "out of range for its"),
+        (CSRData(data, indices, indptr + 1, (10, 4)), ValueError, "X.indptr must start at 0"),
+        (CSRData(data, indices, indptr[:-1], (10, 4)), ValueError, "X.indptr has 10 entries"),
+        (CSRData(data, indices, np.r_[indptr[:-1], indptr[-1] - 1], (10, 4)), ValueError,
+         "X.indptr must end at the number of stored values"),
+        (CSRData(data, indices, np.r_[0, indptr[2], indptr[1], indptr[3:]], (10, 4)),
+         ValueError, "X.indptr must not decrease"),
+        (CSRData(data[:-1], indices, indptr, (10, 4)), ValueError, "values but"),
+        (CSRData(data, indices.astype(float), indptr, (10, 4)), TypeError,
+         "X.indices must hold integers"),
+        (CSRData(data.astype(complex), indices, indptr, (10, 4)), ValueError, "Complex"),
+    ]
+    for A, error, message in cases:
+        with pytest.raises(error, match=message):
+            estimator().fit(A, y[:A.shape[0]] if A.shape[0] else y)
+
+
+@pytest.mark.parametrize("estimator", [Perceptron, VotedPerceptron, CentroidClassifier])
+def test_non_finite_sparse_values_are_caught(estimator):
+    X, y = int_data(n=20, d=5, density=1.0)
+    for bad in (np.nan, np.inf):
+        A = sp.csr_matrix(X)
+        A.data[7] = bad
+        with pytest.raises(ValueError, match="NaN or infinity"):
+            estimator().fit(A, y)
+        model = estimator().fit(X, y)
+        with pytest.raises(ValueError, match="NaN or infinity"):
+            model.decision_function(A)
+
+
+def test_wrong_number_of_features_on_sparse():
+    X, y = int_data()
+    m = Perceptron(max_iter=3).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        m.predict(sp.csr_matrix(X[:, :-1]))
+
+
+def test_decision_csr_rows_match_all_rows():
+    from perceptron import _decision
+
+    X, _ = int_data(n=50, d=9)
+    rng = np.random.default_rng(0)
+    W = rng.integers(-2, 3, size=(3, 9)).astype(np.float64)
+    b = np.array([0.5, -1.0, 2.0])
+    for idx in (np.int32, np.int64):
+        C = sparse_of(X, "csr32" if idx == np.int32 else "csr64")
+        out = np.empty((50, 3))
+        _decision.decision_csr(C.data, C.indices, C.indptr, 9, W, b, out)
+        np.testing.assert_array_equal(out, X @ W.T + b)
+        rows = rng.permutation(50).astype(np.intp)[:20]
+        part = np.empty((20, 3))
+        _decision.decision_csr(C.data, C.indices, C.indptr, 9, W, b, part, 0, rows)
+        np.testing.assert_array_equal(part, out[rows])
+        part = np.empty((10, 3))
+        _decision.decision_csr(C.data, C.indices, C.indptr, 9, W, b, part, 30)
+        np.testing.assert_array_equal(part, out[30:40])
+        with pytest.raises(ValueError, match="out of range"):
+            _decision.decision_csr(C.data, C.indices, C.indptr, 9, W, b, part, 45)
+
+
+@st.composite
+def sparse_problems(draw):
+    n = draw(st.integers(1, 25))
+    d = draw(st.integers(1, 12))
+    density = draw(st.sampled_from([0.0, 0.05, 0.3, 1.0]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-4, 5, size=(n, d)).astype(np.float64)
+    X[rng.random(X.shape) >= density] = 0.0
+    if n > 1 and draw(st.booleans()):
+        X[rng.integers(0, n)] = 0.0  # an empty row
+    y = rng.integers(0, 2, size=n)
+    if n == 1 or len(np.unique(y)) < 2:
+        y = np.arange(n) % 2
+    if n == 1:
+        X, y = np.vstack([X, X]), np.array([0, 1])
+    return X, y, draw(st.sampled_from(KINDS)), draw(st.sampled_from([np.float32, np.float64]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(problem=sparse_problems(), average=st.booleans())
+def test_hypothesis_shapes_and_densities(problem, average):
+    X, y, kind, dtype = problem
+    X = X.astype(dtype)
+    A = sparse_of(X, kind)
+    before = snapshot(A)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dense = Perceptron(max_iter=6, random_state=0, average=average).fit(X, y)
+        sparse = Perceptron(max_iter=6, random_state=0, average=average).fit(A, y)
+    assert_same(dense, sparse)
+    np.testing.assert_array_equal(dense.predict(A), dense.predict(X))
+    assert snapshot(A) == before
+
+
+def test_a9a_sparse_fit_equals_dense(a9a_path):
+    X, y = load_svmlight(a9a_path)
+    assert sp.issparse(X)
+    dense_X = X.toarray()
+    for params in ({}, {"average": True}, {"shuffle": False}):
+        dense = Perceptron(max_iter=3, random_state=0, **params).fit(dense_X, y)
+        for idx in (np.int32, np.int64):
+            A = X.copy()
+            A.indices = A.indices.astype(idx)
+            A.indptr = A.indptr.astype(idx)
+            sparse = Perceptron(max_iter=3, random_state=0, **params).fit(A, y)
+            assert_same(dense, sparse)
+        np.testing.assert_array_equal(sparse.predict(dense_X), dense.predict(X))
+
+
+LEVEL_FIT = """
+import json, warnings
+import numpy as np, scipy.sparse as sp
+import perceptron
+warnings.simplefilter("ignore")
+rng = np.random.default_rng(0)
+out = {"level": perceptron.simd_info()["level"]}
+# d = 6000: float64 weights beyond the gather threshold (32 KiB), float32 too
+for d in (20, 6000):
+    X = rng.integers(-3, 4, size=(300, d)).astype(np.float64)
+    X[rng.random(X.shape) > 30 / d] = 0
+    y = rng.integers(0, 3, 300)
+    for dtype in ("float32", "float64"):
+        Xd = X.astype(dtype)
+        for idx in ("int32", "int64"):
+            A = sp.csr_matrix(Xd)
+            A.indices = A.indices.astype(idx)
+            A.indptr = A.indptr.astype(idx)
+            for params in ({}, {"average": True}, {"multiclass": "multinomial"}):
+                s = perceptron.Perceptron(max_iter=5, random_state=0, **params).fit(A, y)
+                t = perceptron.Perceptron(max_iter=5, random_state=0, **params).fit(Xd, y)
+                same = (np.array_equal(s.coef_, t.coef_) and np.array_equal(s.intercept_, t.intercept_)
+                        and np.array_equal(s.mistakes_, t.mistakes_)
+                        and np.array_equal(s.predict(Xd), t.predict(A)))
+                key = f"{d} {dtype} {idx} {sorted(params)}"
+                out[key] = [bool(same), s.coef_.tolist(), s.mistakes_.tolist()]
+print(json.dumps(out))
+"""
+
+
+def test_sparse_fits_equal_dense_at_every_level():
+    results = {}
+    for level in LEVELS:
+        res = json.loads(run_python(LEVEL_FIT, simd=level)[0])
+        assert res.pop("level") == level
+        for key, (same, _, _) in res.items():
+            assert same, (level, key)
+        results[level] = res
+    first = results[LEVELS[0]]
+    for level in LEVELS[1:]:
+        assert results[level] == first, level
