@@ -54,11 +54,12 @@ class BaseEstimator:
 
     def __sklearn_tags__(self):
         """scikit-learn's estimator tags (read by scikit-learn >= 1.6 only, so
-        importing it here adds no dependency)."""
+        importing it here adds no dependency).  Every estimator of the package
+        takes sparse X (CSR in place, other formats converted once)."""
         from sklearn.utils import InputTags, Tags, TargetTags
 
         return Tags(estimator_type=None, target_tags=TargetTags(required=False),
-                    input_tags=InputTags())
+                    input_tags=InputTags(sparse=True))
 
     def __repr__(self):
         signature = inspect.signature(type(self).__init__)

@@ -1,9 +1,9 @@
 # Type stubs of the compiled module perceptron._centroid (see _centroid.pyx).
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
 
-def class_sums(X: npt.NDArray[np.floating], t: npt.NDArray[np.int32],
+def class_sums(X: Any, t: npt.NDArray[np.int32],
                sw: Optional[npt.NDArray[np.float64]], sums: npt.NDArray[np.float64],
                totals: npt.NDArray[np.float64]) -> None: ...

@@ -1,33 +1,101 @@
 # cython: language_level=3
-"""Typed loop of the centroid method: the weighted sum of each class's rows."""
+"""Typed loop of the centroid method: the weighted sum of each class's rows.
+
+Written once over the fused row type of perceptron/_rows.pxd: dense rows and
+CSR rows (int32 or int64 indices), float32 or float64 values, summed in
+float64.
+"""
+import numpy as np
+
 from cython cimport floating
-from libc.stdint cimport int32_t
+from libc.stdint cimport int32_t, int64_t
 
-from perceptron._simd cimport ptn_kernels, active_kernels, kaxpy_acc
-from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
+from perceptron._simd cimport ptn_kernels, active_kernels, sparse_dot_kernels
+from perceptron._prefetch cimport rows_ahead
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, row_axpy_acc,
+                              row_prefetch, row_bytes)
 
 
-def class_sums(const floating[:, ::1] X, const int32_t[::1] t, const double[::1] sw,
-               double[:, ::1] sums, double[::1] totals):
+cdef void _sums(const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
+                const int32_t *t, const double *sw, double *sums, double *totals) noexcept nogil:
+    cdef const ptn_kernels *K = active_kernels()
+    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes(R, n, dtype_of_x)), i
+    cdef double s
+    for i in range(n):
+        if i + ahead < n:
+            row_prefetch(R, i + ahead, dtype_of_x)
+        s = sw[i] if sw != NULL else 1.0
+        row_axpy_acc(R, K, i, s, sums + t[i] * d, dtype_of_x)
+        totals[t[i]] += s
+
+
+# the pointer of an empty array of values or indices (never read)
+cdef double _EMPTY[1]
+
+
+def class_sums(X, const int32_t[::1] t, const double[::1] sw, double[:, ::1] sums,
+               double[::1] totals):
     """sums[t_i] += s_i x_i and totals[t_i] += s_i over the rows of X.
 
+    X: a C-contiguous float32/float64 array, or checked CSR data (``data``,
+    ``indices``, ``indptr``, ``shape``; see perceptron._validation.CsrInput).
     Accumulated in float64 whatever X's dtype; `sw` may be None (all ones).
-    Shapes and class indices are trusted.
+    Shapes are checked; class indices are trusted.
     """
-    cdef const ptn_kernels *K = active_kernels()
-    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], i
-    cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
-    cdef bint weighted = sw is not None
-    cdef double s
-    if sums.shape[1] != d or t.shape[0] != n or (weighted and sw.shape[0] != n):
+    n, d = X.shape
+    if sums.shape[1] != d or t.shape[0] != n or (sw is not None and sw.shape[0] != n):
         raise ValueError("class_sums: inconsistent shapes")
     if n == 0 or d == 0:
         return
+    if isinstance(X, np.ndarray):
+        _sums_dense(X, t, sw, sums, totals)
+    else:
+        _sums_csr(X.data, X.indices, X.indptr, d, t, sw, sums, totals)
+
+
+def _sums_dense(const floating[:, ::1] X, const int32_t[::1] t, const double[::1] sw,
+                double[:, ::1] sums, double[::1] totals):
+    cdef DenseRows R
+    cdef const double *w = NULL
+    if sw is not None:
+        w = &sw[0]
+    R.X = &X[0, 0]
+    R.d = X.shape[1]
     with nogil:
-        for i in range(n):
-            if i + ahead < n:
-                ptn_prefetch_range(&X[i + ahead, 0], row_bytes)
-            s = sw[i] if weighted else 1.0
-            kaxpy_acc(K, d, s, &X[i, 0], &sums[t[i], 0])
-            totals[t[i]] += s
+        _sums(&R, &X[0, 0], X.shape[0], R.d, &t[0], w, &sums[0, 0], &totals[0])
+
+
+def _sums_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const int32_t[::1] t,
+              const double[::1] sw, double[:, ::1] sums, double[::1] totals):
+    cdef CsrRows32 R32
+    cdef CsrRows64 R64
+    cdef const int32_t[::1] i32, p32
+    cdef const int64_t[::1] i64, p64
+    cdef const floating *val = <const floating *>_EMPTY
+    cdef const double *w = NULL
+    cdef Py_ssize_t n = indptr.shape[0] - 1
+    cdef const ptn_kernels *dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
+    if sw is not None:
+        w = &sw[0]
+    if data.shape[0]:
+        val = &data[0]
+    if indices.dtype == np.int32:
+        i32 = indices
+        p32 = indptr
+        R32.val = val
+        R32.idx = &i32[0] if i32.shape[0] else <const int32_t *>_EMPTY
+        R32.ptr = &p32[0]
+        R32.d = d
+        R32.dotk = dotk
+        with nogil:
+            _sums(&R32, val, n, d, &t[0], w, &sums[0, 0], &totals[0])
+    else:
+        i64 = indices
+        p64 = indptr
+        R64.val = val
+        R64.idx = &i64[0] if i64.shape[0] else <const int64_t *>_EMPTY
+        R64.ptr = &p64[0]
+        R64.d = d
+        R64.dotk = dotk
+        with nogil:
+            _sums(&R64, val, n, d, &t[0], w, &sums[0, 0], &totals[0])

@@ -1,4 +1,5 @@
 # Type stubs of the compiled module perceptron._voted (see _voted.pyx).
+# X: a dense float32/float64 array or checked CSR data (perceptron._validation.CsrInput).
 from typing import Any, Dict
 
 import numpy as np
@@ -9,9 +10,9 @@ STATUS_NONFINITE_X: int
 STATUS_OVERFLOW: int
 STATUS_NO_MEMORY: int
 
-def fit_voted(X: npt.NDArray[np.floating], y: npt.NDArray[np.int8], rows: npt.NDArray[np.intp],
+def fit_voted(X: Any, y: npt.NDArray[np.int8], rows: npt.NDArray[np.intp],
               *, fit_intercept: bool, shuffle: bool, max_iter: int, seed: int,
               max_vectors: int) -> Dict[str, Any]: ...
-def decision_voted(X: npt.NDArray[np.floating], V: npt.NDArray[np.floating],
+def decision_voted(X: Any, V: npt.NDArray[np.floating],
                    b: npt.NDArray[np.float64], c: npt.NDArray[np.int64],
-                   out: npt.NDArray[np.float64]) -> None: ...
+                   out: npt.NDArray[np.float64], start: int = ...) -> None: ...

@@ -9,19 +9,24 @@ that the vector with the smallest count gives its place to a newcomer with a
 larger count (a newcomer loses ties), so the store holds the
 `max_vectors` heaviest voters and memory is bounded by
 max_vectors * (d + 2) numbers.
+
+The loops are written once over the fused row type of perceptron/_rows.pxd:
+dense rows and CSR rows (int32 or int64 indices) in float32 or float64.
 """
 import numpy as np
 
 from cython cimport floating
 from libc.math cimport isfinite, HUGE_VAL
-from libc.stdint cimport uint64_t, int64_t
+from libc.stdint cimport uint64_t, int32_t, int64_t
 from libc.stddef cimport ptrdiff_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, active_kernels, kdot, kaxpy
-from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
+from perceptron._simd cimport ptn_kernels, active_kernels, sparse_dot_kernels
+from perceptron._prefetch cimport rows_ahead
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, row_dot, row_axpy,
+                              row_finite, row_prefetch, row_bytes)
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:
@@ -96,20 +101,19 @@ cdef int _push(Store *S, const void *w, double b, int64_t count) noexcept nogil:
     return 0
 
 
-cdef int _fit(const floating[:, ::1] X, const signed char *y, ptrdiff_t *rows, Py_ssize_t n_rows,
-              floating *w, double *b, bint fit_intercept, bint shuffle, Py_ssize_t max_iter,
-              ptn_rng *rng, Store *S, int64_t *mistakes, Py_ssize_t *epochs_done,
-              Py_ssize_t *bad_row) except -1 nogil:
+cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows,
+              Py_ssize_t n_rows, floating *w, double *b, bint fit_intercept, bint shuffle,
+              Py_ssize_t max_iter, ptn_rng *rng, Store *S, int64_t *mistakes,
+              Py_ssize_t *epochs_done, Py_ssize_t *bad_row) except -1 nogil:
     cdef const ptn_kernels *K = active_kernels()
-    cdef Py_ssize_t d = X.shape[1], e, k
-    cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = rows_ahead(n_rows, row_bytes)
-    cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // max(<Py_ssize_t>row_bytes, 1))
-    cdef Py_ssize_t countdown = check_every, j
+    cdef Py_ssize_t d = S.d, e, k, j
+    cdef size_t bytes_per_row = row_bytes(R, n, w)
+    cdef Py_ssize_t ahead = rows_ahead(n_rows, bytes_per_row)
+    cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // max(<Py_ssize_t>bytes_per_row, 1))
+    cdef Py_ssize_t countdown = check_every
     cdef int64_t count = 0, m
     cdef ptrdiff_t i
     cdef double a
-    cdef const floating *x
     for e in range(max_iter):
         if shuffle:
             ptn_shuffle(rng, rows, <size_t>n_rows)
@@ -117,19 +121,17 @@ cdef int _fit(const floating[:, ::1] X, const signed char *y, ptrdiff_t *rows, P
         for k in range(n_rows):
             i = rows[k]
             if k + ahead < n_rows:
-                ptn_prefetch_range(&X[rows[k + ahead], 0], row_bytes)
-            x = &X[i, 0]
-            a = kdot(K, d, x, w) + b[0]
+                row_prefetch(R, rows[k + ahead], w)
+            a = row_dot(R, K, i, w) + b[0]
             if not (0.0 < y[i] * a < HUGE_VAL):
                 if not isfinite(a):
-                    for j in range(d):
-                        if not isfinite(x[j]):
-                            bad_row[0] = i
-                            return _NONFINITE_X
+                    if not row_finite(R, i, w):
+                        bad_row[0] = i
+                        return _NONFINITE_X
                     return _OVERFLOW
                 if _push(S, w, b[0], count) != 0:
                     return _NO_MEMORY
-                kaxpy(K, d, <double>y[i], x, w)
+                row_axpy(R, K, i, <double>y[i], w)
                 if fit_intercept:
                     b[0] += y[i]
                 count = 1
@@ -153,18 +155,76 @@ cdef int _fit(const floating[:, ::1] X, const signed char *y, ptrdiff_t *rows, P
     return _OK
 
 
-def fit_voted(const floating[:, ::1] X, const signed char[::1] y, ptrdiff_t[::1] rows, *,
-              bint fit_intercept, bint shuffle, Py_ssize_t max_iter, uint64_t seed,
-              Py_ssize_t max_vectors):
+# the pointer of an empty array of values or indices (never read)
+cdef double _EMPTY[1]
+
+
+def fit_voted(X, y, rows, *, bint fit_intercept, bint shuffle, Py_ssize_t max_iter,
+              uint64_t seed, Py_ssize_t max_vectors):
     """Train the voted perceptron; returns a dict of numpy arrays and counts.
 
-    Epoch e visits `rows` in the order of e + 1 Fisher-Yates shuffles drawn
-    from SplitMix64(seed) when `shuffle` (the same orders as the other
-    loops).  The caller validated everything.
+    X is a C-contiguous (n, d) float32 or float64 array, or checked CSR data
+    (``data``, ``indices``, ``indptr``, ``shape``: see
+    ``perceptron._validation.CsrInput``).  Epoch e visits `rows` in the order
+    of e + 1 Fisher-Yates shuffles drawn from SplitMix64(seed) when
+    `shuffle` (the same orders as the other loops).  The caller validated
+    everything.
     """
+    args = (y, rows, fit_intercept, shuffle, max_iter, seed, max_vectors)
+    if isinstance(X, np.ndarray):
+        return _fit_dense(X, *args)
+    return _fit_csr(X.data, X.indices, X.indptr, X.shape[1], *args)
+
+
+def _fit_dense(const floating[:, ::1] X, const signed char[::1] y, ptrdiff_t[::1] rows,
+               bint fit_intercept, bint shuffle, Py_ssize_t max_iter, uint64_t seed,
+               Py_ssize_t max_vectors):
+    cdef DenseRows R
+    R.X = &X[0, 0]
+    R.d = X.shape[1]
+    return _fit_rows(&R, &X[0, 0], X.shape[0], X.shape[1], y, rows, fit_intercept, shuffle,
+                     max_iter, seed, max_vectors)
+
+
+def _fit_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const signed char[::1] y,
+             ptrdiff_t[::1] rows, bint fit_intercept, bint shuffle, Py_ssize_t max_iter,
+             uint64_t seed, Py_ssize_t max_vectors):
+    cdef CsrRows32 R32
+    cdef CsrRows64 R64
+    cdef const int32_t[::1] i32, p32
+    cdef const int64_t[::1] i64, p64
+    cdef const floating *val = <const floating *>_EMPTY
+    cdef Py_ssize_t n = indptr.shape[0] - 1
+    cdef const ptn_kernels *dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
+    if data.shape[0]:
+        val = &data[0]
+    if indices.dtype == np.int32:
+        i32 = indices
+        p32 = indptr
+        R32.val = val
+        R32.idx = &i32[0] if i32.shape[0] else <const int32_t *>_EMPTY
+        R32.ptr = &p32[0]
+        R32.d = d
+        R32.dotk = dotk
+        return _fit_rows(&R32, val, n, d, y, rows, fit_intercept, shuffle, max_iter, seed,
+                         max_vectors)
+    i64 = indices
+    p64 = indptr
+    R64.val = val
+    R64.idx = &i64[0] if i64.shape[0] else <const int64_t *>_EMPTY
+    R64.ptr = &p64[0]
+    R64.d = d
+    R64.dotk = dotk
+    return _fit_rows(&R64, val, n, d, y, rows, fit_intercept, shuffle, max_iter, seed,
+                     max_vectors)
+
+
+cdef object _fit_rows(const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
+                      const signed char[::1] y, ptrdiff_t[::1] rows, bint fit_intercept,
+                      bint shuffle, Py_ssize_t max_iter, uint64_t seed, Py_ssize_t max_vectors):
     cdef Store S
     cdef ptn_rng rng
-    cdef Py_ssize_t d = X.shape[1], epochs = 0, bad_row = -1, n_rows = rows.shape[0]
+    cdef Py_ssize_t epochs = 0, bad_row = -1, n_rows = rows.shape[0]
     cdef floating[::1] w = np.zeros(d, dtype=np.float32 if floating is float else np.float64)
     cdef double b = 0.0
     cdef int64_t[::1] mistakes = np.zeros(max_iter, dtype=np.int64)
@@ -178,7 +238,7 @@ def fit_voted(const floating[:, ::1] X, const signed char[::1] y, ptrdiff_t[::1]
     ptn_rng_seed(&rng, seed)
     try:
         with nogil:
-            status = _fit(X, &y[0], &rows[0], n_rows, &w[0], &b, fit_intercept, shuffle,
+            status = _fit(R, n, &y[0], &rows[0], n_rows, &w[0], &b, fit_intercept, shuffle,
                           max_iter, &rng, &S, &mistakes[0], &epochs, &bad_row)
         dtype = np.float32 if floating is float else np.float64
         return {
@@ -208,26 +268,95 @@ cdef object _copy_out(Store *S, dtype):
     return out
 
 
-def decision_voted(const floating[:, ::1] X, const floating[:, ::1] V, const double[::1] b,
-                   const int64_t[::1] c, double[::1] out):
-    """out[i] = sum_j c_j sign(V_j . X_i + b_j), with sign(0) = -1 (shapes trusted)."""
+cdef void _vote(const Rows *R, const floating *V, const double *b, const int64_t *c,
+                Py_ssize_t m, Py_ssize_t d, Py_ssize_t start, Py_ssize_t n,
+                double *out) noexcept nogil:
+    """out[r] = sum_j c_j sign(V_j . x_i + b_j) for i = start + r, sign(0) = -1."""
     cdef const ptn_kernels *K = active_kernels()
-    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], m = V.shape[0], i, j
-    cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
+    cdef Py_ssize_t r, j
+    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes(R, n, V))
     cdef double vote
-    if V.shape[1] != d or b.shape[0] != m or c.shape[0] != m or out.shape[0] != n:
+    for r in range(n):
+        if r + ahead < n:
+            row_prefetch(R, start + r + ahead, V)
+        vote = 0.0
+        for j in range(m):
+            if row_dot(R, K, start + r, V + j * d) + b[j] > 0.0:
+                vote += <double>c[j]
+            else:
+                vote -= <double>c[j]
+        out[r] = vote
+
+
+def decision_voted(X, V, const double[::1] b, const int64_t[::1] c, double[::1] out,
+                   Py_ssize_t start=0):
+    """out[r] = sum_j c_j sign(V_j . x_i + b_j), sign(0) = -1, for the rows
+    i = start + r of X (dense, or checked CSR data as fit_voted takes).
+
+    V is C-contiguous in X's dtype; shapes are checked, values trusted.
+    """
+    if isinstance(X, np.ndarray):
+        _decision_dense(X, V, b, c, out, start)
+    else:
+        _decision_csr(X.data, X.indices, X.indptr, X.shape[1], V, b, c, out, start)
+
+
+cdef int _check_vote_shapes(Py_ssize_t n_rows, Py_ssize_t d, Py_ssize_t vd, Py_ssize_t m,
+                            const double[::1] b, const int64_t[::1] c, double[::1] out,
+                            Py_ssize_t start) except -1:
+    if vd != d or b.shape[0] != m or c.shape[0] != m or start < 0 or \
+            start + out.shape[0] > n_rows:
         raise ValueError("decision_voted: inconsistent shapes")
-    if n == 0:
+    return 0
+
+
+def _decision_dense(const floating[:, ::1] X, const floating[:, ::1] V, const double[::1] b,
+                    const int64_t[::1] c, double[::1] out, Py_ssize_t start):
+    cdef DenseRows R
+    cdef Py_ssize_t n = out.shape[0]
+    _check_vote_shapes(X.shape[0], X.shape[1], V.shape[1], V.shape[0], b, c, out, start)
+    if n == 0 or V.shape[0] == 0:
+        out[:] = 0.0
         return
+    R.X = &X[0, 0]
+    R.d = X.shape[1]
     with nogil:
-        for i in range(n):
-            if i + ahead < n:
-                ptn_prefetch_range(&X[i + ahead, 0], row_bytes)
-            vote = 0.0
-            for j in range(m):
-                if kdot(K, d, &X[i, 0], &V[j, 0]) + b[j] > 0.0:
-                    vote += <double>c[j]
-                else:
-                    vote -= <double>c[j]
-            out[i] = vote
+        _vote(&R, &V[0, 0], &b[0], &c[0], V.shape[0], R.d, start, n, &out[0])
+
+
+def _decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t d,
+                  const floating[:, ::1] V, const double[::1] b, const int64_t[::1] c,
+                  double[::1] out, Py_ssize_t start):
+    cdef CsrRows32 R32
+    cdef CsrRows64 R64
+    cdef const int32_t[::1] i32, p32
+    cdef const int64_t[::1] i64, p64
+    cdef const floating *val = <const floating *>_EMPTY
+    cdef Py_ssize_t n = out.shape[0], m = V.shape[0]
+    cdef const ptn_kernels *dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
+    _check_vote_shapes(indptr.shape[0] - 1, d, V.shape[1], m, b, c, out, start)
+    if n == 0 or m == 0:
+        out[:] = 0.0
+        return
+    if data.shape[0]:
+        val = &data[0]
+    if indices.dtype == np.int32:
+        i32 = indices
+        p32 = indptr
+        R32.val = val
+        R32.idx = &i32[0] if i32.shape[0] else <const int32_t *>_EMPTY
+        R32.ptr = &p32[0]
+        R32.d = d
+        R32.dotk = dotk
+        with nogil:
+            _vote(&R32, &V[0, 0], &b[0], &c[0], m, d, start, n, &out[0])
+    else:
+        i64 = indices
+        p64 = indptr
+        R64.val = val
+        R64.idx = &i64[0] if i64.shape[0] else <const int64_t *>_EMPTY
+        R64.ptr = &p64[0]
+        R64.d = d
+        R64.dotk = dotk
+        with nogil:
+            _vote(&R64, &V[0, 0], &b[0], &c[0], m, d, start, n, &out[0])

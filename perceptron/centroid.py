@@ -3,7 +3,7 @@ import numpy as np
 
 from . import _centroid
 from ._base import BaseEstimator
-from ._validation import check_array, check_feature_names, check_labels, unique_labels
+from ._validation import check_X, check_feature_names, check_labels, unique_labels
 from .linear import LinearClassifierMixin, _check_sample_weight
 
 __all__ = ["CentroidClassifier"]
@@ -35,9 +35,14 @@ class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
         pass
 
     def fit(self, X, y, sample_weight=None):
-        """Compute the class means of X (n_samples, n_features) for labels y."""
+        """Compute the class means of X (n_samples, n_features) for labels y.
+
+        X may be sparse, as ``Perceptron.fit`` takes it: the class sums run
+        over the stored values of the CSR rows; the means are dense, and so
+        is ``coef_`` (in the values' dtype).
+        """
         names_source = X
-        X = check_array(X)
+        X = check_X(X, accept_sparse=True)
         n, d = X.shape
         y = check_labels(y, n)
         classes = unique_labels(y)

@@ -8,7 +8,7 @@ import numpy as np
 from . import _kernel
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
-from ._validation import (check_array, check_finite, check_is_fitted, check_labels,
+from ._validation import (check_X, check_array, check_finite, check_is_fitted, check_labels,
                           check_n_features, check_random_seed, check_scalar, encode_binary,
                           unique_labels)
 from .exceptions import ConvergenceWarning
@@ -23,6 +23,30 @@ _KINDS = {
     "precomputed": _kernel.KIND_PRECOMPUTED,
 }
 _USES_GAMMA = ("poly", "rbf", "sigmoid")
+
+
+#: Largest dense copy (bytes) KernelPerceptron makes of a sparse X: its kernel
+#: computations (blocks of Gram columns by the dense SIMD kernels, squared
+#: distances about the mean) run on dense rows, so sparse input is densified
+#: once when it fits this budget and refused with a clear error otherwise.
+SPARSE_DENSIFY_MAX_BYTES = 1 << 30
+
+
+def _densified(X, name="X"):
+    """X itself when dense; a sparse X (as Perceptron takes it) checked and
+    made dense once, within SPARSE_DENSIFY_MAX_BYTES."""
+    checked = check_X(X, name, accept_sparse=True)
+    if isinstance(checked, np.ndarray):
+        return X
+    n, d = checked.shape
+    size = n * d * checked.dtype.itemsize
+    if size > SPARSE_DENSIFY_MAX_BYTES:
+        raise ValueError(
+            f"{name} is sparse, {n} x {d}: KernelPerceptron computes its kernels on dense rows "
+            f"and {name} would take {size / 2**20:.0f} MiB dense, more than "
+            f"perceptron.kernel.SPARSE_DENSIFY_MAX_BYTES ({SPARSE_DENSIFY_MAX_BYTES / 2**20:.0f} "
+            "MiB); use Perceptron for large sparse data, or pass fewer rows")
+    return checked.toarray()
 
 
 def _check_kernel(kernel):
@@ -228,6 +252,13 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     by the SIMD kernels (``dot_block``, then ``exp`` for rbf, whose squared
     distances are taken about the data's mean).  See ``perceptron._kernel``
     for the design.  X is checked for NaN and infinity before training.
+
+    Sparse X (as ``Perceptron`` takes it: scipy.sparse or CSRData) is checked
+    and made dense once, in ``fit`` and in ``decision_function``, when the
+    dense copy fits ``perceptron.kernel.SPARSE_DENSIFY_MAX_BYTES`` (1 GiB);
+    larger sparse input is refused with a ValueError.  The kernel methods'
+    cost is quadratic in the rows anyway, and their blocks of Gram columns
+    run on the dense SIMD kernels.
     """
 
     def __init__(self, kernel="rbf", degree=3, gamma="scale", coef0=0.0, eta0=1.0, max_iter=1000,
@@ -275,7 +306,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         """
         params = self._check_params()
         kernel = params["kernel"]
-        X = check_array(X)
+        X = check_array(_densified(X))
         n = X.shape[0]
         if kernel == "precomputed" and X.shape[1] != n:
             raise ValueError(f"kernel='precomputed': X must be the square Gram matrix "
@@ -378,7 +409,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             ``classes_[1]``), else (n_samples, n_classes)
         """
         check_is_fitted(self, "dual_coef_")
-        X = check_array(X)
+        X = check_array(_densified(X))
         check_n_features(self, X)
         check_finite(X)
         m = X.shape[0]

@@ -361,6 +361,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             "while the same row repeated is visited twice and may update zero, one or two "
             "times, so weights cannot equal repetitions (as for scikit-learn's own SGD "
             "estimators)",
+        "check_sample_weight_equivalence_on_sparse_data":
+            "the same as on dense data: a row of weight 2 is one update of twice the size, "
+            "not two visits of the row",
     }
 
     def __init__(self, eta0=1.0, max_iter=1000, fit_intercept=True, shuffle=True,

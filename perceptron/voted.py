@@ -4,7 +4,7 @@ import numpy as np
 from . import _voted
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
-from ._validation import (_mix64, check_array, check_feature_names, check_finite,
+from ._validation import (_mix64, CsrInput, check_X, check_feature_names, check_finite,
                           check_is_fitted, check_labels, check_n_features,
                           check_random_seed, check_scalar, unique_labels)
 
@@ -66,14 +66,18 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
-        """Train on X (n_samples, n_features) and labels y (n_samples,)."""
+        """Train on X (n_samples, n_features) and labels y (n_samples,).
+
+        X may be sparse, as ``Perceptron.fit`` takes it (CSR used in place;
+        the vectors kept are dense, in the values' dtype).
+        """
         max_iter = check_scalar(self.max_iter, "max_iter", "int", low=1)
         fit_intercept = check_scalar(self.fit_intercept, "fit_intercept", "bool")
         shuffle = check_scalar(self.shuffle, "shuffle", "bool")
         max_vectors = check_scalar(self.max_vectors, "max_vectors", "int", low=1)
         n_threads = resolve_n_jobs(self.n_jobs)
         names_source = X
-        X = check_array(X)
+        X = check_X(X, accept_sparse=True)
         n, d = X.shape
         y = check_labels(y, n)
         classes = unique_labels(y)
@@ -129,19 +133,20 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "vectors_")
         check_feature_names(self, X, reset=False)
-        X = check_array(X)
+        X = check_X(X, accept_sparse=True)
         check_n_features(self, X)
         # a vote is a sum of signs, finite even for NaN rows: check X itself
         # (one pass, cheap next to the n_vectors dot products of every row)
-        check_finite(X)
+        check_finite(X.data if isinstance(X, CsrInput) else X)
         n = X.shape[0]
         out = np.empty((len(self.vectors_), n))
         for j, (V, b, c) in enumerate(zip(self.vectors_, self.vector_intercepts_,
                                           self.vector_counts_)):
             V = np.ascontiguousarray(V, dtype=X.dtype)
             row = out[j]
-            chunks = row_chunks(n, X.shape[1] * max(len(V), 1), available_threads())
-            map_threads(lambda lo, hi: _voted.decision_voted(X[lo:hi], V, b, c, row[lo:hi]),
+            width = X.nnz // max(n, 1) + 1 if isinstance(X, CsrInput) else X.shape[1]
+            chunks = row_chunks(n, width * max(len(V), 1), available_threads())
+            map_threads(lambda lo, hi: _voted.decision_voted(X, V, b, c, row[lo:hi], lo),
                         chunks, len(chunks))
             total = float(c.sum())
             if total > 0:

@@ -410,3 +410,83 @@ def test_sparse_fits_equal_dense_at_every_level():
     first = results[LEVELS[0]]
     for level in LEVELS[1:]:
         assert results[level] == first, level
+
+
+def assert_same_voted(a, b):
+    for name in ("vector_intercepts_", "vector_counts_"):
+        for x, y in zip(getattr(a, name), getattr(b, name)):
+            np.testing.assert_array_equal(x, y, err_msg=name)
+    for x, y in zip(a.vectors_, b.vectors_):
+        assert x.dtype == y.dtype
+        np.testing.assert_array_equal(x, y)
+    np.testing.assert_array_equal(a.mistakes_, b.mistakes_)
+    assert a.n_vectors_evicted_ == b.n_vectors_evicted_
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("k", [2, 3])
+def test_voted_sparse_equals_dense(kind, dtype, k):
+    X, y = int_data(k=k, seed=11)
+    X = X.astype(dtype)
+    A = sparse_of(X, kind)
+    before = snapshot(A)
+    for params in ({}, {"shuffle": False}, {"max_vectors": 5}):
+        dense = VotedPerceptron(max_iter=8, random_state=2, **params).fit(X, y)
+        sparse = VotedPerceptron(max_iter=8, random_state=2, **params).fit(A, y)
+        assert_same_voted(dense, sparse)
+        np.testing.assert_array_equal(dense.decision_function(A), dense.decision_function(X))
+        np.testing.assert_array_equal(sparse.predict(X), dense.predict(A))
+    assert snapshot(A) == before
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("k", [2, 4])
+def test_centroid_sparse_equals_dense(kind, dtype, k):
+    X, y = int_data(k=k, seed=12)
+    X = X.astype(dtype)
+    A = sparse_of(X, kind)
+    before = snapshot(A)
+    sw = np.random.default_rng(1).integers(1, 4, size=len(y)).astype(float)
+    for weights in (None, sw):
+        dense = CentroidClassifier().fit(X, y, sample_weight=weights)
+        sparse = CentroidClassifier().fit(A, y, sample_weight=weights)
+        np.testing.assert_array_equal(dense.centroids_, sparse.centroids_)
+        assert_same(dense, sparse)
+        np.testing.assert_allclose(dense.decision_function(A), dense.decision_function(X),
+                                   rtol=1e-6 if dtype == np.float32 else 1e-12)
+        np.testing.assert_array_equal(sparse.predict(X), dense.predict(A))
+    assert snapshot(A) == before
+
+
+@pytest.mark.parametrize("kind", ["csr32", "csr64", "csc", "noncanonical", "csrdata64"])
+@pytest.mark.parametrize("kernel", ["linear", "rbf", "poly"])
+def test_kernel_perceptron_densifies_sparse(kind, kernel):
+    X, y = int_data(n=60, d=8, k=3, seed=13)
+    A = sparse_of(X, kind)
+    before = snapshot(A)
+    dense = KernelPerceptron(kernel=kernel, max_iter=5, random_state=0, gamma=0.1).fit(X, y)
+    sparse = KernelPerceptron(kernel=kernel, max_iter=5, random_state=0, gamma=0.1).fit(A, y)
+    np.testing.assert_array_equal(dense.dual_coef_, sparse.dual_coef_)
+    np.testing.assert_array_equal(dense.support_vectors_, sparse.support_vectors_)
+    np.testing.assert_array_equal(dense.decision_function(A), dense.decision_function(X))
+    np.testing.assert_array_equal(sparse.predict(X), dense.predict(A))
+    assert snapshot(A) == before
+
+
+def test_kernel_perceptron_refuses_sparse_beyond_its_budget(monkeypatch):
+    import perceptron.kernel
+
+    X, y = int_data(n=60, d=8)
+    monkeypatch.setattr(perceptron.kernel, "SPARSE_DENSIFY_MAX_BYTES", 1000)
+    with pytest.raises(ValueError, match="X is sparse, 60 x 8.*SPARSE_DENSIFY_MAX_BYTES"):
+        KernelPerceptron().fit(sp.csr_matrix(X), y)
+
+
+def test_voted_and_centroid_a9a(a9a_path):
+    X, y = load_svmlight(a9a_path)
+    dense_X = X.toarray()
+    assert_same_voted(VotedPerceptron(max_iter=2, random_state=0).fit(dense_X, y),
+                      VotedPerceptron(max_iter=2, random_state=0).fit(X, y))
+    assert_same(CentroidClassifier().fit(dense_X, y), CentroidClassifier().fit(X, y))
