@@ -46,6 +46,7 @@ def check_structure(const csr_index[::1] indices, const csr_index[::1] indptr,
     """
     cdef Py_ssize_t n = indptr.shape[0] - 1, nnz = indices.shape[0], i, k
     cdef Py_ssize_t lo, hi, unsorted = -1, position = 0
+    cdef Py_ssize_t descents = 0
     cdef int code = OK
     cdef csr_index col, prev
     if n < 0:
@@ -55,6 +56,25 @@ def check_structure(const csr_index[::1] indices, const csr_index[::1] indptr,
     if indptr[n] != nnz:
         return BAD_INDPTR_END, n
     with nogil:
+        # the common case, a canonical matrix, in a loop without early exits
+        # (which the compiler vectorises): increasing columns make the first
+        # and last of a row bound the others
+        for i in range(n):
+            lo = <Py_ssize_t>indptr[i]
+            hi = <Py_ssize_t>indptr[i + 1]
+            if hi < lo or hi > nnz:
+                descents = 1
+                break
+            if hi > lo:
+                if indices[lo] < 0 or indices[hi - 1] >= n_features:
+                    descents = 1
+                    break
+                for k in range(lo + 1, hi):
+                    descents += indices[k] <= indices[k - 1]
+    if descents == 0:
+        return OK, 0
+    with nogil:
+        # something is off: find what, and where, entry by entry
         for i in range(n):
             lo = <Py_ssize_t>indptr[i]
             hi = <Py_ssize_t>indptr[i + 1]

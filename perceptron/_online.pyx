@@ -55,7 +55,8 @@ from cpython.exc cimport PyErr_CheckSignals
 from perceptron._simd cimport ptn_kernels, ptn_scan, active_kernels, sparse_dot_kernels
 from perceptron._prefetch cimport rows_ahead
 from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, row_dot, row_axpy,
-                               row_axpy_acc, row_finite, row_prefetch, row_bytes)
+                               row_axpy_acc, row_finite, row_prefetch, row_prefetch_start,
+                               row_bytes)
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:
@@ -293,6 +294,8 @@ cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M
         for j in range(k, stop):
             i = D.rows[j]
             if ahead and j + ahead < D.n_rows:
+                if j + 2 * ahead < D.n_rows:
+                    row_prefetch_start(R, D.rows[j + 2 * ahead])
                 row_prefetch(R, D.rows[j + ahead], w)
             a = row_dot(R, K, i, w) + M.b[0]
             ya = D.y[i] * a
@@ -388,6 +391,8 @@ cdef int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M,
     for k in range(n):
         i = D.rows[k]
         if k + ahead < n:
+            if k + 2 * ahead < n:
+                row_prefetch_start(R, D.rows[k + 2 * ahead])
             row_prefetch(R, D.rows[k + ahead], W)
         t = D.t[i]
         r = -1
@@ -463,6 +468,8 @@ cdef int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M, const
         for k in range(start, stop):
             i = D.rows[k]
             if k + ahead < n:
+                if k + 2 * ahead < n:
+                    row_prefetch_start(R, D.rows[k + 2 * ahead])
                 row_prefetch(R, D.rows[k + ahead], W)
             s = _weight(D, i)
             if not multinomial:

@@ -26,7 +26,8 @@ from cpython.exc cimport PyErr_CheckSignals
 from perceptron._simd cimport ptn_kernels, active_kernels, sparse_dot_kernels
 from perceptron._prefetch cimport rows_ahead
 from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, row_dot, row_axpy,
-                              row_finite, row_prefetch, row_bytes)
+                              row_finite, row_prefetch, row_prefetch_start,
+                              row_bytes)
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:
@@ -121,6 +122,8 @@ cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows
         for k in range(n_rows):
             i = rows[k]
             if k + ahead < n_rows:
+                if k + 2 * ahead < n_rows:
+                    row_prefetch_start(R, rows[k + 2 * ahead])
                 row_prefetch(R, rows[k + ahead], w)
             a = row_dot(R, K, i, w) + b[0]
             if not (0.0 < y[i] * a < HUGE_VAL):

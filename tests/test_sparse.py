@@ -490,3 +490,37 @@ def test_voted_and_centroid_a9a(a9a_path):
     assert_same_voted(VotedPerceptron(max_iter=2, random_state=0).fit(dense_X, y),
                       VotedPerceptron(max_iter=2, random_state=0).fit(X, y))
     assert_same(CentroidClassifier().fit(dense_X, y), CentroidClassifier().fit(X, y))
+
+
+def test_structure_check_finds_errors_after_unsorted_rows():
+    from perceptron import _csr
+
+    for idx in (np.int32, np.int64):
+        indptr = np.array([0, 2, 3, 5], dtype=idx)
+        unsorted = np.array([3, 1, 0, 2, 4], dtype=idx)
+        assert _csr.check_structure(unsorted, indptr, 5) == (_csr.STATUS_NOT_CANONICAL, 1)
+        assert _csr.check_structure(np.sort(unsorted), np.array([0, 5], dtype=idx), 5) == \
+            (_csr.STATUS_OK, 0)
+        repeated = np.array([1, 1, 0, 2, 4], dtype=idx)
+        assert _csr.check_structure(repeated, indptr, 5)[0] == _csr.STATUS_NOT_CANONICAL
+        # an unsorted row first, then an index out of range: the error wins
+        bad = np.array([3, 1, 0, 2, 5], dtype=idx)
+        assert _csr.check_structure(bad, indptr, 5) == (_csr.STATUS_INDEX_TOO_LARGE, 4)
+        bad = np.array([3, 1, 0, -2, 4], dtype=idx)
+        assert _csr.check_structure(bad, indptr, 5) == (_csr.STATUS_NEGATIVE_INDEX, 3)
+        # within a sorted row only its ends are compared with the range
+        assert _csr.check_structure(np.array([0, 1, 2], dtype=idx),
+                                    np.array([0, 3], dtype=idx), 2) == \
+            (_csr.STATUS_INDEX_TOO_LARGE, 2)
+        assert _csr.check_structure(np.array([], dtype=idx), np.zeros(4, dtype=idx), 1) == \
+            (_csr.STATUS_OK, 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from([-1.0, 0.0, 1.0, 2.5, -0.0, 7.0]), min_size=1, max_size=40),
+       st.sampled_from([np.float64, np.float32, np.int64, np.uint8]))
+def test_unique_labels_numeric_fast_path(values, dtype):
+    from perceptron._validation import unique_labels
+
+    y = np.array(values).astype(dtype)
+    np.testing.assert_array_equal(unique_labels(y), np.unique(y))
