@@ -66,8 +66,8 @@ def compare(title, X, y, epochs, repeat, sk_target, SkPerceptron, t_pass, pass_t
         line = (f"fit {title} shuffle={'on ' if shuffle else 'off'}: perceptron "
                 f"{n * epochs / t_ours / 1e6:6.2f} M rows/s, epoch {epoch * 1e3:7.2f} ms")
         line += f" = {epoch / t_pass:.2f}x one X @ w pass"
-            if not shuffle and pass_target:
-                line += f" [{verdict(epoch / t_pass, 1.2, higher_is_better=False)}]"
+        if not shuffle and pass_target:
+            line += f" [{verdict(epoch / t_pass, 1.2, higher_is_better=False)}]"
         print(line)
         if SkPerceptron is not None:
             sk = SkPerceptron(max_iter=epochs, tol=None, shuffle=shuffle, random_state=0)
