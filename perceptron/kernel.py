@@ -37,7 +37,7 @@ def _densified(X, name="X"):
     made dense once, within SPARSE_DENSIFY_MAX_BYTES."""
     checked = check_X(X, name, accept_sparse=True)
     if isinstance(checked, np.ndarray):
-        return X
+        return checked
     n, d = checked.shape
     size = n * d * checked.dtype.itemsize
     if size > SPARSE_DENSIFY_MAX_BYTES:

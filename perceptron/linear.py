@@ -10,9 +10,9 @@ from ._base import BaseEstimator, ClassifierMixin
 from ._monitor import Monitor
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
 from ._state import C_EPOCHS, OnlineState
-from ._validation import (_mix64, CsrInput, check_array, check_X, check_feature_names, check_is_fitted,
-                          check_labels, check_n_features, check_random_seed, check_scalar,
-                          unique_labels)
+from ._validation import (_mix64, CsrInput, check_array, check_X, check_feature_names,
+                          check_is_fitted, check_labels, check_n_features, check_random_seed,
+                          check_scalar, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 
 __all__ = ["Perceptron"]

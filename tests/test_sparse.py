@@ -390,7 +390,8 @@ for d in (20, 6000):
             for params in ({}, {"average": True}, {"multiclass": "multinomial"}):
                 s = perceptron.Perceptron(max_iter=5, random_state=0, **params).fit(A, y)
                 t = perceptron.Perceptron(max_iter=5, random_state=0, **params).fit(Xd, y)
-                same = (np.array_equal(s.coef_, t.coef_) and np.array_equal(s.intercept_, t.intercept_)
+                same = (np.array_equal(s.coef_, t.coef_)
+                        and np.array_equal(s.intercept_, t.intercept_)
                         and np.array_equal(s.mistakes_, t.mistakes_)
                         and np.array_equal(s.predict(Xd), t.predict(A)))
                 key = f"{d} {dtype} {idx} {sorted(params)}"
