@@ -16,7 +16,6 @@ from typing import NamedTuple, Tuple
 import numpy as np
 
 from . import _csr
-
 from .exceptions import DataConversionWarning, NotFittedError, sklearn_compatible
 
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))

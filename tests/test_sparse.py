@@ -525,3 +525,14 @@ def test_unique_labels_numeric_fast_path(values, dtype):
 
     y = np.array(values).astype(dtype)
     np.testing.assert_array_equal(unique_labels(y), np.unique(y))
+
+
+def test_fit_stream_of_sparse_chunks_equals_dense_fit():
+    X, y = int_data(n=200, k=3, seed=21)
+    A = sparse_of(X, "csr64")
+    before = snapshot(A)
+    dense = Perceptron(shuffle=False, max_iter=4).fit(X, y)
+    stream = Perceptron(shuffle=False, max_iter=4).fit_stream((A, y), chunk_rows=64,
+                                                              classes=np.unique(y))
+    assert_same(dense, stream)
+    assert snapshot(A) == before
