@@ -276,7 +276,8 @@ def test_bad_sparse_input_errors(estimator):
             estimator().fit(A, y[:A.shape[0]] if A.shape[0] else y)
 
 
-@pytest.mark.parametrize("estimator", [Perceptron, VotedPerceptron, CentroidClassifier])
+@pytest.mark.parametrize("estimator", [Perceptron, VotedPerceptron, CentroidClassifier,
+                                       KernelPerceptron])
 def test_non_finite_sparse_values_are_caught(estimator):
     X, y = int_data(n=20, d=5, density=1.0)
     for bad in (np.nan, np.inf):
