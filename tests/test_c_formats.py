@@ -24,6 +24,15 @@ SANITIZE = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=
             "-fno-omit-frame-pointer"]
 
 
+def _own_env():
+    """The environment for the C programs these tests build: without a sanitizer
+    runtime preloaded for this interpreter (tools/sanitize.sh preloads gcc's,
+    which would clash with a program that links its own)."""
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)
+    return env
+
+
 def compilers():
     """The C compilers here, each once (cc is often gcc)."""
     found, seen = [], set()
@@ -78,14 +87,14 @@ def test_model_file_reader_builds_without_warnings(compiler, tmp_path):
 def test_svmlight_parser_every_cut(compiler, tmp_path):
     exe, result = build(compiler, "test_svmlight", tmp_path, [*WARNINGS, "-O2"])
     assert result.returncode == 0, result.stderr
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300, env=_own_env())
     assert run.returncode == 0, run.stdout + run.stderr
     assert "checks pass" in run.stdout
 
 
 def test_svmlight_parser_under_sanitizers(tmp_path):
     exe = sanitized("test_svmlight", tmp_path)
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600)
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600, env=_own_env())
     assert run.returncode == 0, run.stdout + run.stderr
     assert "checks pass" in run.stdout
 
@@ -102,7 +111,7 @@ def test_model_file_robust_under_sanitizers(tmp_path, rng):
     path = tmp_path / "small.ptn"
     model.save(path)
     exe = sanitized("test_model_file", tmp_path)
-    run = subprocess.run([str(exe), "robust", str(path)], capture_output=True, text=True,
+    run = subprocess.run([str(exe), "robust", str(path)], capture_output=True, text=True, env=_own_env(),
                          timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
     assert "none crashed" in run.stdout
@@ -129,7 +138,7 @@ def test_c_program_scores_a_saved_model(tmp_path, rng):
         path, xpath = tmp_path / f"m{i}.ptn", tmp_path / f"x{i}.f64"
         model.save(path)
         X.astype(np.float64).tofile(xpath)
-        run = subprocess.run([str(exe), "score", str(path), str(xpath), str(len(X))],
+        run = subprocess.run([str(exe), "score", str(path), str(xpath), str(len(X))], env=_own_env(),
                              capture_output=True, text=True, timeout=60)
         assert run.returncode == 0, run.stdout + run.stderr
         lines = run.stdout.splitlines()
