@@ -42,8 +42,8 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
 
 from . import _online
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState
-from ._validation import _mix64, check_feature_names, check_labels, check_random_seed, \
-    check_scalar, unique_labels
+from ._validation import (_is_sparse, _mix64, check_feature_names, check_labels,
+                          check_random_seed, check_scalar, check_X, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 from .linear import Perceptron, _Problem, _raise_for_status
 
@@ -154,11 +154,21 @@ class _Shard:
 
 
 def _gather_shard(index, dtype, n_blocks, *blocks):
-    """A shard's rows and raw labels: its X blocks (the first n_blocks) and y blocks."""
+    """A shard's rows and raw labels: its X blocks (the first n_blocks) and y blocks.
+
+    Dense blocks become one C-contiguous array; scipy.sparse blocks one CSR
+    matrix, checked once as Perceptron.fit checks sparse X (check_X), in the
+    dtype of the dense case."""
     xs, ys = blocks[:n_blocks], blocks[n_blocks:]
-    X = np.ascontiguousarray(np.concatenate(xs) if len(xs) > 1 else xs[0], dtype=dtype)
+    if _is_sparse(xs[0]):
+        import scipy.sparse as sp
+
+        stacked = sp.vstack(xs, format="csr") if len(xs) > 1 else xs[0]
+        X = check_X(stacked.astype(dtype), "X", accept_sparse=True)
+    else:
+        X = np.ascontiguousarray(np.concatenate(xs) if len(xs) > 1 else xs[0], dtype=dtype)
     y = np.concatenate([np.asarray(v).ravel() for v in ys])
-    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+    if len(X.shape) != 2 or X.shape[0] != y.shape[0]:
         raise ValueError(f"shard {index}: X has shape {X.shape} but y has {y.shape[0]} labels")
     return index, X, y
 
@@ -212,7 +222,8 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
             results.append(None)
             continue
         k, d = m["W"].shape
-        state = OnlineState(k, d, shard.X.dtype, multinomial=m["multinomial"], average=average,
+        dtype = shard.X.dtype if isinstance(shard.X, np.ndarray) else shard.X.data.dtype
+        state = OnlineState(k, d, dtype, multinomial=m["multinomial"], average=average,
                             pocket=False, batch_size=None, seed=0, W0=m["W"], b0=m["b"])
         if average:
             state.U = np.array(m["U"], dtype=np.float64)
@@ -253,10 +264,9 @@ def _as_dask(X, y):
         raise ValueError("X has chunks of unknown size; call X.compute_chunk_sizes() first")
     if X.dtype.kind not in "biuf":
         raise TypeError(f"X must hold numbers, got dtype {X.dtype}")
-    if not isinstance(X._meta, np.ndarray):
+    if not (isinstance(X._meta, np.ndarray) or _is_sparse(X._meta)):
         raise TypeError(f"X has chunks of type {type(X._meta).__name__}; perceptron.dask "
-                        "takes dense numpy chunks (for sparse chunks: "
-                        "X.map_blocks(lambda b: b.toarray()))")
+                        "takes numpy or scipy.sparse chunks")
     if X.numblocks[1] > 1:
         X = X.rechunk({1: -1})
     if hasattr(y, "to_dask_array"):

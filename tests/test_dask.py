@@ -184,6 +184,32 @@ def test_one_shard_equals_the_local_fit_exactly(client, rng, average, problem):
     np.testing.assert_array_equal(dist.coef_, local.coef_)
 
 
+@pytest.mark.parametrize("problem", ["binary", "multinomial"])
+def test_sparse_chunks_equal_dense_chunks(client, rng, problem):
+    # scipy.sparse chunks: each shard is stacked into one CSR matrix; the same
+    # data in dense chunks give the same model, and one shard the local fit
+    sparse = pytest.importorskip("scipy.sparse")
+    if problem == "binary":
+        X, y = separable(rng, gap=0.0)
+    else:
+        X, y = blobs(rng)
+    X = np.where(rng.random(X.shape) < 0.5, 0.0, np.round(X * 4)).astype(np.float64)
+    params = dict(random_state=3, max_iter=8, average=True,
+                  multiclass="multinomial" if problem == "multinomial" else "ovr")
+    dense = da.from_array(X, chunks=(150, X.shape[1]))
+    sparse_chunks = dense.map_blocks(sparse.csr_matrix, dtype=X.dtype,
+                                     meta=sparse.csr_matrix((0, 0), dtype=X.dtype))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        a = pdask.fit(Perceptron(**params), dense, y, client=client)
+        b = pdask.fit(Perceptron(**params), sparse_chunks, y, client=client)
+        one = pdask.fit(Perceptron(**params), sparse_chunks, y, client=client, n_shards=1)
+        local = Perceptron(**params).fit(sparse.csr_matrix(X), y)
+    fitted_equal(a, b)
+    fitted_equal(local, one)
+    np.testing.assert_array_equal(pdask.predict(b, sparse_chunks).compute(), b.predict(X))
+
+
 # ------------------------------------------------------------ two workers
 
 @pytest.mark.parametrize("mixing", ["uniform", "mistakes"])
@@ -294,9 +320,6 @@ def test_errors_name_the_argument(client, rng):
         pdask.fit(Perceptron(), dX, y, client=client, max_iter=0)
     with pytest.raises(ValueError, match="one class"):
         pdask.fit(Perceptron(), dX, np.ones(len(y)), client=client)
-    sparse = pytest.importorskip("scipy.sparse")
-    with pytest.raises(TypeError, match="dense numpy chunks"):
-        pdask.fit(Perceptron(), dX.map_blocks(sparse.csr_matrix), y, client=client)
     bad = X.copy()
     bad[200, 2] = np.nan
     with pytest.raises(ValueError, match="shard 1: X contains NaN"):
