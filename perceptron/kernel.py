@@ -8,9 +8,9 @@ import numpy as np
 from . import _kernel
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
-from ._validation import (check_X, check_array, check_finite, check_is_fitted, check_labels,
-                          check_n_features, check_random_seed, check_scalar, encode_binary,
-                          unique_labels)
+from ._validation import (check_X, check_array, check_feature_names, check_finite,
+                          check_is_fitted, check_labels, check_n_features, check_random_seed,
+                          check_scalar, encode_binary, unique_labels)
 from .exceptions import ConvergenceWarning
 
 __all__ = ["KernelPerceptron", "kernel_matrix"]
@@ -306,6 +306,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         """
         params = self._check_params()
         kernel = params["kernel"]
+        names_source = X
         X = check_array(_densified(X))
         n = X.shape[0]
         if kernel == "precomputed" and X.shape[1] != n:
@@ -392,6 +393,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 f"{type(self).__name__} did not converge in {params['max_iter']} epochs "
                 f"(max_iter): mistakes were still made in the last one; the data may not be "
                 "separable in the kernel's feature space", ConvergenceWarning, stacklevel=2)
+        check_feature_names(self, names_source, reset=True)
         return self
 
     def decision_function(self, X):
@@ -409,6 +411,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             ``classes_[1]``), else (n_samples, n_classes)
         """
         check_is_fitted(self, "dual_coef_")
+        check_feature_names(self, X, reset=False)
         X = check_array(_densified(X))
         check_n_features(self, X)
         check_finite(X)

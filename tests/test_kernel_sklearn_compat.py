@@ -33,3 +33,14 @@ def test_in_a_pipeline_and_a_grid_search():
     assert search.best_params_["kernelperceptron__gamma"] in (0.01, 1.0)
     assert search.score(X, y) > 0.95
     assert np.isfinite(search.cv_results_["mean_test_score"]).all()
+
+
+def test_dataframe_feature_names_are_kept():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((60, 3))
+    y = np.where(X[:, 0] * X[:, 1] > 0, 1, -1)
+    df = pd.DataFrame(X, columns=["a", "b", "c"])
+    model = KernelPerceptron(random_state=0, max_iter=5).fit(df, y)
+    assert list(model.feature_names_in_) == ["a", "b", "c"]
+    np.testing.assert_array_equal(model.predict(df), model.predict(X))
