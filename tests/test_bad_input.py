@@ -3,6 +3,8 @@ a correct result, never a crash, and the caller's arrays byte-for-byte
 unchanged (issue 8).  Each case records which of the two it got, and the
 record is checked against what the package promises."""
 import io
+import os
+import tempfile
 import warnings
 
 import numpy as np
@@ -62,7 +64,13 @@ def bad_xs(rng):
     nan, inf = X.copy(), X.copy()
     nan[3, 2] = np.nan
     inf[5, 1] = -np.inf
+    folder = tempfile.mkdtemp()
+    np.save(os.path.join(folder, "X.npy"), X)
+    np.save(os.path.join(folder, "Xnan.npy"), nan)
     return [
+        ("memory map", np.load(os.path.join(folder, "X.npy"), mmap_mode="r"), "ok"),
+        ("memory map with NaN", np.load(os.path.join(folder, "Xnan.npy"), mmap_mode="r"),
+         "error: ValueError"),
         ("words", np.full(X.shape, "spam", dtype=object), "error: TypeError"),
         ("numbers as objects", X.astype(str).astype(object), "ok"),  # each converts to a float
         ("numeric strings", X.astype(str), "error: TypeError"),
