@@ -10,9 +10,10 @@ import numpy as np
 from cython cimport floating
 from libc.stdint cimport int32_t, int64_t
 
-from perceptron._simd cimport ptn_kernels, active_kernels, sparse_dot_kernels
+from perceptron._simd cimport ptn_kernels, active_kernels
 from perceptron._prefetch cimport rows_ahead
-from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, row_axpy_acc,
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
+                              row_axpy_acc,
                               row_prefetch, row_bytes)
 
 
@@ -29,8 +30,6 @@ cdef void _sums(const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssiz
         totals[t[i]] += s
 
 
-# the pointer of an empty array of values or indices (never read)
-cdef double _EMPTY[1]
 
 
 def class_sums(X, const int32_t[::1] t, const double[::1] sw, double[:, ::1] sums,
@@ -71,10 +70,9 @@ def _sums_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const int
     cdef CsrRows64 R64
     cdef const int32_t[::1] i32, p32
     cdef const int64_t[::1] i64, p64
-    cdef const floating *val = <const floating *>_EMPTY
+    cdef const floating *val = NULL
     cdef const double *w = NULL
     cdef Py_ssize_t n = indptr.shape[0] - 1
-    cdef const ptn_kernels *dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
     if sw is not None:
         w = &sw[0]
     if data.shape[0]:
@@ -82,20 +80,12 @@ def _sums_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const int
     if indices.dtype == np.int32:
         i32 = indices
         p32 = indptr
-        R32.val = val
-        R32.idx = &i32[0] if i32.shape[0] else <const int32_t *>_EMPTY
-        R32.ptr = &p32[0]
-        R32.d = d
-        R32.dotk = dotk
+        csr_rows32(&R32, val, i32, p32, d, <size_t>d * sizeof(floating))
         with nogil:
             _sums(&R32, val, n, d, &t[0], w, &sums[0, 0], &totals[0])
     else:
         i64 = indices
         p64 = indptr
-        R64.val = val
-        R64.idx = &i64[0] if i64.shape[0] else <const int64_t *>_EMPTY
-        R64.ptr = &p64[0]
-        R64.d = d
-        R64.dotk = dotk
+        csr_rows64(&R64, val, i64, p64, d, <size_t>d * sizeof(floating))
         with nogil:
             _sums(&R64, val, n, d, &t[0], w, &sums[0, 0], &totals[0])

@@ -14,8 +14,9 @@ from cython cimport floating
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int32_t, int64_t
 
-from perceptron._simd cimport ptn_kernels, active_kernels, kdot, sparse_dot_kernels
-from perceptron._rows cimport (Rows, CsrRows32, CsrRows64, row_dot, row_prefetch,
+from perceptron._simd cimport ptn_kernels, active_kernels, kdot
+from perceptron._rows cimport (Rows, CsrRows32, CsrRows64, csr_rows32, csr_rows64, row_dot,
+                              row_prefetch,
                               row_bytes as csr_row_bytes)
 from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
 
@@ -64,8 +65,6 @@ cdef void _decision_rows(const Rows *R, const floating *W, const double *b, Py_s
             out[r * k + j] = row_dot(R, K, i, W + j * d) + b[j]
 
 
-# the pointer of an empty array of values or indices (never read)
-cdef double _EMPTY[1]
 
 
 def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features,
@@ -85,10 +84,9 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
     cdef const int32_t[::1] i32, p32
     cdef const int64_t[::1] i64, p64
     cdef Py_ssize_t n = out.shape[0], k = W.shape[0], n_rows = indptr.shape[0] - 1
-    cdef const floating *val = <const floating *>_EMPTY
+    cdef const floating *val = NULL
     cdef const ptrdiff_t *row_ptr = NULL
     cdef Py_ssize_t ahead = 0
-    cdef const ptn_kernels *dotk = sparse_dot_kernels(<size_t>n_features * sizeof(floating))
     if W.shape[1] != n_features or b.shape[0] != k or out.shape[1] != k:
         raise ValueError("decision_csr: inconsistent shapes")
     if (rows is None and (start < 0 or start + n > n_rows)) or \
@@ -103,11 +101,7 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
     if indices.dtype == np.int32:
         i32 = indices
         p32 = indptr
-        R32.val = val
-        R32.idx = &i32[0] if i32.shape[0] else <const int32_t *>_EMPTY
-        R32.ptr = &p32[0]
-        R32.d = n_features
-        R32.dotk = dotk
+        csr_rows32(&R32, val, i32, p32, n_features, <size_t>n_features * sizeof(floating))
         if rows is not None:
             ahead = rows_ahead(n, csr_row_bytes(&R32, n_rows, &W[0, 0]))
             ahead = 0 if ahead >= n else ahead
@@ -117,11 +111,7 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
     else:
         i64 = indices
         p64 = indptr
-        R64.val = val
-        R64.idx = &i64[0] if i64.shape[0] else <const int64_t *>_EMPTY
-        R64.ptr = &p64[0]
-        R64.d = n_features
-        R64.dotk = dotk
+        csr_rows64(&R64, val, i64, p64, n_features, <size_t>n_features * sizeof(floating))
         if rows is not None:
             ahead = rows_ahead(n, csr_row_bytes(&R64, n_rows, &W[0, 0]))
             ahead = 0 if ahead >= n else ahead

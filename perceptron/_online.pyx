@@ -52,11 +52,11 @@ from libc.stddef cimport ptrdiff_t
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, ptn_scan, active_kernels, sparse_dot_kernels
+from perceptron._simd cimport ptn_kernels, ptn_scan, active_kernels
 from perceptron._prefetch cimport rows_ahead
-from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, row_dot, row_axpy,
-                               row_axpy_acc, row_finite, row_prefetch, row_prefetch_start,
-                               row_bytes)
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
+                               row_dot, row_axpy, row_axpy_acc, row_finite, row_prefetch,
+                               row_prefetch_start, row_bytes)
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:
@@ -721,10 +721,6 @@ def _run_dense(state, const floating[:, ::1] X, labels, sample_weight, dict para
                     n_epochs, stop_flag)
 
 
-# the values pointer of a CSR matrix without any stored value (never read)
-cdef double _NO_VALUES[1]
-
-
 def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,
              sample_weight, dict params, Py_ssize_t n_epochs, stop_flag):
     cdef CsrRows32 R32
@@ -732,40 +728,20 @@ def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_feat
     cdef const int32_t[::1] i32, p32
     cdef const int64_t[::1] i64, p64
     cdef Py_ssize_t n = indptr.shape[0] - 1
-    cdef const floating *val = <const floating *>_NO_VALUES
+    cdef const floating *val = NULL
     if data.shape[0]:
         val = &data[0]
     if indices.dtype == np.int32:
         i32 = indices
         p32 = indptr
-        _csr32(&R32, i32, p32, n_features, val)
+        csr_rows32(&R32, val, i32, p32, n_features, <size_t>n_features * sizeof(floating))
         return _execute(state, &R32, val, n, n_features, labels, sample_weight, params,
                         n_epochs, stop_flag)
     i64 = indices
     p64 = indptr
-    _csr64(&R64, i64, p64, n_features, val)
+    csr_rows64(&R64, val, i64, p64, n_features, <size_t>n_features * sizeof(floating))
     return _execute(state, &R64, val, n, n_features, labels, sample_weight, params, n_epochs,
                     stop_flag)
-
-
-cdef int _csr32(CsrRows32 *R, const int32_t[::1] indices, const int32_t[::1] indptr,
-                Py_ssize_t d, const floating *val) except -1:
-    R.val = val
-    R.idx = &indices[0] if indices.shape[0] else <const int32_t *>_NO_VALUES
-    R.ptr = &indptr[0]
-    R.d = d
-    R.dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
-    return 0
-
-
-cdef int _csr64(CsrRows64 *R, const int64_t[::1] indices, const int64_t[::1] indptr,
-                Py_ssize_t d, const floating *val) except -1:
-    R.val = val
-    R.idx = &indices[0] if indices.shape[0] else <const int64_t *>_NO_VALUES
-    R.ptr = &indptr[0]
-    R.d = d
-    R.dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
-    return 0
 
 
 cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
@@ -826,17 +802,17 @@ def _score_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_fe
     cdef const int32_t[::1] i32, p32
     cdef const int64_t[::1] i64, p64
     cdef Py_ssize_t n = indptr.shape[0] - 1
-    cdef const floating *val = <const floating *>_NO_VALUES
+    cdef const floating *val = NULL
     if data.shape[0]:
         val = &data[0]
     if indices.dtype == np.int32:
         i32 = indices
         p32 = indptr
-        _csr32(&R32, i32, p32, n_features, val)
+        csr_rows32(&R32, val, i32, p32, n_features, <size_t>n_features * sizeof(floating))
         return _score(state, &R32, val, n, n_features, labels, sample_weight, pocket)
     i64 = indices
     p64 = indptr
-    _csr64(&R64, i64, p64, n_features, val)
+    csr_rows64(&R64, val, i64, p64, n_features, <size_t>n_features * sizeof(floating))
     return _score(state, &R64, val, n, n_features, labels, sample_weight, pocket)
 
 

@@ -12,7 +12,7 @@ from libc.math cimport isfinite
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int32_t, int64_t
 
-from perceptron._simd cimport ptn_kernels, kdot, kaxpy, kaxpy_acc
+from perceptron._simd cimport ptn_kernels, kdot, kaxpy, kaxpy_acc, sparse_dot_kernels
 from perceptron._prefetch cimport ptn_prefetch_range
 
 
@@ -35,6 +35,30 @@ cdef struct CsrRows64:
     const int64_t *ptr
     Py_ssize_t d
     const ptn_kernels *dotk
+
+
+cdef inline void csr_rows32(CsrRows32 *R, const void *val, const int32_t[::1] indices,
+                            const int32_t[::1] indptr, Py_ssize_t d, size_t weight_bytes) noexcept:
+    """R from checked CSR arrays with int32 indices: `val` the values (NULL
+    when there are none), weights of `weight_bytes` (which sdot reads them,
+    ptn_kernels.h).  A matrix without stored values has no value or index to
+    point at: the row pointers stand in, an address the loops never read
+    through (every row is empty)."""
+    R.val = val if val != NULL else <const void *>&indptr[0]
+    R.idx = &indices[0] if indices.shape[0] else &indptr[0]
+    R.ptr = &indptr[0]
+    R.d = d
+    R.dotk = sparse_dot_kernels(weight_bytes)
+
+
+cdef inline void csr_rows64(CsrRows64 *R, const void *val, const int64_t[::1] indices,
+                            const int64_t[::1] indptr, Py_ssize_t d, size_t weight_bytes) noexcept:
+    """As csr_rows32, with int64 indices."""
+    R.val = val if val != NULL else <const void *>&indptr[0]
+    R.idx = &indices[0] if indices.shape[0] else &indptr[0]
+    R.ptr = &indptr[0]
+    R.d = d
+    R.dotk = sparse_dot_kernels(weight_bytes)
 
 
 ctypedef fused Rows:

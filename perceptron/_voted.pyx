@@ -23,9 +23,10 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, active_kernels, sparse_dot_kernels
+from perceptron._simd cimport ptn_kernels, active_kernels
 from perceptron._prefetch cimport rows_ahead
-from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, row_dot, row_axpy,
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
+                              row_dot, row_axpy,
                               row_finite, row_prefetch, row_prefetch_start,
                               row_bytes)
 
@@ -158,8 +159,6 @@ cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows
     return _OK
 
 
-# the pointer of an empty array of values or indices (never read)
-cdef double _EMPTY[1]
 
 
 def fit_voted(X, y, rows, *, bint fit_intercept, bint shuffle, Py_ssize_t max_iter,
@@ -196,28 +195,19 @@ def _fit_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const sign
     cdef CsrRows64 R64
     cdef const int32_t[::1] i32, p32
     cdef const int64_t[::1] i64, p64
-    cdef const floating *val = <const floating *>_EMPTY
+    cdef const floating *val = NULL
     cdef Py_ssize_t n = indptr.shape[0] - 1
-    cdef const ptn_kernels *dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
     if data.shape[0]:
         val = &data[0]
     if indices.dtype == np.int32:
         i32 = indices
         p32 = indptr
-        R32.val = val
-        R32.idx = &i32[0] if i32.shape[0] else <const int32_t *>_EMPTY
-        R32.ptr = &p32[0]
-        R32.d = d
-        R32.dotk = dotk
+        csr_rows32(&R32, val, i32, p32, d, <size_t>d * sizeof(floating))
         return _fit_rows(&R32, val, n, d, y, rows, fit_intercept, shuffle, max_iter, seed,
                          max_vectors)
     i64 = indices
     p64 = indptr
-    R64.val = val
-    R64.idx = &i64[0] if i64.shape[0] else <const int64_t *>_EMPTY
-    R64.ptr = &p64[0]
-    R64.d = d
-    R64.dotk = dotk
+    csr_rows64(&R64, val, i64, p64, d, <size_t>d * sizeof(floating))
     return _fit_rows(&R64, val, n, d, y, rows, fit_intercept, shuffle, max_iter, seed,
                      max_vectors)
 
@@ -334,9 +324,8 @@ def _decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t d,
     cdef CsrRows64 R64
     cdef const int32_t[::1] i32, p32
     cdef const int64_t[::1] i64, p64
-    cdef const floating *val = <const floating *>_EMPTY
+    cdef const floating *val = NULL
     cdef Py_ssize_t n = out.shape[0], m = V.shape[0]
-    cdef const ptn_kernels *dotk = sparse_dot_kernels(<size_t>d * sizeof(floating))
     _check_vote_shapes(indptr.shape[0] - 1, d, V.shape[1], m, b, c, out, start)
     if n == 0 or m == 0:
         out[:] = 0.0
@@ -346,20 +335,12 @@ def _decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t d,
     if indices.dtype == np.int32:
         i32 = indices
         p32 = indptr
-        R32.val = val
-        R32.idx = &i32[0] if i32.shape[0] else <const int32_t *>_EMPTY
-        R32.ptr = &p32[0]
-        R32.d = d
-        R32.dotk = dotk
+        csr_rows32(&R32, val, i32, p32, d, <size_t>d * sizeof(floating))
         with nogil:
             _vote(&R32, &V[0, 0], &b[0], &c[0], m, d, start, n, &out[0])
     else:
         i64 = indices
         p64 = indptr
-        R64.val = val
-        R64.idx = &i64[0] if i64.shape[0] else <const int64_t *>_EMPTY
-        R64.ptr = &p64[0]
-        R64.d = d
-        R64.dotk = dotk
+        csr_rows64(&R64, val, i64, p64, d, <size_t>d * sizeof(floating))
         with nogil:
             _vote(&R64, &V[0, 0], &b[0], &c[0], m, d, start, n, &out[0])
