@@ -7,6 +7,7 @@
  */
 #include "ptn_kernels.h"
 #include "ptn_scan.h"
+#include "ptn_sparse_inline.h"
 
 #include <math.h>
 
@@ -195,43 +196,32 @@ size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double 
 
 /* ------------------------------------------------------------ sparse rows */
 
-/* A CSR row: nnz values and their column indices (int32 or int64, as scipy
- * stores them).  Four partial sums of exact double products, like the dense
- * dot; the updates write one weight per stored value.  These serve every
- * level for the updates and for weights that fit in L1 (ptn_kernels.h). */
-#define PTN_SDOT_SCALAR(NAME, T, I)                                                  \
+/* The exported scalar sparse kernels (ptn_sparse_inline.h has their code,
+ * which ptn_csr_online.h inlines too).  These serve every level for the
+ * updates and for weights that fit in L1 (ptn_kernels.h). */
+#define PTN_SDOT_SCALAR(NAME, INLINE, T, I)                                          \
     double NAME(size_t nnz, const T *val, const I *idx, const T *w)                  \
     {                                                                                \
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                               \
-        size_t j = 0;                                                                \
-        for (; j + 4 <= nnz; j += 4) {                                               \
-            s0 += (double)val[j] * (double)w[idx[j]];                                \
-            s1 += (double)val[j + 1] * (double)w[idx[j + 1]];                        \
-            s2 += (double)val[j + 2] * (double)w[idx[j + 2]];                        \
-            s3 += (double)val[j + 3] * (double)w[idx[j + 3]];                        \
-        }                                                                            \
-        for (; j < nnz; j++) {                                                       \
-            s0 += (double)val[j] * (double)w[idx[j]];                                \
-        }                                                                            \
-        return (s0 + s1) + (s2 + s3);                                                \
+        return INLINE(nnz, val, idx, w);                                             \
     }
 
-#define PTN_SAXPY_SCALAR(NAME, T, A, I, W)                                           \
+#define PTN_SAXPY_SCALAR(NAME, INLINE, T, A, I, W)                                   \
     void NAME(size_t nnz, A a, const T *val, const I *idx, W *w)                     \
     {                                                                                \
-        size_t j;                                                                    \
-        for (j = 0; j < nnz; j++) {                                                  \
-            w[idx[j]] += a * (W)val[j];                                              \
-        }                                                                            \
+        INLINE(nnz, a, val, idx, w);                                                 \
     }
 
-PTN_SDOT_SCALAR(ptn_sdot_f32_i32_scalar, float, int32_t)
-PTN_SDOT_SCALAR(ptn_sdot_f32_i64_scalar, float, int64_t)
-PTN_SDOT_SCALAR(ptn_sdot_f64_i32_scalar, double, int32_t)
-PTN_SDOT_SCALAR(ptn_sdot_f64_i64_scalar, double, int64_t)
-PTN_SAXPY_SCALAR(ptn_saxpy_f32_i32_scalar, float, float, int32_t, float)
-PTN_SAXPY_SCALAR(ptn_saxpy_f32_i64_scalar, float, float, int64_t, float)
-PTN_SAXPY_SCALAR(ptn_saxpy_f64_i32_scalar, double, double, int32_t, double)
-PTN_SAXPY_SCALAR(ptn_saxpy_f64_i64_scalar, double, double, int64_t, double)
-PTN_SAXPY_SCALAR(ptn_saxpy_f32_f64_i32_scalar, float, double, int32_t, double)
-PTN_SAXPY_SCALAR(ptn_saxpy_f32_f64_i64_scalar, float, double, int64_t, double)
+PTN_SDOT_SCALAR(ptn_sdot_f32_i32_scalar, ptn_sdot_f32_i32_inline, float, int32_t)
+PTN_SDOT_SCALAR(ptn_sdot_f32_i64_scalar, ptn_sdot_f32_i64_inline, float, int64_t)
+PTN_SDOT_SCALAR(ptn_sdot_f64_i32_scalar, ptn_sdot_f64_i32_inline, double, int32_t)
+PTN_SDOT_SCALAR(ptn_sdot_f64_i64_scalar, ptn_sdot_f64_i64_inline, double, int64_t)
+PTN_SAXPY_SCALAR(ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i32_inline, float, float, int32_t, float)
+PTN_SAXPY_SCALAR(ptn_saxpy_f32_i64_scalar, ptn_saxpy_f32_i64_inline, float, float, int64_t, float)
+PTN_SAXPY_SCALAR(ptn_saxpy_f64_i32_scalar, ptn_saxpy_f64_i32_inline, double, double, int32_t,
+                 double)
+PTN_SAXPY_SCALAR(ptn_saxpy_f64_i64_scalar, ptn_saxpy_f64_i64_inline, double, double, int64_t,
+                 double)
+PTN_SAXPY_SCALAR(ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i32_inline, float, double,
+                 int32_t, double)
+PTN_SAXPY_SCALAR(ptn_saxpy_f32_f64_i64_scalar, ptn_saxpy_f32_f64_i64_inline, float, double,
+                 int64_t, double)

@@ -52,7 +52,9 @@ from libc.stddef cimport ptrdiff_t
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, ptn_scan, active_kernels
+from perceptron._simd cimport (ptn_kernels, ptn_scan, active_kernels, sparse_dot_kernels,
+                               ptn_sdot_f32_i32_fn,
+                               ptn_sdot_f32_i64_fn, ptn_sdot_f64_i32_fn, ptn_sdot_f64_i64_fn)
 from perceptron._prefetch cimport rows_ahead
 from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
                                row_dot, row_axpy, row_axpy_acc, row_finite, row_prefetch,
@@ -63,6 +65,36 @@ cdef extern from "ptn_rng.h" nogil:
         uint64_t state
     void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
     void ptn_rng_seed(ptn_rng *r, uint64_t seed)
+
+cdef extern from "ptn_csr_online.h" nogil:
+    ctypedef struct ptn_csr_online:
+        const void *val
+        const void *idx
+        const void *ptr
+        const ptrdiff_t *rows
+        size_t n_rows
+        size_t ahead
+        const signed char *y
+        const double *sw
+        void *w
+        double *b
+        double *U
+        double *ub
+        double eta
+        double margin
+        int fit_intercept
+        ptn_sdot_f32_i32_fn dot_f32_i32
+        ptn_sdot_f32_i64_fn dot_f32_i64
+        ptn_sdot_f64_i32_fn dot_f64_i32
+        ptn_sdot_f64_i64_fn dot_f64_i64
+        int64_t steps
+        int64_t mistakes
+        int64_t updates
+        double loss
+    size_t ptn_csr_online_f32_i32(ptn_csr_online *s, size_t start, size_t stop, double *act)
+    size_t ptn_csr_online_f32_i64(ptn_csr_online *s, size_t start, size_t stop, double *act)
+    size_t ptn_csr_online_f64_i32(ptn_csr_online *s, size_t start, size_t stop, double *act)
+    size_t ptn_csr_online_f64_i64(ptn_csr_online *s, size_t start, size_t stop, double *act)
 
 # Status codes of a call, turned into exceptions by the Python layer.
 cdef enum:
@@ -305,6 +337,89 @@ cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M
         return stop
 
 
+cdef inline size_t _csr_online(const Rows *R, ptn_csr_online *C, const floating *w, size_t k,
+                               size_t stop, double *act) noexcept nogil:
+    """ptn_csr_online_<type>_<index> (csrc/ptn_csr_online.h) for these rows."""
+    if Rows is CsrRows32:
+        if floating is float:
+            return ptn_csr_online_f32_i32(C, k, stop, act)
+        else:
+            return ptn_csr_online_f64_i32(C, k, stop, act)
+    elif Rows is CsrRows64:
+        if floating is float:
+            return ptn_csr_online_f32_i64(C, k, stop, act)
+        else:
+            return ptn_csr_online_f64_i64(C, k, stop, act)
+    else:
+        return stop
+
+
+cdef int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Model *M, const Params *P,
+                           Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
+    """One online epoch of the binary rule over CSR rows, without a pocket:
+    the whole rule runs in ptn_csr_online (its updates included), cut into
+    stretches of `countdown` rows so that Ctrl-C is checked as usual."""
+    cdef Py_ssize_t n = D.n_rows, k, j, stop
+    cdef Py_ssize_t ahead = _ahead(R, D, w) if P.shuffle else n
+    cdef ptrdiff_t i
+    cdef double a = 0.0
+    cdef ptn_csr_online C
+    cdef const ptn_kernels *scalar = sparse_dot_kernels(0)
+    if Rows is DenseRows:
+        return 0
+    else:
+        if ahead >= n:
+            ahead = 0
+        C.val = R.val
+        C.idx = R.idx
+        C.ptr = R.ptr
+        C.rows = D.rows
+        C.n_rows = <size_t>n
+        C.ahead = <size_t>ahead
+        C.y = D.y
+        C.sw = D.sw
+        C.w = w
+        C.b = M.b
+        C.U = M.U if P.average else NULL
+        C.ub = M.ub
+        C.eta = P.eta
+        C.margin = P.margin
+        C.fit_intercept = P.fit_intercept
+        # the inline scalar dot unless the rows' table is a gathering level's
+        C.dot_f32_i32 = NULL if R.dotk == scalar else R.dotk.sdot_f32_i32
+        C.dot_f32_i64 = NULL if R.dotk == scalar else R.dotk.sdot_f32_i64
+        C.dot_f64_i32 = NULL if R.dotk == scalar else R.dotk.sdot_f64_i32
+        C.dot_f64_i64 = NULL if R.dotk == scalar else R.dotk.sdot_f64_i64
+        k = 0
+        while k < n:
+            stop = min(n, k + max(countdown[0], 1))
+            C.steps = M.counters[C_STEPS]
+            C.mistakes = 0
+            C.updates = 0
+            C.loss = 0.0
+            j = <Py_ssize_t>_csr_online(R, &C, w, <size_t>k, <size_t>stop, &a)
+            M.counters[C_STEPS] = C.steps
+            E.mistakes += C.mistakes
+            E.updates += C.updates
+            E.loss += C.loss
+            countdown[0] -= j - k
+            if j < stop:
+                i = D.rows[j]
+                if not row_finite(R, i, w):
+                    E.status = _STATUS_NONFINITE_X
+                    E.bad_row = i
+                else:
+                    E.status = _STATUS_OVERFLOW
+                return 0
+            k = j
+            if countdown[0] <= 0:
+                countdown[0] = 1
+                if _check_signals(countdown, check_every, D):
+                    E.status = _STATUS_STOPPED
+                    return 0
+        return 0
+
+
 cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, const Params *P,
                        Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
     """One online epoch of the binary rule over D.rows.
@@ -313,6 +428,9 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
     next row that needs an update; this loop handles that row and scans on.
     Stretches are cut at `countdown` rows so that Ctrl-C is checked as often
     as before."""
+    if Rows is not DenseRows:
+        if not P.pocket:
+            return _epoch_binary_csr(R, w, D, M, P, E, countdown, check_every)
     cdef const ptn_kernels *K = active_kernels()
     cdef Py_ssize_t n = D.n_rows, k, j, stop
     # a shuffled order defeats the hardware prefetchers; a sorted one does not

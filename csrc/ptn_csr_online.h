@@ -1,0 +1,151 @@
+/*
+ * ptn_csr_online.h - the binary perceptron's online epoch over CSR rows.
+ *
+ * size_t ptn_csr_online_<T>_<I>(ptn_csr_online *s, size_t start, size_t stop, double *act)
+ *
+ * For k = start, start + 1, ... < stop, with i = s->rows[k] and the row's
+ * activation a = w . x_i + b: when not (margin < y_i*a < +inf), the rule of
+ * the notes acts on row i (y_i*a <= 0 is a mistake; a margin violation
+ * updates without being one):
+ *     step = eta * sw_i * y_i;  w += step * x_i;  b += step (fit_intercept)
+ * and, when averaging (s->U not NULL), U += step * c * x_i and ub += step * c
+ * with c = s->steps, the averaging clock, which counts every row visited.
+ * Mistakes, updates and the loss sum(-sw_i * y_i * a) over mistakes are
+ * added to s's counters.
+ *
+ * Returns stop, or the first k whose activation is not finite (*act gets it;
+ * the row is not counted, nothing is updated from it): the caller tells NaN
+ * or infinity in x_i from overflowed weights.
+ *
+ * The dot product is the scalar sparse dot of ptn_sparse_inline.h (the same
+ * bits as the scalar level's sdot), or the level's own sdot through
+ * s->dot_* when the caller sets it (weights too large for L1, where the
+ * gathers of AVX2 / AVX-512 pay: ptn_kernels.h).  The updates are the scalar
+ * saxpy's code.  The counterpart of ptn_scan.h for sparse rows: the update
+ * happens inside the loop, because on short rows (tens of non-zeros) leaving
+ * the loop for every mistake costs as much as the row.
+ *
+ * Inputs are trusted: indices in [0, len(w)), no column twice in a row,
+ * rows[k] < number of rows, ptr rising.
+ */
+#ifndef PTN_CSR_ONLINE_H
+#define PTN_CSR_ONLINE_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ptn_kernels.h"
+#include "ptn_prefetch.h"
+#include "ptn_sparse_inline.h"
+
+typedef struct ptn_csr_online {
+    /* the rows: CSR arrays (ptr and idx of the index type) and the order */
+    const void *val;
+    const void *idx;
+    const void *ptr;
+    const ptrdiff_t *rows;
+    size_t n_rows;          /* entries of rows (prefetching looks past the stretch) */
+    size_t ahead;           /* prefetch rows[k + ahead] (and its row pointers at 2 * ahead); 0: never */
+    const signed char *y;   /* labels, -1 or +1, by row */
+    const double *sw;       /* sample weights by row, or NULL for ones */
+    /* the model, updated in place */
+    void *w;                /* weights, in the data's type */
+    double *b;
+    double *U;              /* averaging accumulators (double), or NULL */
+    double *ub;
+    /* the rule */
+    double eta;
+    double margin;
+    int fit_intercept;
+    /* the level's sdot for large weights, or NULL for the inline scalar one */
+    ptn_sdot_f32_i32_fn dot_f32_i32;
+    ptn_sdot_f32_i64_fn dot_f32_i64;
+    ptn_sdot_f64_i32_fn dot_f64_i32;
+    ptn_sdot_f64_i64_fn dot_f64_i64;
+    /* counters, added to */
+    int64_t steps;
+    int64_t mistakes;
+    int64_t updates;
+    double loss;
+} ptn_csr_online;
+
+#define PTN_CSR_ONLINE(NAME, T, I, DOTFIELD, SDOT, SAXPY, SAXPY_ACC)                 \
+    PTN_INLINE size_t NAME(ptn_csr_online *s, size_t start, size_t stop, double *act) \
+    {                                                                                \
+        const T *val = (const T *)s->val;                                            \
+        const I *idx = (const I *)s->idx;                                            \
+        const I *ptr = (const I *)s->ptr;                                            \
+        const ptrdiff_t *rows = s->rows;                                             \
+        const signed char *y = s->y;                                                 \
+        const double *sw = s->sw;                                                    \
+        const size_t n_rows = s->n_rows, ahead = s->ahead;                           \
+        const double eta = s->eta, margin = s->margin;                               \
+        const int fit_intercept = s->fit_intercept;                                  \
+        T *w = (T *)s->w;                                                            \
+        double *U = s->U;                                                            \
+        double b = *s->b;                                                            \
+        int64_t steps = s->steps, mistakes = 0, updates = 0;                         \
+        double loss = 0.0;                                                           \
+        size_t k;                                                                    \
+        for (k = start; k < stop; k++) {                                             \
+            const size_t i = (size_t)rows[k];                                        \
+            const size_t lo = (size_t)ptr[i], m = (size_t)ptr[i + 1] - lo;           \
+            double a, ya, step, si;                                                  \
+            if (ahead != 0 && k + ahead < n_rows) {                                  \
+                const size_t r = (size_t)rows[k + ahead];                            \
+                const size_t rlo = (size_t)ptr[r], rm = (size_t)ptr[r + 1] - rlo;    \
+                if (k + 2 * ahead < n_rows) {                                        \
+                    ptn_prefetch_range(ptr + rows[k + 2 * ahead], 2 * sizeof(I));    \
+                }                                                                    \
+                ptn_prefetch_range(val + rlo, rm * sizeof(T));                       \
+                ptn_prefetch_range(idx + rlo, rm * sizeof(I));                       \
+            }                                                                        \
+            a = (s->DOTFIELD != NULL ? s->DOTFIELD(m, val + lo, idx + lo, w)          \
+                                     : SDOT(m, val + lo, idx + lo, w)) + b;          \
+            ya = (double)y[i] * a;                                                   \
+            if (margin < ya && ya < HUGE_VAL) {                                      \
+                steps++;                                                             \
+                continue;                                                            \
+            }                                                                        \
+            if (!isfinite(a)) {                                                      \
+                *act = a;                                                            \
+                break;                                                               \
+            }                                                                        \
+            si = sw == NULL ? 1.0 : sw[i];                                           \
+            if (ya <= 0.0) {                                                         \
+                mistakes++;                                                          \
+                loss -= si * ya;                                                     \
+            }                                                                        \
+            step = eta * si * (double)y[i];                                          \
+            SAXPY(m, (T)step, val + lo, idx + lo, w);                                \
+            if (fit_intercept) {                                                     \
+                b += step;                                                           \
+            }                                                                        \
+            if (U != NULL) {                                                         \
+                SAXPY_ACC(m, step * (double)steps, val + lo, idx + lo, U);           \
+                if (fit_intercept) {                                                 \
+                    *s->ub += step * (double)steps;                                  \
+                }                                                                    \
+            }                                                                        \
+            updates++;                                                               \
+            steps++;                                                                 \
+        }                                                                            \
+        *s->b = b;                                                                   \
+        s->steps = steps;                                                            \
+        s->mistakes += mistakes;                                                     \
+        s->updates += updates;                                                       \
+        s->loss += loss;                                                             \
+        return k;                                                                    \
+    }
+
+PTN_CSR_ONLINE(ptn_csr_online_f32_i32, float, int32_t, dot_f32_i32, ptn_sdot_f32_i32_inline,
+               ptn_saxpy_f32_i32_inline, ptn_saxpy_f32_f64_i32_inline)
+PTN_CSR_ONLINE(ptn_csr_online_f32_i64, float, int64_t, dot_f32_i64, ptn_sdot_f32_i64_inline,
+               ptn_saxpy_f32_i64_inline, ptn_saxpy_f32_f64_i64_inline)
+PTN_CSR_ONLINE(ptn_csr_online_f64_i32, double, int32_t, dot_f64_i32, ptn_sdot_f64_i32_inline,
+               ptn_saxpy_f64_i32_inline, ptn_saxpy_f64_i32_inline)
+PTN_CSR_ONLINE(ptn_csr_online_f64_i64, double, int64_t, dot_f64_i64, ptn_sdot_f64_i64_inline,
+               ptn_saxpy_f64_i64_inline, ptn_saxpy_f64_i64_inline)
+
+#endif /* PTN_CSR_ONLINE_H */
