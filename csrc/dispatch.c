@@ -114,16 +114,17 @@ int ptn_level_compiled(int level)
     return ptn_compiled_table(level) != NULL;
 }
 
-int ptn_level_supported(int level)
+static int ptn_level_supported_now(int level)
 {
     ptn_cpu_features f;
     if (!ptn_level_compiled(level)) {
         return 0;
     }
+    if (level == PTN_LEVEL_SCALAR) {
+        return 1;
+    }
     ptn_cpu_detect(&f);
     switch (level) {
-    case PTN_LEVEL_SCALAR:
-        return 1;
     case PTN_LEVEL_AVX2:
         return f.avx2 && f.fma;
     case PTN_LEVEL_AVX512:
@@ -133,6 +134,25 @@ int ptn_level_supported(int level)
     default:
         return 0;
     }
+}
+
+/*
+ * Bit `level` set when the level is supported, filled by ptn_dispatch_init
+ * (at module import, before any other thread can ask); -1 until then.
+ * CPUID is slow under a hypervisor (each one traps: microseconds), so the
+ * training loops, which ask for tables on every fit, must not repeat it.
+ */
+static int ptn_supported_mask = -1;
+
+int ptn_level_supported(int level)
+{
+    if (level < 0 || level >= PTN_LEVEL_COUNT) {
+        return 0;
+    }
+    if (ptn_supported_mask >= 0) {
+        return (ptn_supported_mask >> level) & 1;
+    }
+    return ptn_level_supported_now(level);
 }
 
 int ptn_best_level(void)
@@ -154,7 +174,12 @@ const ptn_kernels *ptn_kernels_for_level(int level)
 
 int ptn_dispatch_init(int requested)
 {
-    int level = ptn_best_level();
+    int level, mask = 0;
+    for (level = 0; level < PTN_LEVEL_COUNT; level++) {
+        mask |= ptn_level_supported_now(level) << level;
+    }
+    ptn_supported_mask = mask;
+    level = ptn_best_level();
     if (requested >= 0 && ptn_level_supported(requested)) {
         level = requested;
     }

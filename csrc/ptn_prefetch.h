@@ -38,23 +38,38 @@
 
 #define PTN_CACHE_LINE 64
 
-/* Prefetch every cache line of [p, p + nbytes) for reading. */
+/*
+ * Every cache line that [p, p + nbytes) touches, for reading.  The last one
+ * counts too when p is not on a line boundary: numpy aligns arrays to 16
+ * bytes only, so a 1 KiB row usually spans 17 lines, and stepping 64 bytes
+ * from p would leave the 17th to a demand miss (a whole memory latency on
+ * every shuffled row: 22.5 ms instead of 18 ms for a random-order epoch over
+ * 200,000 such rows).
+ */
 PTN_INLINE void ptn_prefetch_range(const void *p, size_t nbytes)
 {
-    const char *c = (const char *)p;
-    size_t off;
-    for (off = 0; off < nbytes; off += PTN_CACHE_LINE) {
-        PTN_PREFETCH_LINE(c + off);
+    uintptr_t line, last;
+    if (nbytes == 0) {
+        return;
+    }
+    line = (uintptr_t)p & ~(uintptr_t)(PTN_CACHE_LINE - 1);
+    last = (uintptr_t)p + nbytes - 1;
+    for (; line <= last; line += PTN_CACHE_LINE) {
+        PTN_PREFETCH_LINE((const char *)line);
     }
 }
 
-/* Prefetch every cache line of [p, p + nbytes) for writing. */
+/* The same lines, for writing. */
 PTN_INLINE void ptn_prefetch_write_range(const void *p, size_t nbytes)
 {
-    const char *c = (const char *)p;
-    size_t off;
-    for (off = 0; off < nbytes; off += PTN_CACHE_LINE) {
-        PTN_PREFETCH_WRITE_LINE(c + off);
+    uintptr_t line, last;
+    if (nbytes == 0) {
+        return;
+    }
+    line = (uintptr_t)p & ~(uintptr_t)(PTN_CACHE_LINE - 1);
+    last = (uintptr_t)p + nbytes - 1;
+    for (; line <= last; line += PTN_CACHE_LINE) {
+        PTN_PREFETCH_WRITE_LINE((const char *)line);
     }
 }
 
