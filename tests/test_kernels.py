@@ -85,6 +85,27 @@ def test_integer_valued_data_is_exact_at_every_level(level, dtype, rng):
     np.testing.assert_array_equal(w, y - 3 * x)
 
 
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [31, 32, 33, 63, 64, 65, 127, 128, 200, 256, 1000])
+def test_dot_bits_do_not_depend_on_alignment(level, dtype, n, rng):
+    # the AVX-512 dots read a row that starts off a cache line with aligned
+    # loads and permutes (csrc/kernels_x86.c): the same vectors as unaligned
+    # loads, so a row gives the same bits wherever it sits in memory
+    values = rng.standard_normal(n).astype(dtype)
+    w = rng.standard_normal(n).astype(dtype)
+    item = np.dtype(dtype).itemsize
+    raw = np.zeros(n * item + 128, dtype=np.uint8)
+    base = (-raw.ctypes.data) % 64  # first byte of raw on a 64-byte boundary
+    results = set()
+    for shift in range(0, 64, item):
+        x = raw[base + shift:base + shift + n * item].view(dtype)
+        x[:] = values
+        results.add(_simd._py_dot(x, w, level))
+    assert len(results) == 1
+    assert results == {_simd._py_dot(values, w, level)}
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_float32_dot_accumulates_in_double(dtype):
     # 2**24 + 1 ones: a float32 accumulator would stall at 2**24
