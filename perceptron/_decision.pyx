@@ -18,7 +18,7 @@ from perceptron._simd cimport ptn_kernels, active_kernels, kdot
 from perceptron._rows cimport (Rows, CsrRows32, CsrRows64, csr_rows32, csr_rows64, row_dot,
                               row_prefetch,
                               row_bytes as csr_row_bytes)
-from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead
+from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead, PREFETCH_MAX_CSR_ROWS
 
 
 def decision_dense(const floating[:, ::1] X, const floating[:, ::1] W, const double[::1] b,
@@ -103,7 +103,7 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
         p32 = indptr
         csr_rows32(&R32, val, i32, p32, n_features, <size_t>n_features * sizeof(floating))
         if rows is not None:
-            ahead = rows_ahead(n, csr_row_bytes(&R32, n_rows, &W[0, 0]))
+            ahead = rows_ahead(n, csr_row_bytes(&R32, n_rows, &W[0, 0]), PREFETCH_MAX_CSR_ROWS)
             ahead = 0 if ahead >= n else ahead
         with nogil:
             _decision_rows(&R32, &W[0, 0], &b[0], k, n_features, start, n, row_ptr, ahead,
@@ -113,7 +113,7 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
         p64 = indptr
         csr_rows64(&R64, val, i64, p64, n_features, <size_t>n_features * sizeof(floating))
         if rows is not None:
-            ahead = rows_ahead(n, csr_row_bytes(&R64, n_rows, &W[0, 0]))
+            ahead = rows_ahead(n, csr_row_bytes(&R64, n_rows, &W[0, 0]), PREFETCH_MAX_CSR_ROWS)
             ahead = 0 if ahead >= n else ahead
         with nogil:
             _decision_rows(&R64, &W[0, 0], &b[0], k, n_features, start, n, row_ptr, ahead,

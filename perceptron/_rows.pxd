@@ -13,7 +13,8 @@ from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int32_t, int64_t
 
 from perceptron._simd cimport ptn_kernels, kdot, kaxpy, kaxpy_acc, sparse_dot_kernels
-from perceptron._prefetch cimport ptn_prefetch_range
+from perceptron._prefetch cimport (ptn_prefetch_range, PREFETCH_MAX_ROWS,
+                                   PREFETCH_MAX_CSR_ROWS)
 
 
 cdef struct DenseRows:
@@ -168,6 +169,14 @@ cdef inline void row_prefetch_start(const Rows *R, ptrdiff_t i) noexcept nogil:
     row_prefetch needs them, and its loads do not stall the loop."""
     if Rows is not DenseRows:
         ptn_prefetch_range(R.ptr + i, 2 * sizeof(R.ptr[0]))
+
+
+cdef inline Py_ssize_t max_ahead(const Rows *R) noexcept nogil:
+    """The most rows a loop over R prefetches ahead (perceptron/_prefetch.pxd)."""
+    if Rows is DenseRows:
+        return PREFETCH_MAX_ROWS
+    else:
+        return PREFETCH_MAX_CSR_ROWS
 
 
 cdef inline size_t row_bytes(const Rows *R, Py_ssize_t n, const floating *dtype_of_x) noexcept nogil:

@@ -25,7 +25,7 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron._simd cimport ptn_kernels, active_kernels
 from perceptron._prefetch cimport rows_ahead
-from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64, max_ahead,
                               row_dot, row_axpy,
                               row_finite, row_prefetch, row_prefetch_start,
                               row_bytes)
@@ -267,7 +267,7 @@ cdef void _vote(const Rows *R, const floating *V, const double *b, const int64_t
     """out[r] = sum_j c_j sign(V_j . x_i + b_j) for i = start + r, sign(0) = -1."""
     cdef const ptn_kernels *K = active_kernels()
     cdef Py_ssize_t r, j
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes(R, n, V))
+    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes(R, n, V), max_ahead(R))
     cdef double vote
     for r in range(n):
         if r + ahead < n:
