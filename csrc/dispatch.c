@@ -24,6 +24,7 @@ static const ptn_kernels ptn_table_scalar = {
     ptn_sdot_f32_i32_scalar, ptn_sdot_f32_i64_scalar, ptn_sdot_f64_i32_scalar, ptn_sdot_f64_i64_scalar,
     ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
     ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
+    ptn_descents_i32_scalar, ptn_descents_i64_scalar,
 };
 
 #if PTN_HAVE_X86_KERNELS
@@ -37,6 +38,7 @@ static const ptn_kernels ptn_table_avx2 = {
     ptn_sdot_f32_i32_avx2, ptn_sdot_f32_i64_avx2, ptn_sdot_f64_i32_avx2, ptn_sdot_f64_i64_avx2,
     ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
     ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
+    ptn_descents_i32_avx2, ptn_descents_i64_avx2,
 };
 static const ptn_kernels ptn_table_avx512 = {
     PTN_LEVEL_AVX512, "avx512",
@@ -48,6 +50,7 @@ static const ptn_kernels ptn_table_avx512 = {
     ptn_sdot_f32_i32_avx512, ptn_sdot_f32_i64_avx512, ptn_sdot_f64_i32_avx512, ptn_sdot_f64_i64_avx512,
     ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
     ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
+    ptn_descents_i32_avx512, ptn_descents_i64_avx512,
 };
 #endif
 
@@ -62,6 +65,7 @@ static const ptn_kernels ptn_table_neon = {
     ptn_sdot_f32_i32_scalar, ptn_sdot_f32_i64_scalar, ptn_sdot_f64_i32_scalar, ptn_sdot_f64_i64_scalar,
     ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
     ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
+    ptn_descents_i32_scalar, ptn_descents_i64_scalar,
 };
 #endif
 

@@ -1097,6 +1097,165 @@ double ptn_sdot_f64_i64_avx2(size_t nnz, const double *val, const int64_t *idx, 
     return ptn_hsum_pd_avx2(a0) + s;
 }
 
+/* ------------------------------------------------------------ CSR checks */
+
+/* ptn_descents (ptn_kernels.h): each lane compares a[k] with a[k - 1] (two
+ * overlapping loads), a true comparison is -1, and lane counters subtract
+ * it; the tail and the reductions in scalar code. */
+PTN_TARGET("avx2,fma")
+size_t ptn_descents_i32_avx2(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi)
+{
+    __m256i cnt = _mm256_setzero_si256(), mn, mx;
+    int32_t lanes[8], m0, m1;
+    size_t k = 1, count = 0, l;
+    if (n == 0) {
+        return 0;
+    }
+    mn = mx = _mm256_set1_epi32(a[0]);
+    for (; k + 8 <= n; k += 8) {
+        __m256i cur = _mm256_loadu_si256((const __m256i *)(a + k));
+        __m256i prev = _mm256_loadu_si256((const __m256i *)(a + k - 1));
+        /* strict: prev > cur; otherwise not (cur > prev) */
+        __m256i d = strict ? _mm256_cmpgt_epi32(prev, cur)
+                           : _mm256_xor_si256(_mm256_cmpgt_epi32(cur, prev), _mm256_set1_epi32(-1));
+        cnt = _mm256_sub_epi32(cnt, d);
+        mn = _mm256_min_epi32(mn, cur);
+        mx = _mm256_max_epi32(mx, cur);
+    }
+    _mm256_storeu_si256((__m256i *)lanes, cnt);
+    for (l = 0; l < 8; l++) {
+        count += (uint32_t)lanes[l];
+    }
+    _mm256_storeu_si256((__m256i *)lanes, mn);
+    m0 = lanes[0];
+    for (l = 1; l < 8; l++) {
+        m0 = lanes[l] < m0 ? lanes[l] : m0;
+    }
+    _mm256_storeu_si256((__m256i *)lanes, mx);
+    m1 = lanes[0];
+    for (l = 1; l < 8; l++) {
+        m1 = lanes[l] > m1 ? lanes[l] : m1;
+    }
+    for (; k < n; k++) {
+        count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];
+        m0 = a[k] < m0 ? a[k] : m0;
+        m1 = a[k] > m1 ? a[k] : m1;
+    }
+    *lo = m0;
+    *hi = m1;
+    return count;
+}
+
+PTN_TARGET("avx2,fma")
+size_t ptn_descents_i64_avx2(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi)
+{
+    __m256i cnt = _mm256_setzero_si256(), mn, mx;
+    int64_t lanes[4], m0, m1;
+    size_t k = 1, count = 0, l;
+    if (n == 0) {
+        return 0;
+    }
+    mn = mx = _mm256_set1_epi64x(a[0]);
+    for (; k + 4 <= n; k += 4) {
+        __m256i cur = _mm256_loadu_si256((const __m256i *)(a + k));
+        __m256i prev = _mm256_loadu_si256((const __m256i *)(a + k - 1));
+        __m256i gt = _mm256_cmpgt_epi64(cur, prev);
+        __m256i d = strict ? _mm256_cmpgt_epi64(prev, cur)
+                           : _mm256_xor_si256(gt, _mm256_set1_epi64x(-1));
+        cnt = _mm256_sub_epi64(cnt, d);
+        /* no 64-bit min/max before AVX-512: select by comparison */
+        mn = _mm256_blendv_epi8(mn, cur, _mm256_cmpgt_epi64(mn, cur));
+        mx = _mm256_blendv_epi8(mx, cur, _mm256_cmpgt_epi64(cur, mx));
+    }
+    _mm256_storeu_si256((__m256i *)lanes, cnt);
+    for (l = 0; l < 4; l++) {
+        count += (uint64_t)lanes[l];
+    }
+    _mm256_storeu_si256((__m256i *)lanes, mn);
+    m0 = lanes[0];
+    for (l = 1; l < 4; l++) {
+        m0 = lanes[l] < m0 ? lanes[l] : m0;
+    }
+    _mm256_storeu_si256((__m256i *)lanes, mx);
+    m1 = lanes[0];
+    for (l = 1; l < 4; l++) {
+        m1 = lanes[l] > m1 ? lanes[l] : m1;
+    }
+    for (; k < n; k++) {
+        count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];
+        m0 = a[k] < m0 ? a[k] : m0;
+        m1 = a[k] > m1 ? a[k] : m1;
+    }
+    *lo = m0;
+    *hi = m1;
+    return count;
+}
+
+PTN_TARGET("avx512f")
+size_t ptn_descents_i32_avx512(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi)
+{
+    const __m512i one = _mm512_set1_epi32(1);
+    __m512i cnt = _mm512_setzero_si512(), mn, mx;
+    int32_t m0, m1;
+    size_t k = 1, count;
+    if (n == 0) {
+        return 0;
+    }
+    mn = mx = _mm512_set1_epi32(a[0]);
+    for (; k + 16 <= n; k += 16) {
+        __m512i cur = _mm512_loadu_si512((const void *)(a + k));
+        __m512i prev = _mm512_loadu_si512((const void *)(a + k - 1));
+        __mmask16 d = strict ? _mm512_cmplt_epi32_mask(cur, prev) : _mm512_cmple_epi32_mask(cur, prev);
+        cnt = _mm512_mask_add_epi32(cnt, d, cnt, one);
+        mn = _mm512_min_epi32(mn, cur);
+        mx = _mm512_max_epi32(mx, cur);
+    }
+    /* each lane counted at most n / 16 < 2^31 (int32 indices: nnz < 2^31) */
+    count = (uint32_t)_mm512_reduce_add_epi32(cnt);
+    m0 = _mm512_reduce_min_epi32(mn);
+    m1 = _mm512_reduce_max_epi32(mx);
+    for (; k < n; k++) {
+        count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];
+        m0 = a[k] < m0 ? a[k] : m0;
+        m1 = a[k] > m1 ? a[k] : m1;
+    }
+    *lo = m0;
+    *hi = m1;
+    return count;
+}
+
+PTN_TARGET("avx512f")
+size_t ptn_descents_i64_avx512(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi)
+{
+    const __m512i one = _mm512_set1_epi64(1);
+    __m512i cnt = _mm512_setzero_si512(), mn, mx;
+    int64_t m0, m1;
+    size_t k = 1, count;
+    if (n == 0) {
+        return 0;
+    }
+    mn = mx = _mm512_set1_epi64(a[0]);
+    for (; k + 8 <= n; k += 8) {
+        __m512i cur = _mm512_loadu_si512((const void *)(a + k));
+        __m512i prev = _mm512_loadu_si512((const void *)(a + k - 1));
+        __mmask8 d = strict ? _mm512_cmplt_epi64_mask(cur, prev) : _mm512_cmple_epi64_mask(cur, prev);
+        cnt = _mm512_mask_add_epi64(cnt, d, cnt, one);
+        mn = _mm512_min_epi64(mn, cur);
+        mx = _mm512_max_epi64(mx, cur);
+    }
+    count = (uint64_t)_mm512_reduce_add_epi64(cnt);
+    m0 = _mm512_reduce_min_epi64(mn);
+    m1 = _mm512_reduce_max_epi64(mx);
+    for (; k < n; k++) {
+        count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];
+        m0 = a[k] < m0 ? a[k] : m0;
+        m1 = a[k] > m1 ? a[k] : m1;
+    }
+    *lo = m0;
+    *hi = m1;
+    return count;
+}
+
 #else
 typedef int ptn_kernels_x86_not_compiled; /* ISO C: a translation unit may not be empty */
 #endif /* PTN_HAVE_X86_KERNELS */

@@ -80,6 +80,14 @@
  *     Indices must be valid (0 <= idx < len(w)) and, for saxpy, distinct
  *     within a row: the Python layer checks both;
  *
+ *   - ptn_descents_i32 / ptn_descents_i64 check CSR structure in one pass:
+ *     over a[0, n), the number of k in [1, n) with a[k] <= a[k-1] (with
+ *     strict: a[k] < a[k-1]), and the least and greatest element (*lo and
+ *     *hi, untouched when n == 0).  Over indptr (strict) a count of 0 means
+ *     the row pointers never decrease; over indices the count minus the
+ *     descents at row starts is the number of columns out of order within
+ *     rows (perceptron/_csr.pyx).  Exact integers at every level.
+ *
  * Results may differ between levels in the last bits of a dot product
  * because the summation order differs; they are exact when every partial sum
  * is representable (integer-valued data), which the tests use.
@@ -154,6 +162,10 @@ typedef void (*ptn_saxpy_f32_f64_i32_fn)(size_t nnz, double a, const float *val,
                                          double *w);
 typedef void (*ptn_saxpy_f32_f64_i64_fn)(size_t nnz, double a, const float *val, const int64_t *idx,
                                          double *w);
+typedef size_t (*ptn_descents_i32_fn)(size_t n, const int32_t *a, int strict, int32_t *lo,
+                                      int32_t *hi);
+typedef size_t (*ptn_descents_i64_fn)(size_t n, const int64_t *a, int strict, int64_t *lo,
+                                      int64_t *hi);
 
 /* One row of the dispatch table: every kernel of one instruction-set level. */
 typedef struct ptn_kernels {
@@ -185,6 +197,9 @@ typedef struct ptn_kernels {
     ptn_saxpy_f64_i64_fn saxpy_f64_i64;
     ptn_saxpy_f32_f64_i32_fn saxpy_f32_f64_i32;
     ptn_saxpy_f32_f64_i64_fn saxpy_f32_f64_i64;
+    /* CSR structure checks */
+    ptn_descents_i32_fn descents_i32;
+    ptn_descents_i64_fn descents_i64;
 } ptn_kernels;
 
 /* kernels_scalar.c */
@@ -216,6 +231,8 @@ void ptn_saxpy_f32_f64_i32_scalar(size_t nnz, double a, const float *val, const 
                                   double *w);
 void ptn_saxpy_f32_f64_i64_scalar(size_t nnz, double a, const float *val, const int64_t *idx,
                                   double *w);
+size_t ptn_descents_i32_scalar(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
+size_t ptn_descents_i64_scalar(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
 
 #if PTN_HAVE_X86_KERNELS
 /* kernels_x86.c */
@@ -259,6 +276,10 @@ double ptn_sdot_f32_i32_avx512(size_t nnz, const float *val, const int32_t *idx,
 double ptn_sdot_f32_i64_avx512(size_t nnz, const float *val, const int64_t *idx, const float *w);
 double ptn_sdot_f64_i32_avx512(size_t nnz, const double *val, const int32_t *idx, const double *w);
 double ptn_sdot_f64_i64_avx512(size_t nnz, const double *val, const int64_t *idx, const double *w);
+size_t ptn_descents_i32_avx2(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
+size_t ptn_descents_i64_avx2(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
+size_t ptn_descents_i32_avx512(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
+size_t ptn_descents_i64_avx512(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
 #endif
 
 #if PTN_HAVE_NEON_KERNELS

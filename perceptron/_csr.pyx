@@ -8,6 +8,8 @@ canonical is used in place, without a copy.
 """
 from libc.stdint cimport int32_t, int64_t
 
+from perceptron._simd cimport ptn_kernels, active_kernels
+
 ctypedef fused csr_index:
     int32_t
     int64_t
@@ -31,6 +33,45 @@ STATUS_INDEX_TOO_LARGE = INDEX_TOO_LARGE
 STATUS_NOT_CANONICAL = NOT_CANONICAL
 
 
+cdef bint _canonical(const csr_index[::1] indices, const csr_index[::1] indptr, Py_ssize_t n,
+                     Py_ssize_t nnz, Py_ssize_t n_features) noexcept:
+    """Whether the common case holds: row pointers that never decrease (from
+    0 to nnz, checked by the caller), every index in [0, n_features), and
+    increasing columns in every row.  Two passes of the descents kernel
+    (csrc/ptn_kernels.h) over the arrays, and one over the row starts: an
+    index array has as many descents as row starts where it descends exactly
+    when no row has a column out of order."""
+    cdef const ptn_kernels *K = active_kernels()
+    cdef Py_ssize_t i, lo, hi, at_starts = 0
+    cdef size_t descents
+    cdef int32_t lo32, hi32
+    cdef int64_t lo64, hi64
+    with nogil:
+        if csr_index is int32_t:
+            if K.descents_i32(<size_t>(n + 1), &indptr[0], 1, &lo32, &hi32) != 0:
+                return False
+        else:
+            if K.descents_i64(<size_t>(n + 1), &indptr[0], 1, &lo64, &hi64) != 0:
+                return False
+        if nnz == 0:
+            return True
+        if csr_index is int32_t:
+            descents = K.descents_i32(<size_t>nnz, &indices[0], 0, &lo32, &hi32)
+            if lo32 < 0 or hi32 >= n_features:
+                return False
+        else:
+            descents = K.descents_i64(<size_t>nnz, &indices[0], 0, &lo64, &hi64)
+            if lo64 < 0 or hi64 >= n_features:
+                return False
+        # the descents at the first column of a row (not the matrix's first)
+        for i in range(1, n):
+            lo = <Py_ssize_t>indptr[i]
+            hi = <Py_ssize_t>indptr[i + 1]
+            if 0 < lo < hi:
+                at_starts += indices[lo] <= indices[lo - 1]
+    return descents == <size_t>at_starts
+
+
 def check_structure(const csr_index[::1] indices, const csr_index[::1] indptr,
                     Py_ssize_t n_features):
     """(code, position) for CSR arrays of n_features columns.
@@ -46,7 +87,6 @@ def check_structure(const csr_index[::1] indices, const csr_index[::1] indptr,
     """
     cdef Py_ssize_t n = indptr.shape[0] - 1, nnz = indices.shape[0], i, k
     cdef Py_ssize_t lo, hi, unsorted = -1, position = 0
-    cdef Py_ssize_t descents = 0
     cdef int code = OK
     cdef csr_index col, prev
     if n < 0:
@@ -55,23 +95,7 @@ def check_structure(const csr_index[::1] indices, const csr_index[::1] indptr,
         return BAD_INDPTR_START, 0
     if indptr[n] != nnz:
         return BAD_INDPTR_END, n
-    with nogil:
-        # the common case, a canonical matrix, in a loop without early exits
-        # (which the compiler vectorises): increasing columns make the first
-        # and last of a row bound the others
-        for i in range(n):
-            lo = <Py_ssize_t>indptr[i]
-            hi = <Py_ssize_t>indptr[i + 1]
-            if hi < lo or hi > nnz:
-                descents = 1
-                break
-            if hi > lo:
-                if indices[lo] < 0 or indices[hi - 1] >= n_features:
-                    descents = 1
-                    break
-                for k in range(lo + 1, hi):
-                    descents += indices[k] <= indices[k - 1]
-    if descents == 0:
+    if _canonical(indices, indptr, n, nnz, n_features):
         return OK, 0
     with nogil:
         # something is off: find what, and where, entry by entry

@@ -56,6 +56,10 @@ cdef extern from "ptn_kernels.h" nogil:
                                               const int32_t *idx, double *w) noexcept nogil
     ctypedef void (*ptn_saxpy_f32_f64_i64_fn)(size_t nnz, double a, const float *val,
                                               const int64_t *idx, double *w) noexcept nogil
+    ctypedef size_t (*ptn_descents_i32_fn)(size_t n, const int32_t *a, int strict, int32_t *lo,
+                                           int32_t *hi) noexcept nogil
+    ctypedef size_t (*ptn_descents_i64_fn)(size_t n, const int64_t *a, int strict, int64_t *lo,
+                                           int64_t *hi) noexcept nogil
     enum: PTN_SPARSE_GATHER_MIN_BYTES
 
     ctypedef struct ptn_kernels:
@@ -84,6 +88,8 @@ cdef extern from "ptn_kernels.h" nogil:
         ptn_saxpy_f64_i64_fn saxpy_f64_i64
         ptn_saxpy_f32_f64_i32_fn saxpy_f32_f64_i32
         ptn_saxpy_f32_f64_i64_fn saxpy_f32_f64_i64
+        ptn_descents_i32_fn descents_i32
+        ptn_descents_i64_fn descents_i64
 
 from cython cimport floating
 

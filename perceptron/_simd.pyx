@@ -390,6 +390,29 @@ def _py_saxpy(a, val, idx, w, level=None):
             k.saxpy_f64_i64(nnz, <double>a, &vd[0], &i64[0], &wd[0])
 
 
+def _py_descents(a, strict, level=None):
+    """(count, least, greatest) of the descents kernel of `level` over the
+    1-D int32 or int64 array a (least and greatest None when a is empty);
+    for tests."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef const int32_t[::1] a32
+    cdef const int64_t[::1] a64
+    cdef int32_t lo32 = 0, hi32 = 0
+    cdef int64_t lo64 = 0, hi64 = 0
+    cdef size_t count
+    if a.ndim != 1 or a.dtype.name not in ("int32", "int64"):
+        raise TypeError("a must be a 1-D int32 or int64 array")
+    if a.shape[0] == 0:
+        return 0, None, None
+    if a.dtype.name == "int32":
+        a32 = a
+        count = k.descents_i32(<size_t>a32.shape[0], &a32[0], 1 if strict else 0, &lo32, &hi32)
+        return count, lo32, hi32
+    a64 = a
+    count = k.descents_i64(<size_t>a64.shape[0], &a64[0], 1 if strict else 0, &lo64, &hi64)
+    return count, lo64, hi64
+
+
 def _check_sparse_args(val, idx, w, mixed=False):
     if val.ndim != 1 or idx.ndim != 1 or w.ndim != 1 or val.shape != idx.shape:
         raise ValueError("val and idx must be 1-D of the same length, w 1-D")

@@ -407,3 +407,36 @@ def test_sparse_test_wrappers_refuse_bad_arguments():
         _simd._py_sdot(val, np.array([0, 1, 2], dtype=np.int16), w)
     with pytest.raises(ValueError, match="repeat"):
         _simd._py_saxpy(1.0, val, np.array([0, 1, 1]), w)
+
+
+def _descents_reference(a, strict):
+    # compared, not subtracted: a difference of extreme values overflows
+    count = int(np.count_nonzero(a[1:] < a[:-1] if strict else a[1:] <= a[:-1]))
+    return count, int(a.min()), int(a.max())
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 15, 16, 17, 33, 100, 1000])
+@pytest.mark.parametrize("strict", [False, True])
+def test_descents_match_numpy(level, dtype, n, strict, rng):
+    info = np.iinfo(dtype)
+    for a in (rng.integers(-5, 5, size=n).astype(dtype),           # many ties
+              np.sort(rng.integers(0, 50, size=n)).astype(dtype),  # rising, with repeats
+              np.arange(n, dtype=dtype),                           # strictly rising
+              rng.integers(info.min, info.max, size=n, dtype=dtype, endpoint=True)):
+        a = a.copy()
+        a[rng.integers(0, n)] = info.min if n % 2 else info.max   # extreme values
+        got = _simd._py_descents(a, strict, level)
+        assert got == _descents_reference(a, strict)
+        # misaligned start
+        b = np.concatenate([a[:1], a])[1:]
+        assert _simd._py_descents(b, strict, level) == got
+
+
+def test_descents_of_nothing():
+    for level in LEVELS:
+        for dtype in (np.int32, np.int64):
+            assert _simd._py_descents(np.zeros(0, dtype=dtype), False, level) == (0, None, None)
+    with pytest.raises(TypeError):
+        _simd._py_descents(np.zeros(3), False)
