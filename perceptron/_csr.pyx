@@ -33,17 +33,23 @@ STATUS_INDEX_TOO_LARGE = INDEX_TOO_LARGE
 STATUS_NOT_CANONICAL = NOT_CANONICAL
 
 
+cdef enum:
+    # indices checked a block at a time, the row starts of a block right
+    # after it, while the block is still in cache (one pass over memory)
+    CHECK_BLOCK = 16384
+
+
 cdef bint _canonical(const csr_index[::1] indices, const csr_index[::1] indptr, Py_ssize_t n,
                      Py_ssize_t nnz, Py_ssize_t n_features) noexcept:
     """Whether the common case holds: row pointers that never decrease (from
     0 to nnz, checked by the caller), every index in [0, n_features), and
-    increasing columns in every row.  Two passes of the descents kernel
-    (csrc/ptn_kernels.h) over the arrays, and one over the row starts: an
-    index array has as many descents as row starts where it descends exactly
-    when no row has a column out of order."""
+    increasing columns in every row.  The descents kernel (csrc/ptn_kernels.h)
+    over indptr, then over indices a block at a time, each block followed by
+    its row starts: an index array has as many descents as row starts where
+    it descends exactly when no row has a column out of order."""
     cdef const ptn_kernels *K = active_kernels()
-    cdef Py_ssize_t i, lo, hi, at_starts = 0
-    cdef size_t descents
+    cdef Py_ssize_t i = 1, lo, hi, start, stop, at_starts = 0
+    cdef size_t descents = 0
     cdef int32_t lo32, hi32
     cdef int64_t lo64, hi64
     with nogil:
@@ -53,22 +59,27 @@ cdef bint _canonical(const csr_index[::1] indices, const csr_index[::1] indptr, 
         else:
             if K.descents_i64(<size_t>(n + 1), &indptr[0], 1, &lo64, &hi64) != 0:
                 return False
-        if nnz == 0:
-            return True
-        if csr_index is int32_t:
-            descents = K.descents_i32(<size_t>nnz, &indices[0], 0, &lo32, &hi32)
-            if lo32 < 0 or hi32 >= n_features:
-                return False
-        else:
-            descents = K.descents_i64(<size_t>nnz, &indices[0], 0, &lo64, &hi64)
-            if lo64 < 0 or hi64 >= n_features:
-                return False
-        # the descents at the first column of a row (not the matrix's first)
-        for i in range(1, n):
-            lo = <Py_ssize_t>indptr[i]
-            hi = <Py_ssize_t>indptr[i + 1]
-            if 0 < lo < hi:
-                at_starts += indices[lo] <= indices[lo - 1]
+        start = 0
+        while start < nnz:
+            # positions [start, stop) and the comparison of start with start - 1
+            stop = min(nnz, start + CHECK_BLOCK)
+            lo = start - 1 if start > 0 else 0
+            if csr_index is int32_t:
+                descents += K.descents_i32(<size_t>(stop - lo), &indices[lo], 0, &lo32, &hi32)
+                if lo32 < 0 or hi32 >= n_features:
+                    return False
+            else:
+                descents += K.descents_i64(<size_t>(stop - lo), &indices[lo], 0, &lo64, &hi64)
+                if lo64 < 0 or hi64 >= n_features:
+                    return False
+            # the descents at the first column of a row (not the matrix's first)
+            while i < n and indptr[i] < stop:
+                lo = <Py_ssize_t>indptr[i]
+                hi = <Py_ssize_t>indptr[i + 1]
+                if 0 < lo < hi:
+                    at_starts += indices[lo] <= indices[lo - 1]
+                i += 1
+            start = stop
     return descents == <size_t>at_starts
 
 

@@ -518,6 +518,87 @@ def test_structure_check_finds_errors_after_unsorted_rows():
             (_csr.STATUS_OK, 0)
 
 
+def _structure_reference(indices, indptr, d):
+    """check_structure's answer, entry by entry in Python (its docstring)."""
+    from perceptron import _csr
+
+    n, nnz = len(indptr) - 1, len(indices)
+    if indptr[0] != 0:
+        return _csr.STATUS_BAD_INDPTR_START, 0
+    if indptr[n] != nnz:
+        return _csr.STATUS_BAD_INDPTR_END, n
+    unsorted = None
+    for i in range(n):
+        lo, hi = int(indptr[i]), int(indptr[i + 1])
+        if hi < lo or hi > nnz:
+            return _csr.STATUS_BAD_INDPTR_ORDER, i + 1
+        for k in range(lo, hi):
+            if indices[k] < 0:
+                return _csr.STATUS_NEGATIVE_INDEX, k
+            if indices[k] >= d:
+                return _csr.STATUS_INDEX_TOO_LARGE, k
+            if k > lo and indices[k] <= indices[k - 1] and unsorted is None:
+                unsorted = k
+    if unsorted is not None:
+        return _csr.STATUS_NOT_CANONICAL, unsorted
+    return _csr.STATUS_OK, 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.integers(1, 3000),
+       defect=st.sampled_from(["none", "unsorted", "repeat", "negative", "too_large",
+                               "indptr"]),
+       where=st.floats(0.0, 1.0), dtype=st.sampled_from([np.int32, np.int64]))
+def test_structure_check_equals_a_reference(seed, rows, defect, where, dtype):
+    # rows of up to 30 sorted columns (up to ~45,000 stored values, so that
+    # the check's blocks of 16,384 are crossed), one defect placed anywhere
+    from perceptron import _csr
+
+    rng = np.random.default_rng(seed)
+    d = 40
+    lengths = rng.integers(0, 31, size=rows)
+    indptr = np.zeros(rows + 1, dtype=dtype)
+    np.cumsum(lengths, out=indptr[1:])
+    indices = np.concatenate([np.sort(rng.choice(d, size=m, replace=False)) for m in lengths]
+                             + [np.zeros(0, dtype=np.int64)]).astype(dtype)
+    nnz = len(indices)
+    k = min(int(where * nnz), nnz - 1)
+    if defect != "none" and nnz:
+        if defect == "unsorted" and k > 0:
+            indices[k], indices[k - 1] = indices[k - 1], indices[k]
+        elif defect == "repeat" and k > 0:
+            indices[k] = indices[k - 1]
+        elif defect == "negative":
+            indices[k] = -1
+        elif defect == "too_large":
+            indices[k] = d + int(where * 5)
+        elif defect == "indptr" and rows > 1:
+            r = 1 + int(where * (rows - 1))
+            indptr[r] = indptr[r - 1] - 1 if indptr[r - 1] > 0 else indptr[r + 1] + 1
+    before = (indices.copy(), indptr.copy())
+    assert _csr.check_structure(indices, indptr, d) == _structure_reference(indices, indptr, d)
+    np.testing.assert_array_equal(indices, before[0])
+    np.testing.assert_array_equal(indptr, before[1])
+
+
+def test_structure_check_across_its_blocks():
+    # a repeat or a descent exactly where the check's blocks meet (16,384)
+    from perceptron import _csr
+
+    for dtype in (np.int32, np.int64):
+        rows = 2000
+        indptr = (np.arange(rows + 1) * 30).astype(dtype)
+        base = np.tile(np.arange(30), rows).astype(dtype)
+        assert _csr.check_structure(base, indptr, 30) == (_csr.STATUS_OK, 0)
+        for k in (16383, 16384, 16385, 2 * 16384, 2 * 16384 + 1):
+            bad = base.copy()
+            bad[k] = bad[k - 1]
+            assert _csr.check_structure(bad, indptr, 30) == (_csr.STATUS_NOT_CANONICAL, k)
+            bad = base.copy()
+            bad[k] = 30
+            assert _csr.check_structure(bad, indptr, 30) == (_csr.STATUS_INDEX_TOO_LARGE, k)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from([-1.0, 0.0, 1.0, 2.5, -0.0, 7.0]), min_size=1, max_size=40),
        st.sampled_from([np.float64, np.float32, np.int64, np.uint8]))
