@@ -474,14 +474,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                                pocket=p["pocket"], batch_size=p["batch_size"], seed=s, W0=W0, b0=b0)
 
         if kind == "binary":
-            signs = np.where(index == 1, 1, -1).astype(np.int8)
+            signs = np.where(index == 1, np.int8(1), np.int8(-1))
             return "binary", [_Problem(state(1, False, seed, 0), signs)]
         if kind == "multiclass" and self.multiclass == "multinomial":
             return "multinomial", [_Problem(state(k, True, seed, 0), index)]
         problems = []
         for j in range(k):
             col = index[:, j] if kind == "multilabel" else (index == j)
-            signs = np.where(col, 1, -1).astype(np.int8)
+            signs = np.where(col, np.int8(1), np.int8(-1))
             problems.append(_Problem(state(1, False, _mix64(seed ^ (j + 1)), j), signs))
         return ("multilabel" if kind == "multilabel" else "ovr"), problems
 
@@ -580,8 +580,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if p["early_stopping"]:
             rows, val_rows = _validation_split(rows, target, kind, p["validation_fraction"],
                                                _mix64(seed ^ 0x5EED))
-        for pr in problems:
-            pr.state.rows = rows.copy()
+        for j, pr in enumerate(problems):
+            # each problem shuffles its own order in place; the last takes rows itself
+            pr.state.rows = rows if j == len(problems) - 1 else rows.copy()
             if p["pocket"]:
                 pr.state.start_pocket(X, pr.labels, sw, from_current=True)
 
