@@ -1101,160 +1101,124 @@ double ptn_sdot_f64_i64_avx2(size_t nnz, const double *val, const int64_t *idx, 
 
 /* ptn_descents (ptn_kernels.h): each lane compares a[k] with a[k - 1] (two
  * overlapping loads), a true comparison is -1, and lane counters subtract
- * it; the tail and the reductions in scalar code. */
+ * it; the tail and the reductions in scalar code.  AVX2 has no 64-bit
+ * min/max: those select by comparison. */
 PTN_TARGET("avx2,fma")
-size_t ptn_descents_i32_avx2(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi)
+static inline __m256i ptn_min_epi64_avx2(__m256i a, __m256i b)
 {
-    __m256i cnt = _mm256_setzero_si256(), mn, mx;
-    int32_t lanes[8], m0, m1;
-    size_t k = 1, count = 0, l;
-    if (n == 0) {
-        return 0;
-    }
-    mn = mx = _mm256_set1_epi32(a[0]);
-    for (; k + 8 <= n; k += 8) {
-        __m256i cur = _mm256_loadu_si256((const __m256i *)(a + k));
-        __m256i prev = _mm256_loadu_si256((const __m256i *)(a + k - 1));
-        /* strict: prev > cur; otherwise not (cur > prev) */
-        __m256i d = strict ? _mm256_cmpgt_epi32(prev, cur)
-                           : _mm256_xor_si256(_mm256_cmpgt_epi32(cur, prev), _mm256_set1_epi32(-1));
-        cnt = _mm256_sub_epi32(cnt, d);
-        mn = _mm256_min_epi32(mn, cur);
-        mx = _mm256_max_epi32(mx, cur);
-    }
-    _mm256_storeu_si256((__m256i *)lanes, cnt);
-    for (l = 0; l < 8; l++) {
-        count += (uint32_t)lanes[l];
-    }
-    _mm256_storeu_si256((__m256i *)lanes, mn);
-    m0 = lanes[0];
-    for (l = 1; l < 8; l++) {
-        m0 = lanes[l] < m0 ? lanes[l] : m0;
-    }
-    _mm256_storeu_si256((__m256i *)lanes, mx);
-    m1 = lanes[0];
-    for (l = 1; l < 8; l++) {
-        m1 = lanes[l] > m1 ? lanes[l] : m1;
-    }
-    for (; k < n; k++) {
-        count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];
-        m0 = a[k] < m0 ? a[k] : m0;
-        m1 = a[k] > m1 ? a[k] : m1;
-    }
-    *lo = m0;
-    *hi = m1;
-    return count;
+    return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
 }
 
 PTN_TARGET("avx2,fma")
-size_t ptn_descents_i64_avx2(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi)
+static inline __m256i ptn_max_epi64_avx2(__m256i a, __m256i b)
 {
-    __m256i cnt = _mm256_setzero_si256(), mn, mx;
-    int64_t lanes[4], m0, m1;
-    size_t k = 1, count = 0, l;
-    if (n == 0) {
-        return 0;
+    return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(b, a));
+}
+
+#define PTN_DESCENTS_AVX2(NAME, I, U, LANES, SET1, CMPGT, SUB, MIN, MAX)            \
+    PTN_TARGET("avx2,fma")                                                           \
+    size_t NAME(size_t n, const I *a, int strict, I *lo, I *hi)                      \
+    {                                                                                \
+        __m256i cnt = _mm256_setzero_si256(), mn, mx;                                \
+        I lanes[LANES], m0, m1;                                                      \
+        size_t k = 1, count = 0, l;                                                  \
+        if (n == 0) {                                                                \
+            return 0;                                                                \
+        }                                                                            \
+        mn = mx = SET1(a[0]);                                                        \
+        for (; k + LANES <= n; k += LANES) {                                         \
+            __m256i cur = _mm256_loadu_si256((const __m256i *)(a + k));              \
+            __m256i prev = _mm256_loadu_si256((const __m256i *)(a + k - 1));         \
+            /* strict: prev > cur; otherwise not (cur > prev) */                     \
+            __m256i d = strict ? CMPGT(prev, cur)                                    \
+                               : _mm256_xor_si256(CMPGT(cur, prev), SET1(-1));       \
+            cnt = SUB(cnt, d);                                                       \
+            mn = MIN(mn, cur);                                                       \
+            mx = MAX(mx, cur);                                                       \
+        }                                                                            \
+        _mm256_storeu_si256((__m256i *)lanes, cnt);                                  \
+        for (l = 0; l < LANES; l++) {                                                \
+            count += (U)lanes[l];                                                    \
+        }                                                                            \
+        _mm256_storeu_si256((__m256i *)lanes, mn);                                   \
+        m0 = lanes[0];                                                               \
+        for (l = 1; l < LANES; l++) {                                                \
+            m0 = lanes[l] < m0 ? lanes[l] : m0;                                      \
+        }                                                                            \
+        _mm256_storeu_si256((__m256i *)lanes, mx);                                   \
+        m1 = lanes[0];                                                               \
+        for (l = 1; l < LANES; l++) {                                                \
+            m1 = lanes[l] > m1 ? lanes[l] : m1;                                      \
+        }                                                                            \
+        for (; k < n; k++) {                                                         \
+            count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];                    \
+            m0 = a[k] < m0 ? a[k] : m0;                                              \
+            m1 = a[k] > m1 ? a[k] : m1;                                              \
+        }                                                                            \
+        *lo = m0;                                                                    \
+        *hi = m1;                                                                    \
+        return count;                                                                \
     }
-    mn = mx = _mm256_set1_epi64x(a[0]);
-    for (; k + 4 <= n; k += 4) {
-        __m256i cur = _mm256_loadu_si256((const __m256i *)(a + k));
-        __m256i prev = _mm256_loadu_si256((const __m256i *)(a + k - 1));
-        __m256i gt = _mm256_cmpgt_epi64(cur, prev);
-        __m256i d = strict ? _mm256_cmpgt_epi64(prev, cur)
-                           : _mm256_xor_si256(gt, _mm256_set1_epi64x(-1));
-        cnt = _mm256_sub_epi64(cnt, d);
-        /* no 64-bit min/max before AVX-512: select by comparison */
-        mn = _mm256_blendv_epi8(mn, cur, _mm256_cmpgt_epi64(mn, cur));
-        mx = _mm256_blendv_epi8(mx, cur, _mm256_cmpgt_epi64(cur, mx));
-    }
-    _mm256_storeu_si256((__m256i *)lanes, cnt);
-    for (l = 0; l < 4; l++) {
-        count += (uint64_t)lanes[l];
-    }
-    _mm256_storeu_si256((__m256i *)lanes, mn);
-    m0 = lanes[0];
-    for (l = 1; l < 4; l++) {
-        m0 = lanes[l] < m0 ? lanes[l] : m0;
-    }
-    _mm256_storeu_si256((__m256i *)lanes, mx);
-    m1 = lanes[0];
-    for (l = 1; l < 4; l++) {
-        m1 = lanes[l] > m1 ? lanes[l] : m1;
-    }
-    for (; k < n; k++) {
-        count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];
-        m0 = a[k] < m0 ? a[k] : m0;
-        m1 = a[k] > m1 ? a[k] : m1;
-    }
-    *lo = m0;
-    *hi = m1;
-    return count;
+
+PTN_DESCENTS_AVX2(ptn_descents_i32_avx2, int32_t, uint32_t, 8, _mm256_set1_epi32,
+                  _mm256_cmpgt_epi32, _mm256_sub_epi32, _mm256_min_epi32, _mm256_max_epi32)
+PTN_DESCENTS_AVX2(ptn_descents_i64_avx2, int64_t, uint64_t, 4, _mm256_set1_epi64x,
+                  _mm256_cmpgt_epi64, _mm256_sub_epi64, ptn_min_epi64_avx2, ptn_max_epi64_avx2)
+
+/* The sum of a vector of lane counters, in 64 bits (a 32-bit lane holds up
+ * to 2^32 - 1: arrays of up to 2^36 elements). */
+PTN_TARGET("avx512f")
+static inline size_t ptn_count_lanes32_avx512(__m512i c)
+{
+    __m512i lo = _mm512_cvtepu32_epi64(_mm512_castsi512_si256(c));
+    __m512i hi = _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(c, 1));
+    return (size_t)_mm512_reduce_add_epi64(_mm512_add_epi64(lo, hi));
 }
 
 PTN_TARGET("avx512f")
-size_t ptn_descents_i32_avx512(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi)
+static inline size_t ptn_count_lanes64_avx512(__m512i c)
 {
-    const __m512i one = _mm512_set1_epi32(1);
-    __m512i cnt = _mm512_setzero_si512(), mn, mx;
-    int32_t m0, m1;
-    size_t k = 1, count;
-    if (n == 0) {
-        return 0;
-    }
-    mn = mx = _mm512_set1_epi32(a[0]);
-    for (; k + 16 <= n; k += 16) {
-        __m512i cur = _mm512_loadu_si512((const void *)(a + k));
-        __m512i prev = _mm512_loadu_si512((const void *)(a + k - 1));
-        __mmask16 d = strict ? _mm512_cmplt_epi32_mask(cur, prev) : _mm512_cmple_epi32_mask(cur, prev);
-        cnt = _mm512_mask_add_epi32(cnt, d, cnt, one);
-        mn = _mm512_min_epi32(mn, cur);
-        mx = _mm512_max_epi32(mx, cur);
-    }
-    /* each lane counted at most n / 16 < 2^31 (int32 indices: nnz < 2^31) */
-    count = (uint32_t)_mm512_reduce_add_epi32(cnt);
-    m0 = _mm512_reduce_min_epi32(mn);
-    m1 = _mm512_reduce_max_epi32(mx);
-    for (; k < n; k++) {
-        count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];
-        m0 = a[k] < m0 ? a[k] : m0;
-        m1 = a[k] > m1 ? a[k] : m1;
-    }
-    *lo = m0;
-    *hi = m1;
-    return count;
+    return (size_t)_mm512_reduce_add_epi64(c);
 }
 
-PTN_TARGET("avx512f")
-size_t ptn_descents_i64_avx512(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi)
-{
-    const __m512i one = _mm512_set1_epi64(1);
-    __m512i cnt = _mm512_setzero_si512(), mn, mx;
-    int64_t m0, m1;
-    size_t k = 1, count;
-    if (n == 0) {
-        return 0;
+/* AVX-512: a comparison mask per vector, lane counters incremented under
+ * it. */
+#define PTN_DESCENTS_AVX512(NAME, I, S, MASK, LANES)                                 \
+    PTN_TARGET("avx512f")                                                            \
+    size_t NAME(size_t n, const I *a, int strict, I *lo, I *hi)                      \
+    {                                                                                \
+        const __m512i one = _mm512_set1_epi##S(1);                                   \
+        __m512i cnt = _mm512_setzero_si512(), mn, mx;                                \
+        I m0, m1;                                                                    \
+        size_t k = 1, count;                                                         \
+        if (n == 0) {                                                                \
+            return 0;                                                                \
+        }                                                                            \
+        mn = mx = _mm512_set1_epi##S(a[0]);                                          \
+        for (; k + LANES <= n; k += LANES) {                                         \
+            __m512i cur = _mm512_loadu_si512((const void *)(a + k));                 \
+            __m512i prev = _mm512_loadu_si512((const void *)(a + k - 1));            \
+            MASK d = strict ? _mm512_cmplt_epi##S##_mask(cur, prev)                  \
+                            : _mm512_cmple_epi##S##_mask(cur, prev);                 \
+            cnt = _mm512_mask_add_epi##S(cnt, d, cnt, one);                          \
+            mn = _mm512_min_epi##S(mn, cur);                                         \
+            mx = _mm512_max_epi##S(mx, cur);                                         \
+        }                                                                            \
+        count = ptn_count_lanes##S##_avx512(cnt);                                    \
+        m0 = (I)_mm512_reduce_min_epi##S(mn);                                        \
+        m1 = (I)_mm512_reduce_max_epi##S(mx);                                        \
+        for (; k < n; k++) {                                                         \
+            count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];                    \
+            m0 = a[k] < m0 ? a[k] : m0;                                              \
+            m1 = a[k] > m1 ? a[k] : m1;                                              \
+        }                                                                            \
+        *lo = m0;                                                                    \
+        *hi = m1;                                                                    \
+        return count;                                                                \
     }
-    mn = mx = _mm512_set1_epi64(a[0]);
-    for (; k + 8 <= n; k += 8) {
-        __m512i cur = _mm512_loadu_si512((const void *)(a + k));
-        __m512i prev = _mm512_loadu_si512((const void *)(a + k - 1));
-        __mmask8 d = strict ? _mm512_cmplt_epi64_mask(cur, prev) : _mm512_cmple_epi64_mask(cur, prev);
-        cnt = _mm512_mask_add_epi64(cnt, d, cnt, one);
-        mn = _mm512_min_epi64(mn, cur);
-        mx = _mm512_max_epi64(mx, cur);
-    }
-    count = (uint64_t)_mm512_reduce_add_epi64(cnt);
-    m0 = _mm512_reduce_min_epi64(mn);
-    m1 = _mm512_reduce_max_epi64(mx);
-    for (; k < n; k++) {
-        count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];
-        m0 = a[k] < m0 ? a[k] : m0;
-        m1 = a[k] > m1 ? a[k] : m1;
-    }
-    *lo = m0;
-    *hi = m1;
-    return count;
-}
+
+PTN_DESCENTS_AVX512(ptn_descents_i32_avx512, int32_t, 32, __mmask16, 16)
+PTN_DESCENTS_AVX512(ptn_descents_i64_avx512, int64_t, 64, __mmask8, 8)
 
 #else
 typedef int ptn_kernels_x86_not_compiled; /* ISO C: a translation unit may not be empty */

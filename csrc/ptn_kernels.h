@@ -86,7 +86,9 @@
  *     *hi, untouched when n == 0).  Over indptr (strict) a count of 0 means
  *     the row pointers never decrease; over indices the count minus the
  *     descents at row starts is the number of columns out of order within
- *     rows (perceptron/_csr.pyx).  Exact integers at every level.
+ *     rows (perceptron/_csr.pyx).  Exact integers at every level (int32
+ *     arrays of up to 2^36 elements: the vector levels count in 32-bit
+ *     lanes).
  *
  * Results may differ between levels in the last bits of a dot product
  * because the summation order differs; they are exact when every partial sum
