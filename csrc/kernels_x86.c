@@ -205,16 +205,159 @@ void ptn_axpy_f32_f64_avx2(size_t n, double a, const float *x, double *y)
     }
 }
 
+/*
+ * Short rows.  A scan over rows of a few vectors spends most of its time on
+ * what the dot product does per call besides the products: loading the
+ * weights, the loops' control, the tail's mask.  None of it changes from
+ * row to row (the weights do not change during a scan), so the short-row
+ * scans load the weights, converted to double where the dot product
+ * converts them, into registers once, and each row runs the same sequence
+ * of products and additions as ptn_dot_<type>_inline_<level> would for a
+ * row of that length: the same bits (tested).  breast cancer, 569 x 30
+ * float64, AVX-512: 3.0 -> 2.2 us an epoch.
+ */
+
+/* ptn_dot_f64_inline_avx2 for n < 32: a block of 16 into a0..a3, groups of
+ * 4 into a0, the tail into a1. */
+typedef struct ptn_short_f64_avx2 {
+    __m256d w16[4], w4[3], wt;
+    __m256i tm;
+    size_t block, groups, tail;
+} ptn_short_f64_avx2;
+
+PTN_TARGET("avx2,fma")
+static inline void ptn_short_f64_init_avx2(ptn_short_f64_avx2 *p, size_t n, const double *w)
+{
+    size_t g, i;
+    p->block = n >= 16;
+    for (g = 0; g < 4; g++) {
+        p->w16[g] = p->block ? _mm256_loadu_pd(w + 4 * g) : _mm256_setzero_pd();
+    }
+    i = p->block ? 16 : 0;
+    p->groups = (n - i) / 4;
+    for (g = 0; g < 3; g++) {
+        p->w4[g] = g < p->groups ? _mm256_loadu_pd(w + i + 4 * g) : _mm256_setzero_pd();
+    }
+    i += 4 * p->groups;
+    p->tail = n - i;
+    p->tm = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask64 + 4 - p->tail));
+    p->wt = p->tail ? _mm256_maskload_pd(w + i, p->tm) : _mm256_setzero_pd();
+}
+
+PTN_TARGET("avx2,fma")
+static inline double ptn_dot_short_f64_avx2(const double *x, const ptn_short_f64_avx2 *p)
+{
+    const __m256d z = _mm256_setzero_pd();
+    __m256d a0 = z, a1 = z, a2 = z, a3 = z;
+    size_t i = 0;
+    if (p->block) {
+        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x), p->w16[0], a0);
+        a1 = _mm256_fmadd_pd(_mm256_loadu_pd(x + 4), p->w16[1], a1);
+        a2 = _mm256_fmadd_pd(_mm256_loadu_pd(x + 8), p->w16[2], a2);
+        a3 = _mm256_fmadd_pd(_mm256_loadu_pd(x + 12), p->w16[3], a3);
+        i = 16;
+    }
+    if (p->groups > 0) {
+        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i), p->w4[0], a0);
+    }
+    if (p->groups > 1) {
+        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 4), p->w4[1], a0);
+    }
+    if (p->groups > 2) {
+        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 8), p->w4[2], a0);
+    }
+    if (p->tail) {
+        a1 = _mm256_fmadd_pd(_mm256_maskload_pd(x + i + 4 * p->groups, p->tm), p->wt, a1);
+    }
+    return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
+}
+
+/* ptn_dot_f32_inline_avx2 for n < 32 (its exact path): a block of 16 into
+ * a0..a3, groups of 4 into a0, the tail into a1. */
+typedef struct ptn_short_f32_avx2 {
+    __m256d w16[4], w4[3], wt;
+    __m128i tm;
+    size_t block, groups, tail;
+} ptn_short_f32_avx2;
+
+PTN_TARGET("avx2,fma")
+static inline void ptn_short_f32_init_avx2(ptn_short_f32_avx2 *p, size_t n, const float *w)
+{
+    size_t g, i = 0;
+    p->block = n >= 16;
+    for (g = 0; g < 4; g++) {
+        p->w16[g] = p->block ? _mm256_cvtps_pd(_mm_loadu_ps(w + 4 * g)) : _mm256_setzero_pd();
+    }
+    i = p->block ? 16 : 0;
+    p->groups = (n - i) / 4;
+    for (g = 0; g < 3; g++) {
+        p->w4[g] = g < p->groups ? _mm256_cvtps_pd(_mm_loadu_ps(w + i + 4 * g))
+                                 : _mm256_setzero_pd();
+    }
+    i += 4 * p->groups;
+    p->tail = n - i;
+    p->tm = _mm_loadu_si128((const __m128i *)(ptn_tail_mask32 + 8 - p->tail));
+    p->wt = p->tail ? _mm256_cvtps_pd(_mm_maskload_ps(w + i, p->tm)) : _mm256_setzero_pd();
+}
+
+PTN_TARGET("avx2,fma")
+static inline double ptn_dot_short_f32_avx2(const float *x, const ptn_short_f32_avx2 *p)
+{
+    const __m256d z = _mm256_setzero_pd();
+    __m256d a0 = z, a1 = z, a2 = z, a3 = z;
+    size_t i = 0;
+    if (p->block) {
+        __m256 xa = _mm256_loadu_ps(x), xb = _mm256_loadu_ps(x + 8);
+        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xa)), p->w16[0], a0);
+        a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xa, 1)), p->w16[1], a1);
+        a2 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xb)), p->w16[2], a2);
+        a3 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xb, 1)), p->w16[3], a3);
+        i = 16;
+    }
+    if (p->groups > 0) {
+        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i)), p->w4[0], a0);
+    }
+    if (p->groups > 1) {
+        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i + 4)), p->w4[1], a0);
+    }
+    if (p->groups > 2) {
+        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i + 8)), p->w4[2], a0);
+    }
+    if (p->tail) {
+        a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_maskload_ps(x + i + 4 * p->groups, p->tm)),
+                             p->wt, a1);
+    }
+    return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
+}
+
 PTN_TARGET("avx2,fma")
 size_t ptn_scan_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act)
 {
-    PTN_SCAN_BODY(float, ptn_dot_f32_inline_avx2)
+    if (s->d < 32) {
+        ptn_short_f32_avx2 p;
+        ptn_short_f32_init_avx2(&p, s->d, (const float *)s->w);
+        {
+            PTN_SCAN_LOOP(float, ptn_dot_short_f32_avx2(x_, &p))
+        }
+    }
+    {
+        PTN_SCAN_BODY(float, ptn_dot_f32_inline_avx2)
+    }
 }
 
 PTN_TARGET("avx2,fma")
 size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act)
 {
-    PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx2)
+    if (s->d < 32) {
+        ptn_short_f64_avx2 p;
+        ptn_short_f64_init_avx2(&p, s->d, (const double *)s->w);
+        {
+            PTN_SCAN_LOOP(double, ptn_dot_short_f64_avx2(x_, &p))
+        }
+    }
+    {
+        PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx2)
+    }
 }
 
 /* --------------------------------------------------------------- AVX-512F */
@@ -516,16 +659,134 @@ void ptn_axpy_f32_f64_avx512(size_t n, double a, const float *x, double *y)
     }
 }
 
+/* Short rows (see the AVX2 scans above).  ptn_dot_f64_inline_avx512 for
+ * n < 32: groups of 8 into a0, the tail into a1. */
+typedef struct ptn_short_f64_avx512 {
+    __m512d w[3], wt;
+    __mmask8 tm;
+    size_t groups;
+} ptn_short_f64_avx512;
+
+PTN_TARGET("avx512f")
+static inline void ptn_short_f64_init_avx512(ptn_short_f64_avx512 *p, size_t n, const double *w)
+{
+    size_t g;
+    p->groups = n / 8;
+    for (g = 0; g < 3; g++) {
+        p->w[g] = g < p->groups ? _mm512_loadu_pd(w + 8 * g) : _mm512_setzero_pd();
+    }
+    p->tm = (__mmask8)((1u << (n % 8)) - 1u);
+    p->wt = _mm512_maskz_loadu_pd(p->tm, w + 8 * p->groups);
+}
+
+PTN_TARGET("avx512f")
+static inline double ptn_dot_short_f64_avx512(const double *x, const ptn_short_f64_avx512 *p)
+{
+    const __m512d z = _mm512_setzero_pd();
+    __m512d a0 = z, a1 = z;
+    if (p->groups > 0) {
+        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x), p->w[0], a0);
+    }
+    if (p->groups > 1) {
+        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + 8), p->w[1], a0);
+    }
+    if (p->groups > 2) {
+        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + 16), p->w[2], a0);
+    }
+    if (p->tm) {
+        a1 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(p->tm, x + 8 * p->groups), p->wt, a1);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(z, z)));
+}
+
+/* ptn_dot_f32_inline_avx512 for n < 64 (its exact path): a block of 32 into
+ * a0..a3, one of 16 into a0 and a1, the tail into a2 and a3. */
+typedef struct ptn_short_f32_avx512 {
+    __m512d w32[4], w16[2], wt[2];
+    __mmask16 tm;
+    size_t block32, block16, at16, at_tail;
+} ptn_short_f32_avx512;
+
+PTN_TARGET("avx512f")
+static inline void ptn_short_f32_init_avx512(ptn_short_f32_avx512 *p, size_t n, const float *w)
+{
+    const __m512d z = _mm512_setzero_pd();
+    size_t i = 0;
+    __m512 v;
+    p->block32 = n >= 32;
+    v = p->block32 ? _mm512_loadu_ps(w) : _mm512_setzero_ps();
+    p->w32[0] = p->block32 ? _mm512_cvtps_pd(_mm512_castps512_ps256(v)) : z;
+    p->w32[1] = p->block32 ? _mm512_cvtps_pd(ptn_high_ps_avx512(v)) : z;
+    v = p->block32 ? _mm512_loadu_ps(w + 16) : _mm512_setzero_ps();
+    p->w32[2] = p->block32 ? _mm512_cvtps_pd(_mm512_castps512_ps256(v)) : z;
+    p->w32[3] = p->block32 ? _mm512_cvtps_pd(ptn_high_ps_avx512(v)) : z;
+    i = p->block32 ? 32 : 0;
+    p->block16 = n - i >= 16;
+    p->at16 = i;
+    v = p->block16 ? _mm512_loadu_ps(w + i) : _mm512_setzero_ps();
+    p->w16[0] = p->block16 ? _mm512_cvtps_pd(_mm512_castps512_ps256(v)) : z;
+    p->w16[1] = p->block16 ? _mm512_cvtps_pd(ptn_high_ps_avx512(v)) : z;
+    i += p->block16 ? 16 : 0;
+    p->at_tail = i;
+    p->tm = (__mmask16)((1u << (n - i)) - 1u);
+    v = _mm512_maskz_loadu_ps(p->tm, w + i);
+    p->wt[0] = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+    p->wt[1] = _mm512_cvtps_pd(ptn_high_ps_avx512(v));
+}
+
+PTN_TARGET("avx512f")
+static inline double ptn_dot_short_f32_avx512(const float *x, const ptn_short_f32_avx512 *p)
+{
+    const __m512d z = _mm512_setzero_pd();
+    __m512d a0 = z, a1 = z, a2 = z, a3 = z;
+    if (p->block32) {
+        __m512 xa = _mm512_loadu_ps(x), xb = _mm512_loadu_ps(x + 16);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xa)), p->w32[0], a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)), p->w32[1], a1);
+        a2 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xb)), p->w32[2], a2);
+        a3 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xb)), p->w32[3], a3);
+    }
+    if (p->block16) {
+        __m512 xa = _mm512_loadu_ps(x + p->at16);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xa)), p->w16[0], a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)), p->w16[1], a1);
+    }
+    if (p->tm) {
+        __m512 xt = _mm512_maskz_loadu_ps(p->tm, x + p->at_tail);
+        a2 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xt)), p->wt[0], a2);
+        a3 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xt)), p->wt[1], a3);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+}
+
 PTN_TARGET("avx512f")
 size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act)
 {
-    PTN_SCAN_BODY(float, ptn_dot_f32_inline_avx512)
+    if (s->d < 64) {
+        ptn_short_f32_avx512 p;
+        ptn_short_f32_init_avx512(&p, s->d, (const float *)s->w);
+        {
+            PTN_SCAN_LOOP(float, ptn_dot_short_f32_avx512(x_, &p))
+        }
+    }
+    {
+        PTN_SCAN_BODY(float, ptn_dot_f32_inline_avx512)
+    }
 }
 
 PTN_TARGET("avx512f")
 size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act)
 {
-    PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx512)
+    if (s->d < 32) {
+        ptn_short_f64_avx512 p;
+        ptn_short_f64_init_avx512(&p, s->d, (const double *)s->w);
+        {
+            PTN_SCAN_LOOP(double, ptn_dot_short_f64_avx512(x_, &p))
+        }
+    }
+    {
+        PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx512)
+    }
 }
 
 /* ----------------------------------------- squared distances and exp (AVX2) */

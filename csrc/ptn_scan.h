@@ -27,9 +27,14 @@
 
 #include "ptn_prefetch.h"
 
-#define PTN_SCAN_BODY(T, DOT)                                                        \
+/*
+ * The loop, with the activation's dot product given as an expression of the
+ * row x_ (and d_, the row's length): PTN_SCAN_BODY below passes the level's
+ * dot product; the short-row scans (kernels_x86.c) pass one whose weights
+ * were loaded into registers before the loop.
+ */
+#define PTN_SCAN_LOOP(T, ROWDOT)                                                     \
     const T *X_ = (const T *)s->X;                                                   \
-    const T *w_ = (const T *)s->w;                                                   \
     const size_t d_ = s->d, ahead_ = s->ahead, n_rows_ = s->n_rows;                  \
     const ptrdiff_t *rows_ = s->rows;                                                \
     const signed char *y_ = s->y;                                                    \
@@ -37,11 +42,12 @@
     size_t k_;                                                                       \
     for (k_ = start; k_ < stop; k_++) {                                              \
         const size_t i_ = (size_t)rows_[k_];                                         \
+        const T *x_ = X_ + i_ * d_;                                                  \
         double a_, ya_;                                                              \
         if (ahead_ != 0 && k_ + ahead_ < n_rows_) {                                  \
             ptn_prefetch_range(X_ + (size_t)rows_[k_ + ahead_] * d_, d_ * sizeof(T)); \
         }                                                                            \
-        a_ = DOT(d_, X_ + i_ * d_, w_) + b_;                                         \
+        a_ = (ROWDOT) + b_;                                                          \
         ya_ = (double)y_[i_] * a_;                                                   \
         if (!(margin_ < ya_ && ya_ < HUGE_VAL)) {                                    \
             *act = a_;                                                               \
@@ -49,5 +55,9 @@
         }                                                                            \
     }                                                                                \
     return stop;
+
+#define PTN_SCAN_BODY(T, DOT)                                                        \
+    const T *w_ = (const T *)s->w;                                                   \
+    PTN_SCAN_LOOP(T, DOT(d_, x_, w_))
 
 #endif /* PTN_SCAN_H */

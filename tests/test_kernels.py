@@ -440,3 +440,27 @@ def test_descents_of_nothing():
             assert _simd._py_descents(np.zeros(0, dtype=dtype), False, level) == (0, None, None)
     with pytest.raises(TypeError):
         _simd._py_descents(np.zeros(3), False)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scan_activation_is_the_dot_product_bit_for_bit(level, dtype, rng):
+    # the short-row scans (csrc/kernels_x86.c) hold the weights in registers
+    # and must give each row the bits of the level's dot product; longer
+    # rows take the general loop: every length up to past both thresholds
+    for d in list(range(1, 70)) + [97, 130]:
+        n = 7
+        X = rng.standard_normal((n, d)).astype(dtype)
+        X[1] = -0.0                               # signed zeros through the sums
+        X[2, ::2] = 0.0
+        w = rng.standard_normal(d).astype(dtype)
+        b = float(rng.standard_normal())
+        rows = rng.permutation(n).astype(np.intp)
+        y = np.where(rng.random(n) < 0.5, 1, -1).astype(np.int8)
+        for k in range(n):
+            # margin +inf: every row stops the scan, which returns its activation
+            j, act = _simd._py_scan(X, rows, y, w, b, np.inf, k, n, 0, level)
+            assert j == k
+            expected = _simd._py_dot(X[rows[k]], w, level) + b
+            # the same bits, signed zeros included
+            assert np.float64(act).view(np.int64) == np.float64(expected).view(np.int64), (d, k)
