@@ -12,9 +12,9 @@ from libc.stdint cimport int32_t, int64_t
 
 from perceptron._simd cimport ptn_kernels, active_kernels
 from perceptron._prefetch cimport rows_ahead
-from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64, max_ahead,
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
                               row_axpy_acc,
-                              row_prefetch, row_bytes)
+                              row_prefetch, row_bytes, max_ahead)
 
 
 cdef void _sums(const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,

@@ -56,9 +56,9 @@ from perceptron._simd cimport (ptn_kernels, ptn_scan, active_kernels, sparse_dot
                                ptn_sdot_f32_i32_fn,
                                ptn_sdot_f32_i64_fn, ptn_sdot_f64_i32_fn, ptn_sdot_f64_i64_fn)
 from perceptron._prefetch cimport rows_ahead
-from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64, max_ahead,
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
                                row_dot, row_axpy, row_axpy_acc, row_finite, row_prefetch,
-                               row_prefetch_start, row_bytes)
+                               row_prefetch_start, row_bytes, max_ahead)
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:

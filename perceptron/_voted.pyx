@@ -25,10 +25,10 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron._simd cimport ptn_kernels, active_kernels
 from perceptron._prefetch cimport rows_ahead
-from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64, max_ahead,
+from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
                               row_dot, row_axpy,
                               row_finite, row_prefetch, row_prefetch_start,
-                              row_bytes)
+                              row_bytes, max_ahead)
 
 cdef extern from "ptn_rng.h" nogil:
     ctypedef struct ptn_rng:
