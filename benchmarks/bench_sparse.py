@@ -13,10 +13,13 @@ one run:
     the mean wall time of the 5 epochs inside a fit, from the fit's own
     per-epoch timing (``callback``, perceptron.EpochInfo.seconds); the whole
     fit / 5 is printed beside it, the difference being the one-time check of
-    X (every index read once: about a third of a pass);
+    X (every index read once: about a third of a pass).  Then where the
+    epoch's time goes: 30 epochs' wall times fitted on their numbers of
+    updates (what an epoch without updates costs, and what an update adds);
 (b) a9a (32,561 x 123, 14 non-zeros a row, read by perceptron.io.load_svmlight):
     rows/s against scikit-learn (target: 3x; short rows, where per-row
-    overhead shows).
+    overhead shows).  Then each library's fit split into a fixed part and a
+    part per epoch (fits of 5 and 10 epochs, shuffle off).
 
 scikit-learn trains float64 CSR whatever it is given (it converts float32
 once per fit, inside the timed call, as a user would see it).
@@ -67,6 +70,52 @@ def epoch_times(X, y, epochs, shuffle, repeat):
     return best
 
 
+def update_cost(X, y, epochs, t_pass):
+    """Where an epoch's time goes: a least-squares fit, over `epochs` epochs
+    of one shuffle-off fit, of each epoch's wall time (EpochInfo.seconds) on
+    its number of updates.  The intercept is what an epoch with no update
+    would cost (reading and scoring every row), the slope what each update
+    adds; scipy's pass does neither update."""
+    infos = []
+
+    def record(info):
+        infos.append((info.updates, info.seconds))
+
+    perceptron.Perceptron(max_iter=epochs, shuffle=False, random_state=0, callback=record).fit(X, y)
+    updates, seconds = np.array(infos, dtype=np.float64).T
+    if len(updates) < 3 or np.ptp(updates) == 0:
+        return
+    slope, intercept = np.polyfit(updates, seconds, 1)
+    first = updates[:5].mean()
+    print(f"    where an epoch goes ({len(updates)} epochs, epoch time on updates, least squares): "
+          f"{intercept * 1e3:.2f} ms + {slope * 1e9:.0f} ns an update")
+    print(f"    an epoch without updates: {intercept / t_pass:.2f}x one X @ w pass; the first "
+          f"5 epochs make {first:.0f} updates each ({first / X.shape[0]:.0%} of the rows): "
+          f"+{slope * first * 1e3:.2f} ms")
+
+
+def fixed_and_epoch(title, X, y, X_sk, repeat, SkPerceptron):
+    """A fit's time split into a fixed part and a part per epoch, from fits
+    of 5 and 10 epochs (shuffle off), for both libraries."""
+    def split(make, X_):
+        t5 = best_time(lambda: make(5).fit(X_, y), repeat=repeat)
+        t10 = best_time(lambda: make(10).fit(X_, y), repeat=repeat)
+        per_epoch = (t10 - t5) / 5
+        return t5 - 5 * per_epoch, per_epoch
+
+    fixed, per_epoch = split(
+        lambda e: perceptron.Perceptron(max_iter=e, shuffle=False, random_state=0), X)
+    line = (f"    {title}, shuffle off: perceptron {fixed * 1e3:.2f} ms a fit + "
+            f"{per_epoch * 1e3:.3f} ms an epoch")
+    if SkPerceptron is not None:
+        fixed_sk, per_epoch_sk = split(
+            lambda e: SkPerceptron(max_iter=e, tol=None, shuffle=False, random_state=0), X_sk)
+        line += (f"; scikit-learn {fixed_sk * 1e3:.2f} ms + {per_epoch_sk * 1e3:.3f} ms "
+                 f"(an epoch {per_epoch_sk / per_epoch:.2f}x, the fixed part "
+                 f"{fixed_sk / fixed:.1f}x)")
+    print(line)
+
+
 def compare(title, X, y, epochs, repeat, sk_target, SkPerceptron, t_pass, pass_target):
     n = X.shape[0]
     # scikit-learn refuses int64 indices (scikit-learn issue 11355): it gets an int32 copy
@@ -96,6 +145,10 @@ def compare(title, X, y, epochs, repeat, sk_target, SkPerceptron, t_pass, pass_t
             t_sk = best_time(lambda: sk.fit(X_sk, y), repeat=repeat, warmup=0)
             print(f"    scikit-learn {n * epochs / t_sk / 1e6:6.2f} M rows/s -> perceptron is "
                   f"{t_sk / t_ours:.2f}x faster [{verdict(t_sk / t_ours, sk_target)}]")
+        if pass_target and not shuffle:
+            update_cost(X, y, 6 * epochs, t_pass)
+    if not pass_target:
+        fixed_and_epoch(title, X, y, X_sk, repeat, SkPerceptron)
 
 
 def main():
