@@ -43,7 +43,7 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
 from . import _online
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState
 from ._validation import (_is_sparse, _mix64, check_feature_names, check_labels,
-                          check_random_seed, check_scalar, check_X, unique_labels)
+                          check_random_seed, check_scalar, check_X, label_signs, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 from .linear import Perceptron, _Problem, _raise_for_status
 
@@ -189,9 +189,9 @@ def _encode_shard(raw, classes, mode):
     if mode == "multinomial":
         labels = [index_y]
     elif mode == "binary":
-        labels = [np.where(index_y == 1, 1, -1).astype(np.int8)]
+        labels = [label_signs(index_y == 1)]
     else:
-        labels = [np.where(index_y == j, 1, -1).astype(np.int8) for j in range(len(classes))]
+        labels = [label_signs(index_y == j) for j in range(len(classes))]
     return _Shard(index, X, labels)
 
 

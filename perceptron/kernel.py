@@ -10,7 +10,7 @@ from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
 from ._validation import (check_X, check_array, check_feature_names, check_finite,
                           check_is_fitted, check_labels, check_n_features, check_random_seed,
-                          check_scalar, encode_binary, unique_labels)
+                          check_scalar, encode_binary, label_signs, unique_labels)
 from .exceptions import ConvergenceWarning
 
 __all__ = ["KernelPerceptron", "kernel_matrix"]
@@ -326,7 +326,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         if len(classes) == 2:
             signs = [encode_binary(y, classes)]
         else:
-            signs = [np.where(y == c, 1, -1).astype(np.int8) for c in classes]
+            signs = [label_signs(y == c) for c in classes]
         # classes in parallel; a single estimator (two classes) uses the
         # threads for its blocks of Gram columns instead (never both: a pool
         # worker must not wait on the pool)

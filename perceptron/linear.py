@@ -12,7 +12,7 @@ from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunk
 from ._state import C_EPOCHS, OnlineState
 from ._validation import (_mix64, CsrInput, check_array, check_X, check_feature_names,
                           check_is_fitted, check_labels, check_n_features, check_random_seed,
-                          check_scalar, unique_labels)
+                          check_scalar, label_signs, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 
 __all__ = ["Perceptron"]
@@ -474,14 +474,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                                pocket=p["pocket"], batch_size=p["batch_size"], seed=s, W0=W0, b0=b0)
 
         if kind == "binary":
-            signs = np.where(index == 1, np.int8(1), np.int8(-1))
+            signs = label_signs(index == 1)
             return "binary", [_Problem(state(1, False, seed, 0), signs)]
         if kind == "multiclass" and self.multiclass == "multinomial":
             return "multinomial", [_Problem(state(k, True, seed, 0), index)]
         problems = []
         for j in range(k):
             col = index[:, j] if kind == "multilabel" else (index == j)
-            signs = np.where(col, np.int8(1), np.int8(-1))
+            signs = label_signs(col)
             problems.append(_Problem(state(1, False, _mix64(seed ^ (j + 1)), j), signs))
         return ("multilabel" if kind == "multilabel" else "ovr"), problems
 
@@ -878,12 +878,12 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     @staticmethod
     def _chunk_labels(mode, target, k):
         if mode == "binary":
-            return [np.where(target == 1, 1, -1).astype(np.int8)]
+            return [label_signs(target == 1)]
         if mode == "multinomial":
             return [target]
         if mode == "multilabel":
-            return [np.where(target[:, j], 1, -1).astype(np.int8) for j in range(k)]
-        return [np.where(target == j, 1, -1).astype(np.int8) for j in range(k)]
+            return [label_signs(target[:, j]) for j in range(k)]
+        return [label_signs(target == j) for j in range(k)]
 
 
 def _check_state_params(state, p):

@@ -6,7 +6,7 @@ from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
 from ._validation import (_mix64, CsrInput, check_X, check_feature_names, check_finite,
                           check_is_fitted, check_labels, check_n_features,
-                          check_random_seed, check_scalar, unique_labels)
+                          check_random_seed, check_scalar, label_signs, unique_labels)
 
 __all__ = ["VotedPerceptron"]
 
@@ -87,9 +87,9 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         index = np.searchsorted(classes, y)
         seed = check_random_seed(self.random_state)
         if len(classes) == 2:
-            problems = [(np.where(index == 1, 1, -1).astype(np.int8), seed)]
+            problems = [(label_signs(index == 1), seed)]
         else:
-            problems = [(np.where(index == j, 1, -1).astype(np.int8), _mix64(seed ^ (j + 1)))
+            problems = [(label_signs(index == j), _mix64(seed ^ (j + 1)))
                         for j in range(len(classes))]
 
         def job(signs, problem_seed):
