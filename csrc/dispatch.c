@@ -132,7 +132,9 @@ static int ptn_level_supported_now(int level)
     case PTN_LEVEL_AVX2:
         return f.avx2 && f.fma;
     case PTN_LEVEL_AVX512:
-        return f.avx512f;
+        /* the level also uses AVX2 instructions (256-bit gathers), which
+         * every AVX-512 CPU has; checked all the same */
+        return f.avx512f && f.avx2 && f.fma;
     case PTN_LEVEL_NEON:
         return f.neon;
     default:

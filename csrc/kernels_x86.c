@@ -1220,71 +1220,107 @@ void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double
 
 /* The weights of a CSR row's columns fetched by vector gathers: many loads in
  * flight at once, which pays when the weights miss L1 (ptn_kernels.h).  Exact
- * double products as in the scalar kernel; the tail is masked (AVX-512) or
- * scalar (AVX2). */
-PTN_TARGET("avx512f")
+ * double products as in the scalar kernel; the tail (fewer than 8 values) is
+ * scalar.
+ *
+ * At AVX-512 the gathers are 8 wide, in blocks of 16 into two accumulators,
+ * and none is masked: on the machine this was measured on (AMD Zen 4), a
+ * gather costs its full width whatever its mask, and 16 float32 weights cost
+ * more as one 512-bit gather than as two 256-bit (AVX2) ones.  An epoch of
+ * the online rule over 500,000 rows of 50 non-zeros among 2^18 columns
+ * (float32, int32 indices), against the masked 16-wide gathers: 32.1 ->
+ * 28.4 ms (float64: 36.5 -> 35.1; int64 indices: 34.8 -> 32.6, float64 the
+ * same). */
+PTN_TARGET("avx512f,avx2,fma")
 double ptn_sdot_f32_i32_avx512(size_t nnz, const float *val, const int32_t *idx, const float *w)
 {
     __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    double s = 0.0;
     size_t j = 0;
-    while (j < nnz) {
-        __mmask16 m = nnz - j >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (nnz - j)) - 1u);
-        __m512i ix = _mm512_maskz_loadu_epi32(m, idx + j);
-        __m512 g = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m, ix, w, 4);
-        __m512 x = _mm512_maskz_loadu_ps(m, val + j);
-        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(x)),
-                             _mm512_cvtps_pd(_mm512_castps512_ps256(g)), a0);
-        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(x)),
-                             _mm512_cvtps_pd(ptn_high_ps_avx512(g)), a1);
-        j += 16;
+    for (; j + 16 <= nnz; j += 16) {
+        __m256 g0 = _mm256_i32gather_ps(w, _mm256_loadu_si256((const __m256i *)(idx + j)), 4);
+        __m256 g1 = _mm256_i32gather_ps(w, _mm256_loadu_si256((const __m256i *)(idx + j + 8)), 4);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j)), _mm512_cvtps_pd(g0), a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j + 8)), _mm512_cvtps_pd(g1), a1);
     }
-    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1));
+    if (j + 8 <= nnz) {
+        __m256 g = _mm256_i32gather_ps(w, _mm256_loadu_si256((const __m256i *)(idx + j)), 4);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j)), _mm512_cvtps_pd(g), a0);
+        j += 8;
+    }
+    for (; j < nnz; j++) {
+        s += (double)val[j] * (double)w[idx[j]];
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + s;
 }
 
 PTN_TARGET("avx512f")
 double ptn_sdot_f64_i32_avx512(size_t nnz, const double *val, const int32_t *idx, const double *w)
 {
-    __m512d a0 = _mm512_setzero_pd();
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    double s = 0.0;
     size_t j = 0;
-    while (j < nnz) {
-        __mmask8 m = nnz - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (nnz - j)) - 1u);
-        __m256i ix = _mm512_castsi512_si256(_mm512_maskz_loadu_epi32((__mmask16)m, idx + j));
-        __m512d g = _mm512_mask_i32gather_pd(_mm512_setzero_pd(), m, ix, w, 8);
-        a0 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(m, val + j), g, a0);
+    for (; j + 16 <= nnz; j += 16) {
+        __m256i i0 = _mm256_loadu_si256((const __m256i *)(idx + j));
+        __m256i i1 = _mm256_loadu_si256((const __m256i *)(idx + j + 8));
+        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j), _mm512_i32gather_pd(i0, w, 8), a0);
+        a1 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j + 8), _mm512_i32gather_pd(i1, w, 8), a1);
+    }
+    if (j + 8 <= nnz) {
+        __m256i i0 = _mm256_loadu_si256((const __m256i *)(idx + j));
+        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j), _mm512_i32gather_pd(i0, w, 8), a0);
         j += 8;
     }
-    return _mm512_reduce_add_pd(a0);
+    for (; j < nnz; j++) {
+        s += val[j] * w[idx[j]];
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + s;
 }
 
 PTN_TARGET("avx512f")
 double ptn_sdot_f32_i64_avx512(size_t nnz, const float *val, const int64_t *idx, const float *w)
 {
-    __m512d a0 = _mm512_setzero_pd();
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    double s = 0.0;
     size_t j = 0;
-    while (j < nnz) {
-        __mmask8 m = nnz - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (nnz - j)) - 1u);
-        __m512i ix = _mm512_maskz_loadu_epi64(m, idx + j);
-        __m256 g = _mm512_mask_i64gather_ps(_mm256_setzero_ps(), m, ix, w, 4);
-        __m256 x = _mm512_castps512_ps256(_mm512_maskz_loadu_ps((__mmask16)m, val + j));
-        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(x), _mm512_cvtps_pd(g), a0);
+    for (; j + 16 <= nnz; j += 16) {
+        __m256 g0 = _mm512_i64gather_ps(_mm512_loadu_si512(idx + j), w, 4);
+        __m256 g1 = _mm512_i64gather_ps(_mm512_loadu_si512(idx + j + 8), w, 4);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j)), _mm512_cvtps_pd(g0), a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j + 8)), _mm512_cvtps_pd(g1), a1);
+    }
+    if (j + 8 <= nnz) {
+        __m256 g = _mm512_i64gather_ps(_mm512_loadu_si512(idx + j), w, 4);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j)), _mm512_cvtps_pd(g), a0);
         j += 8;
     }
-    return _mm512_reduce_add_pd(a0);
+    for (; j < nnz; j++) {
+        s += (double)val[j] * (double)w[idx[j]];
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + s;
 }
 
 PTN_TARGET("avx512f")
 double ptn_sdot_f64_i64_avx512(size_t nnz, const double *val, const int64_t *idx, const double *w)
 {
-    __m512d a0 = _mm512_setzero_pd();
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    double s = 0.0;
     size_t j = 0;
-    while (j < nnz) {
-        __mmask8 m = nnz - j >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << (nnz - j)) - 1u);
-        __m512i ix = _mm512_maskz_loadu_epi64(m, idx + j);
-        __m512d g = _mm512_mask_i64gather_pd(_mm512_setzero_pd(), m, ix, w, 8);
-        a0 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(m, val + j), g, a0);
+    for (; j + 16 <= nnz; j += 16) {
+        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j),
+                             _mm512_i64gather_pd(_mm512_loadu_si512(idx + j), w, 8), a0);
+        a1 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j + 8),
+                             _mm512_i64gather_pd(_mm512_loadu_si512(idx + j + 8), w, 8), a1);
+    }
+    if (j + 8 <= nnz) {
+        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j),
+                             _mm512_i64gather_pd(_mm512_loadu_si512(idx + j), w, 8), a0);
         j += 8;
     }
-    return _mm512_reduce_add_pd(a0);
+    for (; j < nnz; j++) {
+        s += val[j] * w[idx[j]];
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + s;
 }
 
 PTN_TARGET("avx2,fma")

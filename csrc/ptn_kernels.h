@@ -4,7 +4,7 @@
  * Each kernel exists once per instruction-set level:
  *   scalar  portable C99, every CPU
  *   avx2    x86 with AVX2 and FMA (Haswell, Zen and later)
- *   avx512  x86 with AVX-512F (Skylake-SP, Ice Lake, Zen 4 and later)
+ *   avx512  x86 with AVX-512F, AVX2 and FMA (Skylake-SP, Ice Lake, Zen 4 and later)
  *   neon    64-bit ARM (Advanced SIMD is part of every ARMv8-A core)
  *
  * Conventions (the same at every level):

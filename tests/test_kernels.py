@@ -373,7 +373,7 @@ def test_scan_stops_at_non_finite_activations(level, dtype):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
 @pytest.mark.parametrize("d", [50, 70000])  # weights in L1, and large enough for the gathers
-@pytest.mark.parametrize("nnz", [0, 1, 3, 7, 8, 9, 15, 16, 17, 33, 50])
+@pytest.mark.parametrize("nnz", [0, 1, 3, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 50])
 def test_sparse_dot_and_axpy_match_numpy(level, dtype, index_dtype, d, nnz, rng):
     if nnz > d:
         pytest.skip("more values than columns")
