@@ -70,6 +70,18 @@ typedef struct ptn_csr_online {
     double loss;
 } ptn_csr_online;
 
+/*
+ * In a shuffled epoch (ahead > 0) the row `ahead` positions on is asked for
+ * into L2, and the row after next, already there or on its way, into L1.
+ * A mistake is a branch the processor could not predict: the rows it had
+ * started on are thrown away, and the next row starts from nothing, its
+ * loads one after the other (row pointer, indices, weights); from L1 each
+ * costs a few cycles, from L2 three times more.  a9a shuffled: 757 -> 708
+ * us an epoch; the synthetic 500,000 x 2^18 set: 54 -> 51 ms (one row ahead:
+ * 721 us, 50 ms; three: 721 us).
+ */
+#define PTN_CSR_NEAR 2
+
 #define PTN_CSR_ONLINE(NAME, T, I, DOTFIELD, SDOT, SAXPY, SAXPY_ACC)                 \
     PTN_INLINE size_t NAME(ptn_csr_online *s, size_t start, size_t stop, double *act) \
     {                                                                                \
@@ -100,6 +112,12 @@ typedef struct ptn_csr_online {
                 }                                                                    \
                 ptn_prefetch_range(val + rlo, rm * sizeof(T));                       \
                 ptn_prefetch_range(idx + rlo, rm * sizeof(I));                       \
+                if (k + PTN_CSR_NEAR < n_rows) {                                     \
+                    const size_t q = (size_t)rows[k + PTN_CSR_NEAR];                 \
+                    const size_t qlo = (size_t)ptr[q], qm = (size_t)ptr[q + 1] - qlo; \
+                    ptn_prefetch_range_l1(val + qlo, qm * sizeof(T));                \
+                    ptn_prefetch_range_l1(idx + qlo, qm * sizeof(I));                \
+                }                                                                    \
             }                                                                        \
             a = (s->DOTFIELD != NULL ? s->DOTFIELD(m, val + lo, idx + lo, w)          \
                                      : SDOT(m, val + lo, idx + lo, w)) + b;          \

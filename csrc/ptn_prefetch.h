@@ -28,6 +28,18 @@
 #define PTN_PREFETCH_LINE(p) __builtin_prefetch((const void *)(p), 0, 2)
 #endif
 
+/* Into L1 (x86 PREFETCHT0, ARM PLDL1KEEP): for the row after next of a
+ * shuffled CSR epoch, already on its way to L2 (see ptn_csr_online.h). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#if PTN_ARCH_X86
+#define PTN_PREFETCH_L1_LINE(p) _mm_prefetch((const char *)(p), _MM_HINT_T0)
+#else
+#define PTN_PREFETCH_L1_LINE(p) PTN_PREFETCH_LINE(p)
+#endif
+#else
+#define PTN_PREFETCH_L1_LINE(p) __builtin_prefetch((const void *)(p), 0, 3)
+#endif
+
 /* For writing: the line arrives owned, so the stores that follow do not
  * wait for it (MSVC: a read prefetch, which still brings it close). */
 #if defined(_MSC_VER) && !defined(__clang__)
@@ -59,6 +71,19 @@ PTN_INLINE void ptn_prefetch_range(const void *p, size_t nbytes)
     }
     if (nbytes != 0) {
         PTN_PREFETCH_LINE(c + nbytes - 1);
+    }
+}
+
+/* The same lines, into L1. */
+PTN_INLINE void ptn_prefetch_range_l1(const void *p, size_t nbytes)
+{
+    const char *c = (const char *)p;
+    size_t off;
+    for (off = 0; off < nbytes; off += PTN_CACHE_LINE) {
+        PTN_PREFETCH_L1_LINE(c + off);
+    }
+    if (nbytes != 0) {
+        PTN_PREFETCH_L1_LINE(c + nbytes - 1);
     }
 }
 
