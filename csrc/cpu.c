@@ -92,6 +92,7 @@ static void ptn_detect_x86(ptn_cpu_features *f)
         ptn_cpuid(7, 0, r);
         f->avx2 = ((r[1] >> 5) & 1) && f->os_ymm;
         f->avx512f = ((r[1] >> 16) & 1) && f->os_zmm;
+        f->avx512dq = ((r[1] >> 17) & 1) && f->os_zmm;
     }
 }
 #endif /* PTN_ARCH_X86 */

@@ -25,6 +25,7 @@ static const ptn_kernels ptn_table_scalar = {
     ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
     ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
     ptn_descents_i32_scalar, ptn_descents_i64_scalar,
+    ptn_draws_scalar, ptn_shuffle_scalar,
 };
 
 #if PTN_HAVE_X86_KERNELS
@@ -39,6 +40,7 @@ static const ptn_kernels ptn_table_avx2 = {
     ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
     ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
     ptn_descents_i32_avx2, ptn_descents_i64_avx2,
+    ptn_draws_scalar, ptn_shuffle_scalar,
 };
 static const ptn_kernels ptn_table_avx512 = {
     PTN_LEVEL_AVX512, "avx512",
@@ -51,6 +53,7 @@ static const ptn_kernels ptn_table_avx512 = {
     ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
     ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
     ptn_descents_i32_avx512, ptn_descents_i64_avx512,
+    ptn_draws_avx512, ptn_shuffle_avx512,
 };
 #endif
 
@@ -66,6 +69,7 @@ static const ptn_kernels ptn_table_neon = {
     ptn_saxpy_f32_i32_scalar, ptn_saxpy_f32_i64_scalar, ptn_saxpy_f64_i32_scalar,
     ptn_saxpy_f64_i64_scalar, ptn_saxpy_f32_f64_i32_scalar, ptn_saxpy_f32_f64_i64_scalar,
     ptn_descents_i32_scalar, ptn_descents_i64_scalar,
+    ptn_draws_scalar, ptn_shuffle_scalar,
 };
 #endif
 
@@ -132,9 +136,10 @@ static int ptn_level_supported_now(int level)
     case PTN_LEVEL_AVX2:
         return f.avx2 && f.fma;
     case PTN_LEVEL_AVX512:
-        /* the level also uses AVX2 instructions (256-bit gathers), which
-         * every AVX-512 CPU has; checked all the same */
-        return f.avx512f && f.avx2 && f.fma;
+        /* the level also uses AVX2 instructions (256-bit gathers) and
+         * AVX-512DQ (64-bit products), which every AVX-512 CPU but the Xeon
+         * Phi has; checked all the same */
+        return f.avx512f && f.avx512dq && f.avx2 && f.fma;
     case PTN_LEVEL_NEON:
         return f.neon;
     default:

@@ -249,3 +249,15 @@ PTN_SAXPY_SCALAR(ptn_saxpy_f32_f64_i64_scalar, ptn_saxpy_f32_f64_i64_inline, flo
 
 PTN_DESCENTS_SCALAR(ptn_descents_i32_scalar, int32_t)
 PTN_DESCENTS_SCALAR(ptn_descents_i64_scalar, int64_t)
+
+/* ------------------------------------------------------------- row orders */
+
+void ptn_draws_scalar(ptn_rng *r, size_t top, size_t count, uint32_t *out)
+{
+    ptn_draws_below(r, top, count, out);
+}
+
+void ptn_shuffle_scalar(ptn_rng *r, ptrdiff_t *order, size_t n)
+{
+    ptn_shuffle(r, order, n);
+}

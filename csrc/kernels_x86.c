@@ -1517,6 +1517,59 @@ static inline size_t ptn_count_lanes64_avx512(__m512i c)
 PTN_DESCENTS_AVX512(ptn_descents_i32_avx512, int32_t, 32, __mmask16, 16)
 PTN_DESCENTS_AVX512(ptn_descents_i64_avx512, int64_t, 64, __mmask8, 8)
 
+/* ------------------------------------------------------------- row orders */
+
+/* Eight of ptn_rng_below's draws at once: the eight SplitMix64 outputs that
+ * follow the state (its additive step is the lanes' offsets), then Lemire's
+ * product (x >> 32) * bound of each.  A lane whose low half is below its
+ * bound may need the rejection test: the lanes before it are kept, the
+ * scalar code draws for it (with as many outputs as the test asks), and the
+ * vectors start again after it.  With bounds below 2^32 that happens to a
+ * draw with odds of bound / 2^32.  569 rows: 1.02 -> 0.62 us a shuffle;
+ * 32,561 rows: 55 -> 34 us. */
+PTN_TARGET("avx512f,avx512dq")
+void ptn_draws_avx512(ptn_rng *r, size_t top, size_t count, uint32_t *out)
+{
+    const uint64_t g = 0x9E3779B97F4A7C15ULL;
+    const __m512i steps = _mm512_set_epi64((long long)(8 * g), (long long)(7 * g),
+                                           (long long)(6 * g), (long long)(5 * g),
+                                           (long long)(4 * g), (long long)(3 * g),
+                                           (long long)(2 * g), (long long)g);
+    const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i m1 = _mm512_set1_epi64((long long)0xBF58476D1CE4E5B9ULL);
+    const __m512i m2 = _mm512_set1_epi64((long long)0x94D049BB133111EBULL);
+    const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFFLL);
+    size_t c = 0;
+    while (c + 8 <= count) {
+        __m512i z = _mm512_add_epi64(_mm512_set1_epi64((long long)r->state), steps);
+        __m512i bounds = _mm512_sub_epi64(_mm512_set1_epi64((long long)(top - c)), lanes);
+        __m512i m;
+        __mmask8 slow;
+        unsigned take;
+        z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 30)), m1);
+        z = _mm512_mullo_epi64(_mm512_xor_si512(z, _mm512_srli_epi64(z, 27)), m2);
+        z = _mm512_xor_si512(z, _mm512_srli_epi64(z, 31));
+        m = _mm512_mul_epu32(_mm512_srli_epi64(z, 32), bounds);
+        slow = _mm512_cmplt_epu64_mask(_mm512_and_si512(m, low32), bounds);
+        _mm256_storeu_si256((__m256i *)(out + c), _mm512_cvtepi64_epi32(_mm512_srli_epi64(m, 32)));
+        for (take = 0; take < 8 && !((slow >> take) & 1u); take++) {
+        }
+        r->state += (uint64_t)take * g;
+        c += take;
+        if (slow) {
+            out[c] = (uint32_t)ptn_rng_below(r, (uint64_t)(top - c));
+            c++;
+        }
+    }
+    ptn_draws_below(r, top - c, count - c, out + c);
+}
+
+PTN_TARGET("avx512f,avx512dq")
+void ptn_shuffle_avx512(ptn_rng *r, ptrdiff_t *order, size_t n)
+{
+    ptn_shuffle_by_draws(r, order, n, ptn_draws_avx512);
+}
+
 #else
 typedef int ptn_kernels_x86_not_compiled; /* ISO C: a translation unit may not be empty */
 #endif /* PTN_HAVE_X86_KERNELS */

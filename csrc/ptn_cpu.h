@@ -25,6 +25,7 @@ typedef struct ptn_cpu_features {
     int os_ymm;      /* XCR0 enables SSE and AVX state */
     int os_zmm;      /* XCR0 enables opmask, ZMM_Hi256 and Hi16_ZMM state */
     int neon;
+    int avx512dq;    /* CPU has AVX-512DQ (64-bit integer products) and the OS saves ZMM state */
 } ptn_cpu_features;
 
 /* Fill *out with this machine's features.  Cheap enough to call once at start-up. */

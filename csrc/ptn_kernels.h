@@ -4,7 +4,7 @@
  * Each kernel exists once per instruction-set level:
  *   scalar  portable C99, every CPU
  *   avx2    x86 with AVX2 and FMA (Haswell, Zen and later)
- *   avx512  x86 with AVX-512F, AVX2 and FMA (Skylake-SP, Ice Lake, Zen 4 and later)
+ *   avx512  x86 with AVX-512F and DQ, AVX2 and FMA (Skylake-SP, Ice Lake, Zen 4 and later)
  *   neon    64-bit ARM (Advanced SIMD is part of every ARMv8-A core)
  *
  * Conventions (the same at every level):
@@ -90,6 +90,14 @@
  *     arrays of up to 2^36 elements: the vector levels count in 32-bit
  *     lanes).
  *
+ *   - ptn_draws / ptn_shuffle make an epoch's row order (ptn_rng.h): the
+ *     Fisher-Yates shuffle of the notes, its bounded draws SplitMix64 and
+ *     Lemire's multiply-shift.  Every level gives the same permutation and
+ *     leaves the generator in the same state (the row orders are part of a
+ *     fit's result, reproducible from its seed): the AVX-512 level computes
+ *     eight draws at once (with AVX-512DQ's 64-bit products) and hands the
+ *     rare draw that needs Lemire's rejection test to the scalar code.
+ *
  * Results may differ between levels in the last bits of a dot product
  * because the summation order differs; they are exact when every partial sum
  * is representable (integer-valued data), which the tests use.
@@ -98,6 +106,7 @@
 #define PTN_KERNELS_H
 
 #include "ptn_config.h"
+#include "ptn_rng.h"
 
 /* 2^-102: a blocked float32 dot product of n terms smaller than n times this
  * is computed again exactly (see ptn_dot_f32 above). */
@@ -168,6 +177,7 @@ typedef size_t (*ptn_descents_i32_fn)(size_t n, const int32_t *a, int strict, in
                                       int32_t *hi);
 typedef size_t (*ptn_descents_i64_fn)(size_t n, const int64_t *a, int strict, int64_t *lo,
                                       int64_t *hi);
+typedef void (*ptn_shuffle_fn)(ptn_rng *r, ptrdiff_t *order, size_t n);
 
 /* One row of the dispatch table: every kernel of one instruction-set level. */
 typedef struct ptn_kernels {
@@ -202,6 +212,9 @@ typedef struct ptn_kernels {
     /* CSR structure checks */
     ptn_descents_i32_fn descents_i32;
     ptn_descents_i64_fn descents_i64;
+    /* an epoch's row order: bounded draws, and the shuffle made with them */
+    ptn_draws_fn draws;
+    ptn_shuffle_fn shuffle;
 } ptn_kernels;
 
 /* kernels_scalar.c */
@@ -235,6 +248,8 @@ void ptn_saxpy_f32_f64_i64_scalar(size_t nnz, double a, const float *val, const 
                                   double *w);
 size_t ptn_descents_i32_scalar(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
 size_t ptn_descents_i64_scalar(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
+void ptn_draws_scalar(ptn_rng *r, size_t top, size_t count, uint32_t *out);
+void ptn_shuffle_scalar(ptn_rng *r, ptrdiff_t *order, size_t n);
 
 #if PTN_HAVE_X86_KERNELS
 /* kernels_x86.c */
@@ -282,6 +297,8 @@ size_t ptn_descents_i32_avx2(size_t n, const int32_t *a, int strict, int32_t *lo
 size_t ptn_descents_i64_avx2(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
 size_t ptn_descents_i32_avx512(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
 size_t ptn_descents_i64_avx512(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
+void ptn_draws_avx512(ptn_rng *r, size_t top, size_t count, uint32_t *out);
+void ptn_shuffle_avx512(ptn_rng *r, ptrdiff_t *order, size_t n);
 #endif
 
 #if PTN_HAVE_NEON_KERNELS

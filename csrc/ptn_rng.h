@@ -65,6 +65,52 @@ PTN_INLINE void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
     }
 }
 
+/*
+ * Bounded draws in bulk: out[l] = ptn_rng_below(r, top - l) for l < count
+ * (top - count + 1 >= 1, top < 2^32), the generator left where those calls
+ * would leave it.  Each SIMD level has one (ptn_kernels.h); they give the
+ * same numbers.
+ */
+typedef void (*ptn_draws_fn)(ptn_rng *r, size_t top, size_t count, uint32_t *out);
+
+PTN_INLINE void ptn_draws_below(ptn_rng *r, size_t top, size_t count, uint32_t *out)
+{
+    size_t l;
+    for (l = 0; l < count; l++) {
+        out[l] = (uint32_t)ptn_rng_below(r, (uint64_t)(top - l));
+    }
+}
+
+#define PTN_SHUFFLE_CHUNK 256
+
+/*
+ * ptn_shuffle's permutation and generator state, its draws made a chunk at a
+ * time by `draws` and the swaps done after each chunk (the swaps draw
+ * nothing, so the order of the two does not change the result).
+ */
+PTN_INLINE void ptn_shuffle_by_draws(ptn_rng *r, ptrdiff_t *order, size_t n, ptn_draws_fn draws)
+{
+    uint32_t js[PTN_SHUFFLE_CHUNK];
+    size_t i = n, l, count;
+    for (; i > 0xFFFFFFFFULL; i--) {
+        size_t j = (size_t)ptn_rng_below(r, (uint64_t)i);
+        ptrdiff_t t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    while (i > 1) {
+        count = i - 1 < PTN_SHUFFLE_CHUNK ? i - 1 : PTN_SHUFFLE_CHUNK;
+        draws(r, i, count, js);
+        for (l = 0; l < count; l++) {
+            const size_t j = js[l];
+            ptrdiff_t t = order[i - 1 - l];
+            order[i - 1 - l] = order[j];
+            order[j] = t;
+        }
+        i -= count;
+    }
+}
+
 /* Uniform double in [0, 1) with 53 random bits. */
 PTN_INLINE double ptn_rng_uniform(ptn_rng *r)
 {

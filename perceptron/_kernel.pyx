@@ -59,16 +59,11 @@ from libc.stdint cimport uint64_t, int64_t
 from libc.stddef cimport ptrdiff_t
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, active_kernels, kdot, ksqdist, kdot_block
+from perceptron._simd cimport (ptn_kernels, active_kernels, kdot, ksqdist, kdot_block, ptn_rng,
+                               ptn_rng_seed)
 
 cdef extern from "ptn_prefetch.h" nogil:
     void ptn_prefetch_write_range(const void *p, size_t nbytes)
-
-cdef extern from "ptn_rng.h" nogil:
-    ctypedef struct ptn_rng:
-        uint64_t state
-    void ptn_rng_seed(ptn_rng *r, uint64_t seed)
-    void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
 
 cdef enum:
     _KIND_LINEAR = 0
@@ -524,7 +519,7 @@ cdef int _fit_dual(const floating[:, ::1] X, const signed char *y, const KernelS
 
     for epoch in range(s.max_iter):
         if s.shuffle:
-            ptn_shuffle(rng, order, <size_t>n)
+            active_kernels().shuffle(rng, order, <size_t>n)
         m = 0
         epoch_loss = 0.0
         for k in range(n):

@@ -53,18 +53,13 @@ from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron._simd cimport (ptn_kernels, ptn_scan, active_kernels, sparse_dot_kernels,
+                               ptn_rng, ptn_rng_seed,
                                ptn_sdot_f32_i32_fn,
                                ptn_sdot_f32_i64_fn, ptn_sdot_f64_i32_fn, ptn_sdot_f64_i64_fn)
 from perceptron._prefetch cimport rows_ahead
 from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
                                row_dot, row_axpy, row_axpy_acc, row_finite, row_prefetch,
                                row_prefetch_start, row_bytes, max_ahead)
-
-cdef extern from "ptn_rng.h" nogil:
-    ctypedef struct ptn_rng:
-        uint64_t state
-    void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
-    void ptn_rng_seed(ptn_rng *r, uint64_t seed)
 
 cdef extern from "ptn_csr_online.h" nogil:
     ctypedef struct ptn_csr_online:
@@ -671,7 +666,7 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
         E.status = _STATUS_OK
         E.bad_row = -1
         if P.shuffle:
-            ptn_shuffle(M.rng, D.rows, <size_t>D.n_rows)
+            active_kernels().shuffle(M.rng, D.rows, <size_t>D.n_rows)
         if P.batch_size > 0:
             _epoch_batch(R, W, D, M, P, multinomial, &E, &countdown, check_every)
         elif multinomial:
@@ -954,6 +949,6 @@ def shuffled_orders(Py_ssize_t n, Py_ssize_t n_epochs, uint64_t seed):
     ptn_rng_seed(&rng, seed)
     for e in range(n_epochs):
         if n:
-            ptn_shuffle(&rng, &order[0], <size_t>n)
+            active_kernels().shuffle(&rng, &order[0], <size_t>n)
         orders[e] = np.asarray(order)
     return orders

@@ -3,7 +3,15 @@
 # can cimport.  Every function here is nogil and cannot raise.
 
 from libc.stddef cimport ptrdiff_t
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+
+cdef extern from "ptn_rng.h" nogil:
+    # the generator of the training loops: a fit's randomness is its seed
+    ctypedef struct ptn_rng:
+        uint64_t state
+    void ptn_rng_seed(ptn_rng *r, uint64_t seed)
+    # the scalar Fisher-Yates shuffle; the levels' `shuffle` give the same
+    void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
 
 cdef extern from "ptn_kernels.h" nogil:
     ctypedef double (*ptn_dot_f32_fn)(size_t n, const float *x, const float *y) noexcept nogil
@@ -62,6 +70,10 @@ cdef extern from "ptn_kernels.h" nogil:
                                            int64_t *hi) noexcept nogil
     enum: PTN_SPARSE_GATHER_MIN_BYTES
 
+    ctypedef void (*ptn_draws_fn)(ptn_rng *r, size_t top, size_t count,
+                                  uint32_t *out) noexcept nogil
+    ctypedef void (*ptn_shuffle_fn)(ptn_rng *r, ptrdiff_t *order, size_t n) noexcept nogil
+
     ctypedef struct ptn_kernels:
         int level
         const char *name
@@ -90,6 +102,8 @@ cdef extern from "ptn_kernels.h" nogil:
         ptn_saxpy_f32_f64_i64_fn saxpy_f32_f64_i64
         ptn_descents_i32_fn descents_i32
         ptn_descents_i64_fn descents_i64
+        ptn_draws_fn draws
+        ptn_shuffle_fn shuffle
 
 from cython cimport floating
 

@@ -38,6 +38,7 @@ cdef extern from "ptn_cpu.h" nogil:
         int os_ymm
         int os_zmm
         int neon
+        int avx512dq
     void ptn_cpu_detect(ptn_cpu_features *out)
 
 ENV_VAR = "PERCEPTRON_SIMD"
@@ -114,7 +115,7 @@ def simd_info():
         supports; ``requested``: the value of ``PERCEPTRON_SIMD`` if it was
         set, else None; ``supported`` and ``compiled``: lists of levels;
         ``cpu``: a dict of the detected features (``avx2``, ``fma``,
-        ``avx512f``, ``neon``, ... and whether the operating system saves the
+        ``avx512f``, ``avx512dq``, ``neon``, ... and whether the operating system saves the
         wide registers, ``os_ymm`` / ``os_zmm``); ``machine``: the
         architecture name.
     """
@@ -131,7 +132,7 @@ def simd_info():
             "x86": bool(f.x86), "arm64": bool(f.arm64), "sse2": bool(f.sse2),
             "avx": bool(f.avx), "fma": bool(f.fma), "avx2": bool(f.avx2),
             "avx512f": bool(f.avx512f), "os_ymm": bool(f.os_ymm),
-            "os_zmm": bool(f.os_zmm), "neon": bool(f.neon),
+            "os_zmm": bool(f.os_zmm), "neon": bool(f.neon), "avx512dq": bool(f.avx512dq),
         },
     }
 
@@ -411,6 +412,40 @@ def _py_descents(a, strict, level=None):
     a64 = a
     count = k.descents_i64(<size_t>a64.shape[0], &a64[0], 1 if strict else 0, &lo64, &hi64)
     return count, lo64, hi64
+
+
+def _py_draws(uint64_t seed, size_t top, size_t count, level=None):
+    """(draws, state): ptn_rng_below(top), (top - 1), ... `count` times from
+    SplitMix64(seed) by the draws kernel of `level`, as uint32, and the
+    generator's state after them; for tests."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef ptn_rng rng
+    if top >= (<size_t>1) << 32 or count > top:
+        raise ValueError("draws need top < 2**32 and count <= top")
+    out = np.zeros(count, dtype=np.uint32)
+    cdef uint32_t[::1] o = out
+    ptn_rng_seed(&rng, seed)
+    if count:
+        k.draws(&rng, top, count, &o[0])
+    return out, int(rng.state)
+
+
+def _py_shuffle(size_t n, uint64_t seed, Py_ssize_t epochs, level=None):
+    """(orders, state): `epochs` successive shuffles of 0..n-1 by the shuffle
+    kernel of `level`, one row per epoch, and the generator's final state;
+    for tests."""
+    cdef const ptn_kernels *k = _table(level)
+    cdef ptn_rng rng
+    cdef Py_ssize_t e
+    orders = np.empty((epochs, n), dtype=np.intp)
+    order_arr = np.arange(n, dtype=np.intp)
+    cdef ptrdiff_t[::1] order = order_arr
+    ptn_rng_seed(&rng, seed)
+    for e in range(epochs):
+        if n:
+            k.shuffle(&rng, &order[0], n)
+        orders[e] = order_arr
+    return orders, int(rng.state)
 
 
 def _check_sparse_args(val, idx, w, mixed=False):

@@ -23,18 +23,12 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, active_kernels
+from perceptron._simd cimport ptn_kernels, active_kernels, ptn_rng, ptn_rng_seed
 from perceptron._prefetch cimport rows_ahead
 from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
                               row_dot, row_axpy,
                               row_finite, row_prefetch, row_prefetch_start,
                               row_bytes, max_ahead)
-
-cdef extern from "ptn_rng.h" nogil:
-    ctypedef struct ptn_rng:
-        uint64_t state
-    void ptn_rng_seed(ptn_rng *r, uint64_t seed)
-    void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
 
 cdef enum:
     _OK = 0
@@ -118,7 +112,7 @@ cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows
     cdef double a
     for e in range(max_iter):
         if shuffle:
-            ptn_shuffle(rng, rows, <size_t>n_rows)
+            active_kernels().shuffle(rng, rows, <size_t>n_rows)
         m = 0
         for k in range(n_rows):
             i = rows[k]

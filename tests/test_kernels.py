@@ -464,3 +464,78 @@ def test_scan_activation_is_the_dot_product_bit_for_bit(level, dtype, rng):
             expected = _simd._py_dot(X[rows[k]], w, level) + b
             # the same bits, signed zeros included
             assert np.float64(act).view(np.int64) == np.float64(expected).view(np.int64), (d, k)
+
+
+# ---------------------------------------------------------------- row orders
+# SplitMix64 (Steele, Lea and Flood 2014), Lemire's bounded integers (2019)
+# and the Fisher-Yates shuffle, in Python, from the published algorithms.
+
+_M64 = (1 << 64) - 1
+
+
+def _splitmix_next(state):
+    state = (state + 0x9E3779B97F4A7C15) & _M64
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return state, z ^ (z >> 31)
+
+
+def _below(state, bound):
+    """(state, uniform integer in [0, bound)) for 1 <= bound < 2**32."""
+    state, x = _splitmix_next(state)
+    m = (x >> 32) * bound
+    if (m & 0xFFFFFFFF) < bound:
+        threshold = ((1 << 32) - bound) % bound
+        while (m & 0xFFFFFFFF) < threshold:
+            state, x = _splitmix_next(state)
+            m = (x >> 32) * bound
+    return state, m >> 32
+
+
+def _shuffle(state, order):
+    for i in range(len(order), 1, -1):
+        state, j = _below(state, i)
+        order[i - 1], order[j] = order[j], order[i - 1]
+    return state
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, _M64),
+       top=st.one_of(st.integers(1, 600), st.integers(2**31 - 40, 2**31 + 40),
+                     st.integers(2**32 - 60, 2**32 - 1)),
+       count=st.integers(0, 40))
+def test_draws_are_the_reference_draws(level, seed, top, count):
+    # bounds just above 2**31 reject about half the draws: the vector levels
+    # hand those to the scalar code and must go on from the right state
+    count = min(count, top)
+    got, state = _simd._py_draws(seed, top, count, level)
+    s, expected = seed, []
+    for lane in range(count):
+        s, j = _below(s, top - lane)
+        expected.append(j)
+    assert got.tolist() == expected
+    assert state == s
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 8, 9, 10, 17, 255, 256, 257, 258, 264, 265, 1000, 4099])
+def test_shuffle_is_the_reference_fisher_yates(level, n):
+    # the chunks of the vector levels (256 draws) and their 8 lanes, cut at
+    # every boundary; three epochs, each shuffling the one before
+    orders, state = _simd._py_shuffle(n, 12345 + n, 3, level)
+    order, s = list(range(n)), 12345 + n
+    for epoch in range(3):
+        s = _shuffle(s, order)
+        assert orders[epoch].tolist() == order
+    assert state == s
+
+
+def test_fit_orders_are_the_same_at_every_level():
+    from perceptron._online import shuffled_orders
+
+    # shuffled_orders uses the active level; every level gives its orders
+    expected = shuffled_orders(3000, 2, 99)
+    for level in LEVELS:
+        orders, _ = _simd._py_shuffle(3000, 99, 2, level)
+        np.testing.assert_array_equal(orders, expected)

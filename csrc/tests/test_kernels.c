@@ -261,6 +261,47 @@ static void check_sparse(const ptn_kernels *k)
     }
 }
 
+/* Each level's shuffle is the scalar Fisher-Yates shuffle, state included;
+ * its draws are ptn_rng_below's, also where half of them are rejected
+ * (bounds just above 2^31). */
+static void check_shuffle(const ptn_kernels *k)
+{
+    static const size_t sizes[] = {0, 1, 2, 9, 255, 256, 257, 264, 1000};
+    static ptrdiff_t a[1000], b[1000];
+    static uint32_t got[64];
+    size_t s, i, l;
+    for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+        ptn_rng r1, r2;
+        size_t n = sizes[s];
+        int e;
+        for (i = 0; i < n; i++) {
+            a[i] = b[i] = (ptrdiff_t)i;
+        }
+        ptn_rng_seed(&r1, 1000 + n);
+        ptn_rng_seed(&r2, 1000 + n);
+        for (e = 0; e < 3; e++) {
+            ptn_shuffle(&r1, a, n);
+            k->shuffle(&r2, b, n);
+        }
+        for (i = 0; i < n; i++) {
+            check(a[i] == b[i], "shuffle", k->name, n, 0);
+        }
+        check(r1.state == r2.state, "shuffle state", k->name, n, 0);
+    }
+    for (s = 0; s < 2; s++) {
+        const size_t top = s == 0 ? ((size_t)1 << 31) + 7 : 600;
+        ptn_rng r1, r2;
+        ptn_rng_seed(&r1, 77 + s);
+        ptn_rng_seed(&r2, 77 + s);
+        k->draws(&r2, top, 64, got);
+        for (l = 0; l < 64; l++) {
+            check(got[l] == (uint32_t)ptn_rng_below(&r1, (uint64_t)(top - l)), "draws", k->name,
+                  top, l);
+        }
+        check(r1.state == r2.state, "draws state", k->name, top, 0);
+    }
+}
+
 int main(void)
 {
     static float xf[MAX_LEN + 2 * PAD], yf[MAX_LEN + 2 * PAD];
@@ -389,6 +430,7 @@ int main(void)
         check_block(k);
         check_rbf_block(k);
         check_sparse(k);
+        check_shuffle(k);
         printf("ok   %s\n", k->name);
     }
     if (failures) {
