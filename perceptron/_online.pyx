@@ -90,6 +90,10 @@ cdef extern from "ptn_csr_online.h" nogil:
     size_t ptn_csr_online_f32_i64(ptn_csr_online *s, size_t start, size_t stop, double *act)
     size_t ptn_csr_online_f64_i32(ptn_csr_online *s, size_t start, size_t stop, double *act)
     size_t ptn_csr_online_f64_i64(ptn_csr_online *s, size_t start, size_t stop, double *act)
+    size_t ptn_csr_online_plain_f32_i32(ptn_csr_online *s, size_t start, size_t stop, double *act)
+    size_t ptn_csr_online_plain_f32_i64(ptn_csr_online *s, size_t start, size_t stop, double *act)
+    size_t ptn_csr_online_plain_f64_i32(ptn_csr_online *s, size_t start, size_t stop, double *act)
+    size_t ptn_csr_online_plain_f64_i64(ptn_csr_online *s, size_t start, size_t stop, double *act)
 
 # Status codes of a call, turned into exceptions by the Python layer.
 cdef enum:
@@ -333,17 +337,27 @@ cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M
 
 
 cdef inline size_t _csr_online(const Rows *R, ptn_csr_online *C, const floating *w, size_t k,
-                               size_t stop, double *act) noexcept nogil:
-    """ptn_csr_online_<type>_<index> (csrc/ptn_csr_online.h) for these rows."""
+                               size_t stop, double *act, bint plain) noexcept nogil:
+    """ptn_csr_online[_plain]_<type>_<index> (csrc/ptn_csr_online.h) for
+    these rows; the plain one when C has no sample weights, no averaging
+    and no gathering dot product."""
     if Rows is CsrRows32:
         if floating is float:
+            if plain:
+                return ptn_csr_online_plain_f32_i32(C, k, stop, act)
             return ptn_csr_online_f32_i32(C, k, stop, act)
         else:
+            if plain:
+                return ptn_csr_online_plain_f64_i32(C, k, stop, act)
             return ptn_csr_online_f64_i32(C, k, stop, act)
     elif Rows is CsrRows64:
         if floating is float:
+            if plain:
+                return ptn_csr_online_plain_f32_i64(C, k, stop, act)
             return ptn_csr_online_f32_i64(C, k, stop, act)
         else:
+            if plain:
+                return ptn_csr_online_plain_f64_i64(C, k, stop, act)
             return ptn_csr_online_f64_i64(C, k, stop, act)
     else:
         return stop
@@ -360,7 +374,7 @@ cdef int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Model *M, 
     cdef double a = 0.0
     cdef ptn_csr_online C
     cdef const ptn_kernels *scalar = sparse_dot_kernels(0)
-    cdef bint gather
+    cdef bint gather, plain
     if Rows is DenseRows:
         return 0
     else:
@@ -391,6 +405,7 @@ cdef int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Model *M, 
         C.dot_f32_i64 = R.dotk.sdot_f32_i64 if gather else NULL
         C.dot_f64_i32 = R.dotk.sdot_f64_i32 if gather else NULL
         C.dot_f64_i64 = R.dotk.sdot_f64_i64 if gather else NULL
+        plain = not gather and C.sw == NULL and C.U == NULL
         k = 0
         while k < n:
             stop = min(n, k + max(countdown[0], 1))
@@ -398,7 +413,7 @@ cdef int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Model *M, 
             C.mistakes = 0
             C.updates = 0
             C.loss = 0.0
-            j = <Py_ssize_t>_csr_online(R, &C, w, <size_t>k, <size_t>stop, &a)
+            j = <Py_ssize_t>_csr_online(R, &C, w, <size_t>k, <size_t>stop, &a, plain)
             M.counters[C_STEPS] = C.steps
             E.mistakes += C.mistakes
             E.updates += C.updates
