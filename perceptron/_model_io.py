@@ -73,7 +73,7 @@ _FITTED = {
     "Perceptron": {"coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
                    "updates_", "loss_", "t_", "converged_", "validation_scores_",
                    "best_validation_score_", "feature_names_in_", "_mode", "_multilabel",
-                   "_states", "_history"},
+                   "_states", "_history"},  # _history: read from older files only
     "CentroidClassifier": {"centroids_", "coef_", "intercept_", "classes_", "n_features_in_",
                            "feature_names_in_"},
     "VotedPerceptron": {"vectors_", "vector_intercepts_", "vector_counts_",
@@ -608,6 +608,8 @@ def _build(buf, container):
                                  f"match the {name} of the header")
     elif container["linear_kind"] != 0:
         raise ModelFileError("an unfitted estimator with a linear kind in the preamble")
+    if "_history" in vars(est):
+        del est._history  # a file of an earlier version: mistakes_ ... hold the same
     return est
 
 
@@ -693,11 +695,14 @@ def _check_perceptron(est):
         _int(_attr(est, name), name)
     _need(isinstance(est.converged_, bool), "converged_ must be a bool")
     _check_history(est, "mistakes_", "updates_", "loss_")
-    history = _attr(est, "_history")
-    _need(isinstance(history, dict) and set(history) == {"mistakes", "updates", "loss"}
-          and all(isinstance(v, list) and all(isinstance(x, (int, float)) and
-                                              not isinstance(x, bool) for x in v)
-                  for v in history.values()),
+    # files written before partial_fit kept its history in the arrays alone
+    # also hold it as lists: checked, then dropped (load_model)
+    history = getattr(est, "_history", None)
+    _need(history is None or (
+        isinstance(history, dict) and set(history) == {"mistakes", "updates", "loss"}
+        and all(isinstance(v, list) and all(isinstance(x, (int, float)) and
+                                            not isinstance(x, bool) for x in v)
+                for v in history.values())),
           "_history must hold the lists mistakes, updates and loss")
     try:
         p = est._check_params()

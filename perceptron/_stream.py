@@ -148,5 +148,4 @@ def fit_stream(estimator, source, *, classes=None, max_iter=None, chunk_rows=100
     estimator.loss_ = np.array(history["loss"])
     estimator.n_iter_ = len(history["mistakes"])
     estimator.converged_ = bool(history["updates"][-1] == 0)
-    estimator._history = {k: list(v) for k, v in history.items()}
     return estimator

@@ -200,6 +200,36 @@ def _class_weights(class_weight, classes, class_index):
     return weights
 
 
+# The buffers behind the per-call histories partial_fit keeps (mistakes_,
+# updates_, loss_): id of a buffer -> how much of it an array in use covers.
+_BUFFER_USE: Dict[int, int] = {}
+
+
+def _appended(arr, value, dtype):
+    """A new 1-D array: arr followed by value, in amortized constant time.
+
+    The result is a prefix of a larger buffer; when arr is such a prefix and
+    covers all of the buffer in use, value goes into the next slot and the
+    result is the longer prefix.  Otherwise (an array from elsewhere, or a
+    buffer another array has already grown, as after copy.copy of an
+    estimator) the values are copied into a new buffer of twice the size.
+    Either way arr itself is left as it was."""
+    n = len(arr)
+    base = arr.base
+    if (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
+            and _BUFFER_USE.get(id(base)) == n and len(base) > n
+            and arr.ctypes.data == base.ctypes.data and arr.strides == base.strides):
+        base[n] = value
+        _BUFFER_USE[id(base)] = n + 1
+        return base[:n + 1]
+    buf = np.empty(max(16, 2 * (n + 1)), dtype=dtype)
+    buf[:n] = arr
+    buf[n] = value
+    _BUFFER_USE[id(buf)] = n + 1
+    weakref.finalize(buf, _BUFFER_USE.pop, id(buf), None)
+    return buf[:n + 1]
+
+
 class _Problem:
     """One run of the loops: a state and the labels it trains on."""
 
@@ -694,9 +724,6 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         self._mode = mode
         self._multilabel = mode == "multilabel"
         self._states = [pr.state for pr in problems]
-        # partial_fit after fit continues this history
-        self._history = {"mistakes": self.mistakes_.tolist(), "updates": self.updates_.tolist(),
-                         "loss": self.loss_.tolist()}
 
     # ----------------------------------------------------------- partial_fit
 
@@ -765,13 +792,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             else:
                 mode, problems = self._problems(kind, len(labels), target, d, X.dtype, seed, p,
                                                 None)
-            history: Dict[str, list] = {"mistakes": [], "updates": [], "loss": []}
         else:
             assert states is not None
             mode = self._mode
             problems = [_Problem(state, labels_j) for state, labels_j in
                         zip(states, self._chunk_labels(mode, target, len(labels)))]
-            history = {k: list(v) for k, v in self._history.items()}
         rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
         if len(rows):
             for pr in problems:
@@ -781,20 +806,26 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             self._run(X, problems, sw, self._loop_params(p, stop_when_converged=False), 1,
                       min(p["n_threads"], len(problems)), np.zeros(1, dtype=np.uint8))
         weight = float(len(rows)) if sw is None else float(sw[rows].sum())
+        new: Dict[str, float] = {}
         for key in ("mistakes", "updates", "loss"):
             value = sum(float(pr.history[key][0][0]) for pr in problems if pr.history[key])
             if key == "loss":
-                value = value / weight if weight > 0 else 0.0
-            history[key].append(value)
+                new[key] = value / weight if weight > 0 else 0.0
+            else:
+                new[key] = int(value)
         W, b = self._effective(mode, problems, p)
-        self._history = history
+        # one entry a call, appended in amortized constant time: a stream of
+        # many chunks costs the same per call at its end as at its start
+        for key, dtype in (("mistakes", np.int64), ("updates", np.int64), ("loss", np.float64)):
+            before = getattr(self, key + "_", None) if not first else None
+            if before is None:
+                before = np.zeros(0, dtype=dtype)
+            setattr(self, key + "_", _appended(np.asarray(before, dtype=dtype).ravel(),
+                                               new[key], dtype))
         self.coef_ = np.ascontiguousarray(W, dtype=X.dtype)
         self.intercept_ = np.asarray(b, dtype=X.dtype)
         self.classes_ = labels
         self.n_features_in_ = d
-        self.mistakes_ = np.array(self._history["mistakes"], dtype=np.int64)
-        self.updates_ = np.array(self._history["updates"], dtype=np.int64)
-        self.loss_ = np.array(self._history["loss"])
         self.n_iter_ = len(self.mistakes_)
         self.t_ = int(sum(pr.state.updates for pr in problems))
         self.converged_ = bool(self.updates_[-1] == 0) and len(rows) > 0
@@ -863,7 +894,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                                                            self.classes_):
                 raise ValueError("classes differs from the previous call to partial_fit")
             known = self.classes_
-        new = np.setdiff1d(unique_labels(y), known)
+        new = _labels_not_in(unique_labels(y), known)
         if len(new):
             if first or self._mode != "multinomial":
                 raise ValueError(f"y has labels {new.tolist()} that are not in classes "
@@ -884,6 +915,18 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if mode == "multilabel":
             return [label_signs(target[:, j]) for j in range(k)]
         return [label_signs(target == j) for j in range(k)]
+
+
+def _labels_not_in(seen, known):
+    """The labels of `seen` (sorted, distinct) that `known` (sorted, distinct)
+    lacks.  Numbers against numbers, or text against text: a binary search
+    of each, as np.setdiff1d would find them but without its sort (a
+    partial_fit call's fixed cost); other pairs through np.setdiff1d."""
+    numeric = seen.dtype.kind in "iufb" and known.dtype.kind in "iufb"
+    if not (numeric or seen.dtype.kind == known.dtype.kind) or not len(known):
+        return np.setdiff1d(seen, known)
+    pos = np.minimum(np.searchsorted(known, seen), len(known) - 1)
+    return seen[known[pos] != seen]
 
 
 def _check_state_params(state, p):

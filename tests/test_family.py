@@ -300,6 +300,48 @@ def test_partial_fit_failure_leaves_model_unchanged(rng):
     assert list(m.classes_) == [0, 1, 2]
 
 
+def test_partial_fit_histories_grow_in_place(rng):
+    # one entry a call; the arrays share a growing buffer (few distinct
+    # buffers over many calls: constant cost a call, not a copy of the whole
+    # history), and an array handed out earlier never changes
+    import copy
+
+    X, t = integer_data(rng, 40, 3)
+    m = Perceptron(random_state=0)
+    m.partial_fit(X, t, classes=[0, 1])
+    expected = {"mistakes": [m.mistakes_[0]], "updates": [m.updates_[0]], "loss": [m.loss_[0]]}
+    snapshot = m.mistakes_.copy()
+    held = m.mistakes_
+    buffers = set()
+    for _ in range(300):
+        m.partial_fit(X, t)
+        buffers.add(id(m.mistakes_.base))
+        for key in expected:
+            expected[key].append(getattr(m, key + "_")[-1])
+    assert len(m.mistakes_) == len(m.updates_) == len(m.loss_) == m.n_iter_ == 301
+    assert len(buffers) <= 12
+    np.testing.assert_array_equal(held, snapshot)
+    for key, values in expected.items():
+        np.testing.assert_array_equal(getattr(m, key + "_"), values)
+    assert m.mistakes_.dtype == m.updates_.dtype == np.int64 and m.loss_.dtype == np.float64
+    assert not hasattr(m, "_history")
+
+    # a shallow copy shares the arrays and their buffer: each estimator still
+    # gets its own history, whichever grows first
+    twin = copy.copy(m)
+    twin._states = [s.copy() for s in m._states]
+    m.partial_fit(X[:20], t[:20])
+    twin.partial_fit(X, t)
+    twin.partial_fit(X, t)
+    m.partial_fit(X[:20], t[:20])
+    assert len(m.mistakes_) == len(twin.mistakes_) == 303
+    np.testing.assert_array_equal(m.mistakes_[:301], expected["mistakes"])
+    np.testing.assert_array_equal(twin.mistakes_[:301], expected["mistakes"])
+    solo = copy.deepcopy(twin)
+    np.testing.assert_array_equal(solo.mistakes_, twin.mistakes_)
+    assert m.mistakes_[301] <= 20 and m.mistakes_[302] <= 20  # m's chunks have 20 rows
+
+
 # ------------------------------------------------------ training controls
 
 

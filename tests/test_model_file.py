@@ -188,6 +188,23 @@ def test_partial_fit_continues_from_a_loaded_model(name, dtype):
     assert_same_attributes(first, loaded, name, skip=("rows",))
 
 
+def test_a_file_with_the_older_history_lists_loads_and_continues():
+    # files written before the histories lived in the arrays alone also hold
+    # them as lists (_history): still read, checked, and dropped
+    model, X, y = fitted("binary", np.float64)
+    model._history = {"mistakes": model.mistakes_.tolist(), "updates": model.updates_.tolist(),
+                      "loss": model.loss_.tolist()}
+    loaded, _ = round_trip(model)
+    assert not hasattr(loaded, "_history")
+    np.testing.assert_array_equal(loaded.mistakes_, model.mistakes_)
+    n = len(loaded.mistakes_)
+    quiet(loaded.partial_fit, X, y)
+    assert len(loaded.mistakes_) == len(loaded.loss_) == loaded.n_iter_ == n + 1
+    model._history["loss"] = ["not a number"]
+    with pytest.raises(ModelFileError, match="_history"):
+        round_trip(model)
+
+
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
 def test_warm_start_continues_from_a_loaded_model(dtype):
     model, X, y = fitted("averaged", dtype)

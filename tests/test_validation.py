@@ -157,3 +157,31 @@ def test_label_signs_is_the_where_of_the_notes(bits, step):
     assert got.dtype == np.int8 and got.shape == mask.shape
     np.testing.assert_array_equal(got, np.where(mask, 1, -1))
     np.testing.assert_array_equal(mask, before)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seen=st.lists(st.integers(-5, 5), max_size=8),
+       known=st.lists(st.integers(-5, 5), max_size=8),
+       kinds=st.sampled_from(["ii", "if", "fi", "uu", "bb", "UU", "SS", "Ui", "iU"]))
+def test_labels_not_in_is_setdiff(seen, known, kinds):
+    # the binary-search path against np.setdiff1d, for every pairing of kinds
+    from perceptron.linear import _labels_not_in
+
+    def as_kind(values, kind):
+        if kind == "u":
+            return np.array([abs(v) for v in values], dtype=np.uint8)
+        if kind == "b":
+            return np.array([v > 0 for v in values], dtype=bool)
+        if kind == "U":
+            return np.array([f"c{v}" for v in values], dtype=str)
+        if kind == "S":
+            return np.array([f"c{v}".encode() for v in values], dtype=bytes)
+        return np.array(values, dtype=np.int64 if kind == "i" else np.float64)
+
+    s = np.unique(as_kind(seen, kinds[0]))
+    k = np.unique(as_kind(known, kinds[1]))
+    try:
+        expected = np.setdiff1d(s, k)
+    except TypeError:
+        return  # numpy itself cannot compare these
+    np.testing.assert_array_equal(_labels_not_in(s, k), expected)
