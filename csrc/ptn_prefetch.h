@@ -62,42 +62,23 @@
  * changed from row to row would be a mispredicted branch per row (+13% on
  * a shuffled a9a epoch, whose rows are two or three lines).
  */
-PTN_INLINE void ptn_prefetch_range(const void *p, size_t nbytes)
-{
-    const char *c = (const char *)p;
-    size_t off;
-    for (off = 0; off < nbytes; off += PTN_CACHE_LINE) {
-        PTN_PREFETCH_LINE(c + off);
+#define PTN_PREFETCH_RANGE(NAME, LINE)                                               \
+    PTN_INLINE void NAME(const void *p, size_t nbytes)                               \
+    {                                                                                \
+        const char *c = (const char *)p;                                             \
+        size_t off;                                                                  \
+        for (off = 0; off < nbytes; off += PTN_CACHE_LINE) {                         \
+            LINE(c + off);                                                           \
+        }                                                                            \
+        if (nbytes != 0) {                                                           \
+            LINE(c + nbytes - 1);                                                    \
+        }                                                                            \
     }
-    if (nbytes != 0) {
-        PTN_PREFETCH_LINE(c + nbytes - 1);
-    }
-}
 
+PTN_PREFETCH_RANGE(ptn_prefetch_range, PTN_PREFETCH_LINE)
 /* The same lines, into L1. */
-PTN_INLINE void ptn_prefetch_range_l1(const void *p, size_t nbytes)
-{
-    const char *c = (const char *)p;
-    size_t off;
-    for (off = 0; off < nbytes; off += PTN_CACHE_LINE) {
-        PTN_PREFETCH_L1_LINE(c + off);
-    }
-    if (nbytes != 0) {
-        PTN_PREFETCH_L1_LINE(c + nbytes - 1);
-    }
-}
-
+PTN_PREFETCH_RANGE(ptn_prefetch_range_l1, PTN_PREFETCH_L1_LINE)
 /* The same lines, for writing. */
-PTN_INLINE void ptn_prefetch_write_range(const void *p, size_t nbytes)
-{
-    const char *c = (const char *)p;
-    size_t off;
-    for (off = 0; off < nbytes; off += PTN_CACHE_LINE) {
-        PTN_PREFETCH_WRITE_LINE(c + off);
-    }
-    if (nbytes != 0) {
-        PTN_PREFETCH_WRITE_LINE(c + nbytes - 1);
-    }
-}
+PTN_PREFETCH_RANGE(ptn_prefetch_write_range, PTN_PREFETCH_WRITE_LINE)
 
 #endif /* PTN_PREFETCH_H */
