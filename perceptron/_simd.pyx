@@ -115,9 +115,9 @@ def simd_info():
         supports; ``requested``: the value of ``PERCEPTRON_SIMD`` if it was
         set, else None; ``supported`` and ``compiled``: lists of levels;
         ``cpu``: a dict of the detected features (``avx2``, ``fma``,
-        ``avx512f``, ``avx512dq``, ``neon``, ... and whether the operating system saves the
-        wide registers, ``os_ymm`` / ``os_zmm``); ``machine``: the
-        architecture name.
+        ``avx512f``, ``avx512dq``, ``neon``, ... and whether the operating
+        system saves the wide registers, ``os_ymm`` / ``os_zmm``);
+        ``machine``: the architecture name.
     """
     cdef ptn_cpu_features f
     ptn_cpu_detect(&f)
