@@ -18,9 +18,9 @@ from setuptools.command.build_ext import build_ext
 
 CSRC = "csrc"
 KERNEL_SOURCES = [
-    "csrc/kernels_scalar.c",
-    "csrc/kernels_x86.c",
-    "csrc/kernels_neon.c",
+    "csrc/simd_scalar.c",
+    "csrc/simd_x86.c",
+    "csrc/simd_neon.c",
     "csrc/cpu.c",
     "csrc/dispatch.c",
 ]
@@ -38,27 +38,27 @@ COMPILER_DIRECTIVES = {
 
 
 def extension(name, extra_sources=()):
-    return Extension(
-        f"perceptron.{name}",
-        [f"perceptron/{name}.pyx", *extra_sources],
-        include_dirs=[CSRC],
-    )
+    path = name.replace(".", "/")
+    return Extension(f"perceptron.{name}", [f"perceptron/{path}.pyx", *extra_sources],
+                     include_dirs=[CSRC])
 
 
 EXTENSIONS = [
-    # _simd owns the kernels and the dispatch table; the other modules reach
-    # them through its cimport-able API (perceptron/_simd.pxd).
-    extension("_simd", KERNEL_SOURCES),
-    extension("_online"),
-    extension("_decision"),
-    extension("_csr"),
-    extension("_voted"),
-    extension("_centroid"),
-    extension("_model"),
-    extension("_kernel"),
+    # the public C-level API: simd owns the kernels and the dispatch table,
+    # the other modules reach them through its cimport-able API
+    # (perceptron/simd.pxd); model scores a fitted linear model without the GIL
+    extension("simd", KERNEL_SOURCES),
+    extension("model"),
+    # the compiled loops (perceptron/_core/)
+    extension("_core.online"),
+    extension("_core.decision"),
+    extension("_core.csr"),
+    extension("_core.voted"),
+    extension("_core.centroid"),
+    extension("_core.kernel"),
     # file formats: plain C parsers (no kernels), each in the module that uses it
-    extension("_svmlight", ["csrc/svmlight.c"]),
-    extension("_model_file", ["csrc/model_file.c"]),
+    extension("_core.svmlight", ["csrc/svmlight.c"]),
+    extension("_core.model_file", ["csrc/model_file.c"]),
 ]
 
 
@@ -66,7 +66,7 @@ EXTENSIONS = [
 # CSR epoch (csrc/ptn_csr_online.h), scalar code over short rows: gcc turns
 # its updates of 14 values into SSE2 code behind run-time overlap checks,
 # which made a shuffled a9a epoch 4% slower (818 -> 783 us without).
-NO_AUTOVECTORIZE = {"perceptron._online"}
+NO_AUTOVECTORIZE = {"perceptron._core.online"}
 
 
 def copy_public_sources():

@@ -27,7 +27,7 @@ import numpy as np
 from _common import best_time, blas_threads, header, peak_alloc, verdict
 
 import perceptron
-from perceptron import _decision
+from perceptron._core import decision as _decision
 from perceptron.datasets import load_breast_cancer
 
 

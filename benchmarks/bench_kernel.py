@@ -43,7 +43,7 @@ import numpy as np
 from _common import best_time, header, verdict
 
 import perceptron
-from perceptron._online import shuffled_orders
+from perceptron._core.online import shuffled_orders
 from perceptron._parallel import available_threads
 from perceptron._validation import check_random_seed
 

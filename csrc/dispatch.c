@@ -14,7 +14,7 @@
 #error "dispatch.c must be compiled for the baseline instruction set (no -mavx/-march flags)"
 #endif
 
-static const ptn_kernels ptn_table_scalar = {
+static const ptn_simd ptn_table_scalar = {
     PTN_LEVEL_SCALAR, "scalar",
     ptn_dot_f32_scalar, ptn_dot_f64_scalar, ptn_axpy_f32_scalar, ptn_axpy_f64_scalar,
     ptn_axpy_f32_f64_scalar,
@@ -28,8 +28,8 @@ static const ptn_kernels ptn_table_scalar = {
     ptn_draws_scalar, ptn_shuffle_scalar,
 };
 
-#if PTN_HAVE_X86_KERNELS
-static const ptn_kernels ptn_table_avx2 = {
+#if PTN_HAVE_X86_SIMD
+static const ptn_simd ptn_table_avx2 = {
     PTN_LEVEL_AVX2, "avx2",
     ptn_dot_f32_avx2, ptn_dot_f64_avx2, ptn_axpy_f32_avx2, ptn_axpy_f64_avx2,
     ptn_axpy_f32_f64_avx2,
@@ -42,7 +42,7 @@ static const ptn_kernels ptn_table_avx2 = {
     ptn_descents_i32_avx2, ptn_descents_i64_avx2,
     ptn_draws_scalar, ptn_shuffle_scalar,
 };
-static const ptn_kernels ptn_table_avx512 = {
+static const ptn_simd ptn_table_avx512 = {
     PTN_LEVEL_AVX512, "avx512",
     ptn_dot_f32_avx512, ptn_dot_f64_avx512, ptn_axpy_f32_avx512, ptn_axpy_f64_avx512,
     ptn_axpy_f32_f64_avx512,
@@ -57,8 +57,8 @@ static const ptn_kernels ptn_table_avx512 = {
 };
 #endif
 
-#if PTN_HAVE_NEON_KERNELS
-static const ptn_kernels ptn_table_neon = {
+#if PTN_HAVE_NEON_SIMD
+static const ptn_simd ptn_table_neon = {
     PTN_LEVEL_NEON, "neon",
     ptn_dot_f32_neon, ptn_dot_f64_neon, ptn_axpy_f32_neon, ptn_axpy_f64_neon,
     ptn_axpy_f32_f64_neon,
@@ -76,20 +76,20 @@ static const ptn_kernels ptn_table_neon = {
 static const char *const ptn_level_names[PTN_LEVEL_COUNT] = {"scalar", "avx2", "avx512", "neon"};
 
 /* Set once by ptn_dispatch_init, at module import; read-only afterwards. */
-static const ptn_kernels *ptn_active = &ptn_table_scalar;
+static const ptn_simd *ptn_active = &ptn_table_scalar;
 
-static const ptn_kernels *ptn_compiled_table(int level)
+static const ptn_simd *ptn_compiled_table(int level)
 {
     switch (level) {
     case PTN_LEVEL_SCALAR:
         return &ptn_table_scalar;
-#if PTN_HAVE_X86_KERNELS
+#if PTN_HAVE_X86_SIMD
     case PTN_LEVEL_AVX2:
         return &ptn_table_avx2;
     case PTN_LEVEL_AVX512:
         return &ptn_table_avx512;
 #endif
-#if PTN_HAVE_NEON_KERNELS
+#if PTN_HAVE_NEON_SIMD
     case PTN_LEVEL_NEON:
         return &ptn_table_neon;
 #endif
@@ -178,7 +178,7 @@ int ptn_best_level(void)
     return PTN_LEVEL_SCALAR;
 }
 
-const ptn_kernels *ptn_kernels_for_level(int level)
+const ptn_simd *ptn_simd_for_level(int level)
 {
     return ptn_level_supported(level) ? ptn_compiled_table(level) : NULL;
 }
@@ -198,7 +198,7 @@ int ptn_dispatch_init(int requested)
     return level;
 }
 
-const ptn_kernels *ptn_active_kernels(void)
+const ptn_simd *ptn_active_simd(void)
 {
     return ptn_active;
 }

@@ -38,15 +38,15 @@
 
 /* The x86 kernels are compiled when the compiler can emit AVX-512F code. */
 #if PTN_ARCH_X86 && (defined(__GNUC__) || defined(__clang__) || defined(_MSC_VER))
-#define PTN_HAVE_X86_KERNELS 1
+#define PTN_HAVE_X86_SIMD 1
 #else
-#define PTN_HAVE_X86_KERNELS 0
+#define PTN_HAVE_X86_SIMD 0
 #endif
 
 #if PTN_ARCH_ARM64
-#define PTN_HAVE_NEON_KERNELS 1
+#define PTN_HAVE_NEON_SIMD 1
 #else
-#define PTN_HAVE_NEON_KERNELS 0
+#define PTN_HAVE_NEON_SIMD 0
 #endif
 
 #endif /* PTN_CONFIG_H */

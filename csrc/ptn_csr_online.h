@@ -20,7 +20,7 @@
  * The dot product is the scalar sparse dot of ptn_sparse_inline.h (the same
  * bits as the scalar level's sdot), or the level's own sdot through
  * s->dot_* when the caller sets it (weights too large for L1, where the
- * gathers of AVX2 / AVX-512 pay: ptn_kernels.h).  The updates are the scalar
+ * gathers of AVX2 / AVX-512 pay: ptn_simd.h).  The updates are the scalar
  * saxpy's code.  The counterpart of ptn_scan.h for sparse rows: the update
  * happens inside the loop, because on short rows (tens of non-zeros) leaving
  * the loop for every mistake costs as much as the row.
@@ -35,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ptn_kernels.h"
+#include "ptn_simd.h"
 #include "ptn_prefetch.h"
 #include "ptn_sparse_inline.h"
 

@@ -8,7 +8,7 @@
 #ifndef PTN_DISPATCH_H
 #define PTN_DISPATCH_H
 
-#include "ptn_kernels.h"
+#include "ptn_simd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,7 +30,7 @@ int ptn_level_supported(int level);
 int ptn_best_level(void);
 
 /* The table of `level`, or NULL if that level is not supported here. */
-const ptn_kernels *ptn_kernels_for_level(int level);
+const ptn_simd *ptn_simd_for_level(int level);
 
 /* Select the active table.  requested < 0 selects the best supported level;
  * otherwise `requested` must be supported, else the active table stays the
@@ -38,7 +38,7 @@ const ptn_kernels *ptn_kernels_for_level(int level);
 int ptn_dispatch_init(int requested);
 
 /* The active table (the scalar one until ptn_dispatch_init has run). */
-const ptn_kernels *ptn_active_kernels(void);
+const ptn_simd *ptn_active_simd(void);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,7 @@
 #ifndef PTN_MODEL_H
 #define PTN_MODEL_H
 
-#include "ptn_kernels.h"
+#include "ptn_simd.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,8 +49,8 @@ typedef struct ptn_linear_model {
 /* The functions below are static inline: a program (or a Cython module)
  * that includes this header compiles them in, so a call costs no more than
  * the kernel it makes.  The kernel table is a parameter: pass
- * ptn_active_kernels() (after ptn_dispatch_init) from C, or
- * perceptron._simd's active_kernels() from Cython.
+ * ptn_active_simd() (after ptn_dispatch_init) from C, or
+ * perceptron.simd's active_simd() from Cython.
  *
  *   ptn_linear_model_check(m)        0 if m is well formed (known kind and
  *                                    dtype, k and d >= 1, k = 1 exactly for
@@ -84,7 +84,7 @@ PTN_INLINE int ptn_linear_model_check(const ptn_linear_model *m)
     }
 }
 
-PTN_INLINE double ptn_row_activation(const ptn_kernels *k, const ptn_linear_model *m,
+PTN_INLINE double ptn_row_activation(const ptn_simd *k, const ptn_linear_model *m,
                                      int64_t j, const void *x)
 {
     size_t d = (size_t)m->n_features;
@@ -97,7 +97,7 @@ PTN_INLINE double ptn_row_activation(const ptn_kernels *k, const ptn_linear_mode
     }
 }
 
-PTN_INLINE double ptn_decision(const ptn_kernels *k, const ptn_linear_model *m,
+PTN_INLINE double ptn_decision(const ptn_simd *k, const ptn_linear_model *m,
                                 const void *x)
 {
     int64_t j;
@@ -111,7 +111,7 @@ PTN_INLINE double ptn_decision(const ptn_kernels *k, const ptn_linear_model *m,
     return best;
 }
 
-PTN_INLINE void ptn_decision_all(const ptn_kernels *k, const ptn_linear_model *m,
+PTN_INLINE void ptn_decision_all(const ptn_simd *k, const ptn_linear_model *m,
                                  const void *x, double *scores)
 {
     int64_t j;
@@ -120,7 +120,7 @@ PTN_INLINE void ptn_decision_all(const ptn_kernels *k, const ptn_linear_model *m
     }
 }
 
-PTN_INLINE int64_t ptn_predict(const ptn_kernels *k, const ptn_linear_model *m,
+PTN_INLINE int64_t ptn_predict(const ptn_simd *k, const ptn_linear_model *m,
                                const void *x)
 {
     int64_t j, best_j = 0;

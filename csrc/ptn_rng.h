@@ -68,7 +68,7 @@ PTN_INLINE void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
 /*
  * Bounded draws in bulk: out[l] = ptn_rng_below(r, top - l) for l < count
  * (top - count + 1 >= 1, top < 2^32), the generator left where those calls
- * would leave it.  Each SIMD level has one (ptn_kernels.h); they give the
+ * would leave it.  Each SIMD level has one (ptn_simd.h); they give the
  * same numbers.
  */
 typedef void (*ptn_draws_fn)(ptn_rng *r, size_t top, size_t count, uint32_t *out);

@@ -4,7 +4,7 @@
  * One CSR row is nnz values and their column indices (int32 or int64, as
  * scipy stores them).  The dot product keeps four partial sums of exact
  * double products, like the dense dot; the update writes one weight per
- * stored value.  kernels_scalar.c exports these as the scalar level's
+ * stored value.  simd_scalar.c exports these as the scalar level's
  * sdot/saxpy; ptn_csr_online.h inlines the same code in its loop, so that
  * both give the same bits.
  */

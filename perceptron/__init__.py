@@ -7,12 +7,12 @@ the CPU at hand; see ``simd_info()``.
 from ._version import __version__
 
 try:
-    from ._simd import simd_info
+    from .simd import simd_info
 except ImportError as exc:  # pragma: no cover - depends on how the package was built
     import os as _os
 
     _here = _os.path.dirname(_os.path.abspath(__file__))
-    if _os.path.exists(_os.path.join(_here, "_simd.pyx")):
+    if _os.path.exists(_os.path.join(_here, "simd.pyx")):
         raise ImportError(
             f"perceptron is being imported from its source tree ({_here}), where the compiled "
             "extensions are not built. Build them in place with `pip install -e .`, or run "
@@ -37,8 +37,8 @@ def get_include():
     (``include_dirs``) and to Cython's (``cythonize(..., include_path=[...])``)
     to build code that uses the package at the C level:
 
-    - ``cimport perceptron._simd`` (the SIMD kernels: dot, axpy, ...) and
-      ``cimport perceptron._model`` (a fitted model's nogil ``decision`` and
+    - ``cimport perceptron.simd`` (the SIMD kernels: dot, axpy, ...) and
+      ``cimport perceptron.model`` (a fitted model's nogil ``decision`` and
       ``predict``) from Cython;
     - ``#include "ptn_model.h"`` (and compiling the .c files beside it) from
       plain C, to score a model without Python.

@@ -7,7 +7,7 @@ preamble (magic ``\\x89PTN\\r\\n\\x1a\\n``, format version, the kind of a
 linear model, a CRC-32 of the file), a table of numeric arrays (name, dtype,
 shape, offset, size), a UTF-8 JSON header, then the arrays, each 64-byte
 aligned.  The C reader of csrc/model_file.c checks the container, for this
-module (through ``perceptron._model_file``) and for C programs, which score a
+module (through ``perceptron._core.model_file``) and for C programs, which score a
 linear model from the arrays ``coef_`` and ``intercept_`` without parsing the
 JSON.
 
@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernel, _model_file
+from ._core import kernel as _kernel, model_file as _model_file
 from ._state import N_COUNTERS, OnlineState
 from ._version import __version__
 from .exceptions import ModelFileError

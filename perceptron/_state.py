@@ -1,7 +1,7 @@
 """The training state of a linear perceptron, between calls to the loops.
 
 Plain numpy arrays (so a state pickles, copies and inspects like data) that
-``perceptron._online.run_epochs`` updates in place: the weights in the data's
+``perceptron._core.online.run_epochs`` updates in place: the weights in the data's
 dtype, biases and averaging accumulators in float64, the pocket, the counters
 of the averaging clock and of the pocket's runs, the generator's state and the
 rows to visit.  Keeping them together is what makes ``partial_fit`` on chunks
@@ -9,7 +9,7 @@ equal to one epoch over their concatenation, averaging counters included.
 """
 import numpy as np
 
-from . import _online
+from ._core import online as _online
 
 # slots of `counters` (the same names in _online.pyx)
 C_STEPS, C_UPDATES, C_RUN, C_POCKET_RUN, C_POCKET_CHECKED, C_EPOCHS = range(6)

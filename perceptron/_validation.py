@@ -5,7 +5,7 @@ float32 or float64 matrix with at least one row and one column, labels that
 map onto {-1, +1}, and parameters of the right type and range.  Finiteness of
 X is checked inside the loops themselves (a dot product that meets NaN or
 infinity is not finite), which saves a full pass over the data; see
-``perceptron._online``.
+``perceptron._core.online``.
 """
 import math
 import numbers
@@ -15,7 +15,7 @@ from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from . import _csr
+from ._core import csr as _csr
 from .exceptions import DataConversionWarning, NotFittedError, sklearn_compatible
 
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))

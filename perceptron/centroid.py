@@ -1,7 +1,7 @@
 """The centroid method: classify by the nearest class mean."""
 import numpy as np
 
-from . import _centroid
+from ._core import centroid as _centroid
 from ._base import BaseEstimator
 from ._validation import check_X, check_feature_names, check_labels, unique_labels
 from .linear import LinearClassifierMixin, _check_sample_weight

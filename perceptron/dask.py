@@ -40,7 +40,7 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
         "perceptron.dask needs dask and distributed, which are not installed: "
         "pip install perceptron[dask]") from _err
 
-from . import _online
+from ._core import online as _online
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState
 from ._validation import (_is_sparse, _mix64, check_feature_names, check_labels,
                           check_random_seed, check_scalar, check_X, label_signs, unique_labels)

@@ -19,7 +19,7 @@ from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from . import _svmlight
+from ._core import svmlight as _svmlight
 from ._model_io import load_model, save_model
 from .exceptions import SvmlightFormatError
 

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 
-from . import _kernel
+from ._core import kernel as _kernel
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
 from ._validation import (check_X, check_array, check_feature_names, check_finite,
@@ -250,7 +250,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     costs one pass over a Gram column; columns that are not cached are
     computed in blocks of up to 64, in one pass over X, as a matrix product
     by the SIMD kernels (``dot_block``, then ``exp`` for rbf, whose squared
-    distances are taken about the data's mean).  See ``perceptron._kernel``
+    distances are taken about the data's mean).  See ``perceptron._core.kernel``
     for the design.  X is checked for NaN and infinity before training.
 
     Sparse X (as ``Perceptron`` takes it: scipy.sparse or CSRData) is checked

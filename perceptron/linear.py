@@ -5,7 +5,8 @@ from typing import Any, Dict
 
 import numpy as np
 
-from . import _decision, _model, _online
+from . import model as _model
+from ._core import decision as _decision, online as _online
 from ._base import BaseEstimator, ClassifierMixin
 from ._monitor import Monitor
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
@@ -90,10 +91,10 @@ class LinearClassifierMixin(ClassifierMixin):
     def c_model(self):
         """The fitted weights as a C struct, for nogil scoring from Cython or C.
 
-        Returns a ``perceptron._model.LinearModel``; its ``c_model`` member
+        Returns a ``perceptron.model.LinearModel``; its ``c_model`` member
         is the ``ptn_linear_model`` of csrc/ptn_model.h, to be used with the
         ``decision`` / ``decision_all`` / ``predict`` functions of
-        ``perceptron/_model.pxd`` (``cimport perceptron._model``).
+        ``perceptron/_model.pxd`` (``cimport perceptron.model``).
 
         Lifetime: the struct borrows ``coef_`` and ``intercept_`` (it copies
         them only if they are not C-contiguous); the LinearModel object keeps
@@ -369,7 +370,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     numeric input is converted once to float64.  Activations are summed in
     double precision whatever the data's dtype (for float32 data, after
     blocks of four float32 products per SIMD lane: an error below
-    ``4 * 2**-24 * sum |w_j x_j|``; see csrc/ptn_kernels.h).  X is checked for NaN and
+    ``4 * 2**-24 * sum |w_j x_j|``; see csrc/ptn_simd.h).  X is checked for NaN and
     infinity during the first epoch (any non-finite value makes an
     activation non-finite), not by a separate pass.  Rows of weight 0 are
     left out of training.

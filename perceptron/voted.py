@@ -1,7 +1,7 @@
 """The voted perceptron (Freund and Schapire 1999)."""
 import numpy as np
 
-from . import _voted
+from ._core import voted as _voted
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
 from ._validation import (_mix64, CsrInput, check_X, check_feature_names, check_finite,

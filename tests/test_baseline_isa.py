@@ -20,7 +20,7 @@ import perceptron
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHECKER = ROOT / "wheelhouse-config" / "check_baseline_isa.py"
 CSRC = ROOT / "csrc"
-KERNEL_SOURCES = ["kernels_scalar.c", "kernels_x86.c", "kernels_neon.c", "cpu.c", "dispatch.c"]
+KERNEL_SOURCES = ["simd_scalar.c", "simd_x86.c", "simd_neon.c", "cpu.c", "dispatch.c"]
 
 pytestmark = [
     pytest.mark.skipif(not CHECKER.exists(),
@@ -97,7 +97,7 @@ def test_c_kernels_keep_avx_inside_the_marked_kernels(compiler, tmp_path):
 
 def test_the_imported_extensions_keep_avx_inside_the_marked_kernels():
     package = pathlib.Path(perceptron.__file__).parent
-    extensions = sorted(package.glob("_*.so"))
+    extensions = sorted(package.rglob("*.so"))
     if not extensions:
         pytest.skip(f"no ELF extension modules in {package}")
     result = check(*extensions)

@@ -14,7 +14,7 @@ import pytest
 from perceptron import CentroidClassifier, ConvergenceWarning, Perceptron
 
 CSRC = pathlib.Path(__file__).resolve().parents[1] / "csrc"
-KERNELS = ["kernels_scalar.c", "kernels_x86.c", "kernels_neon.c", "cpu.c", "dispatch.c"]
+KERNELS = ["simd_scalar.c", "simd_x86.c", "simd_neon.c", "cpu.c", "dispatch.c"]
 PROGRAMS = {
     "test_svmlight": ["tests/test_svmlight.c", "svmlight.c"],
     "test_model_file": ["tests/test_model_file.c", "model_file.c", *KERNELS],

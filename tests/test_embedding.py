@@ -13,7 +13,7 @@ import pytest
 
 import perceptron
 from perceptron import ConvergenceWarning, Perceptron, CentroidClassifier
-from perceptron._model import LinearModel
+from perceptron.model import LinearModel
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "embed_cython"
 
@@ -32,9 +32,9 @@ def data(rng, n=500, d=100, k=2, dtype=np.float32):
 
 def test_get_include_has_headers_and_pxd():
     inc = pathlib.Path(perceptron.get_include())
-    for name in ("ptn_kernels.h", "ptn_model.h", "ptn_dispatch.h", "dispatch.c", "kernels_x86.c"):
+    for name in ("ptn_simd.h", "ptn_model.h", "ptn_dispatch.h", "dispatch.c", "simd_x86.c"):
         assert (inc / name).is_file(), name
-    for name in ("_simd.pxd", "_model.pxd"):
+    for name in ("simd.pxd", "model.pxd"):
         assert (inc / "perceptron" / name).is_file(), name
 
 

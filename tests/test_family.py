@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from perceptron import ConvergenceWarning, Perceptron
-from perceptron._online import shuffled_orders
+from perceptron._core.online import shuffled_orders
 from perceptron._validation import check_random_seed
 
 from reference import (family_reference, minibatch_reference, multinomial_reference,
@@ -474,7 +474,7 @@ def test_partial_fit_refuses_a_changed_variant(change, rng):
 
 
 def test_run_epochs_refuses_a_state_without_the_arrays_its_parameters_need():
-    from perceptron import _online
+    from perceptron._core import online as _online
     from perceptron._state import OnlineState
 
     state = OnlineState(1, 2, np.float64, multinomial=False, average=False, pocket=False,

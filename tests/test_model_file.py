@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import perceptron
 from perceptron import (CentroidClassifier, ConvergenceWarning, KernelPerceptron, Perceptron,
                         VotedPerceptron)
-from perceptron import _model_file
+from perceptron._core import model_file as _model_file
 from perceptron.exceptions import ModelFileError
 from perceptron.io import load_model, save_model
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from perceptron import ConvergenceWarning, NotFittedError, Perceptron
-from perceptron._online import shuffled_orders
+from perceptron._core.online import shuffled_orders
 from perceptron._validation import check_random_seed
 
 from reference import perceptron_reference
@@ -359,6 +359,6 @@ def test_large_predict_uses_threads_and_matches(rng):
     w = m.coef_[0].astype(np.float64)
     expected = X.astype(np.float64) @ w + m.intercept_[0]
     # float32 dot products: four-product float32 blocks summed in double
-    # (csrc/ptn_kernels.h), so the error is bounded by the terms' magnitudes
+    # (csrc/ptn_simd.h), so the error is bounded by the terms' magnitudes
     bound = 4 * 2.0 ** -24 * (np.abs(X.astype(np.float64)) @ np.abs(w)) + 1e-9
     assert np.all(np.abs(m.decision_function(X) - expected) <= bound)

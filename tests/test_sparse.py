@@ -298,7 +298,7 @@ def test_wrong_number_of_features_on_sparse():
 
 
 def test_decision_csr_rows_match_all_rows():
-    from perceptron import _decision
+    from perceptron._core import decision as _decision
 
     X, _ = int_data(n=50, d=9)
     rng = np.random.default_rng(0)
@@ -495,7 +495,7 @@ def test_voted_and_centroid_a9a(a9a_path):
 
 
 def test_structure_check_finds_errors_after_unsorted_rows():
-    from perceptron import _csr
+    from perceptron._core import csr as _csr
 
     for idx in (np.int32, np.int64):
         indptr = np.array([0, 2, 3, 5], dtype=idx)
@@ -520,7 +520,7 @@ def test_structure_check_finds_errors_after_unsorted_rows():
 
 def _structure_reference(indices, indptr, d):
     """check_structure's answer, entry by entry in Python (its docstring)."""
-    from perceptron import _csr
+    from perceptron._core import csr as _csr
 
     n, nnz = len(indptr) - 1, len(indices)
     if indptr[0] != 0:
@@ -552,7 +552,7 @@ def _structure_reference(indices, indptr, d):
 def test_structure_check_equals_a_reference(seed, rows, defect, where, dtype):
     # rows of up to 30 sorted columns (up to ~45,000 stored values, so that
     # the check's blocks of 16,384 are crossed), one defect placed anywhere
-    from perceptron import _csr
+    from perceptron._core import csr as _csr
 
     rng = np.random.default_rng(seed)
     d = 40
@@ -583,7 +583,7 @@ def test_structure_check_equals_a_reference(seed, rows, defect, where, dtype):
 
 def test_structure_check_across_its_blocks():
     # a repeat or a descent exactly where the check's blocks meet (16,384)
-    from perceptron import _csr
+    from perceptron._core import csr as _csr
 
     for dtype in (np.int32, np.int64):
         rows = 2000

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from perceptron import CentroidClassifier, NotFittedError, Perceptron, VotedPerceptron
-from perceptron._online import shuffled_orders
+from perceptron._core.online import shuffled_orders
 from perceptron._validation import check_random_seed
 
 from reference import voted_reference

@@ -20,7 +20,7 @@ if ! command -v "$CC" >/dev/null; then
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/perceptron-fuzz.XXXXXX")
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icsrc"
-KERNELS="csrc/kernels_scalar.c csrc/kernels_x86.c csrc/kernels_neon.c csrc/cpu.c csrc/dispatch.c"
+KERNELS="csrc/simd_scalar.c csrc/simd_x86.c csrc/simd_neon.c csrc/cpu.c csrc/dispatch.c"
 
 echo "== building the fuzz targets in $WORK"
 $CC $FLAGS tools/fuzz/fuzz_svmlight.c csrc/svmlight.c -lm -o "$WORK/fuzz_svmlight"

@@ -36,7 +36,7 @@ def probe(env, cwd):
                          f"{env.get('PERCEPTRON_SIMD', '')!r}):\n{proc.stderr}")
     found = json.loads(proc.stdout)
     package = pathlib.Path(found["file"]).parent
-    if (package / "_simd.pyx").exists():
+    if (package / "simd.pyx").exists():
         raise SystemExit(f"perceptron was imported from the source tree {package}, not from "
                          "the installed package: run from outside the source tree")
     return found

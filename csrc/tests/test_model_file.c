@@ -54,7 +54,7 @@ static int score(const char *model_path, const char *x_path, long n_rows)
     double *X = (double *)(void *)read_file(x_path, &x_size);
     ptn_model_file mf;
     ptn_linear_model m;
-    const ptn_kernels *k;
+    const ptn_simd *k;
     double *scores, *row;
     float *row32;
     long i;
@@ -70,7 +70,7 @@ static int score(const char *model_path, const char *x_path, long n_rows)
         return 1;
     }
     ptn_dispatch_init(-1);
-    k = ptn_active_kernels();
+    k = ptn_active_simd();
     scores = (double *)malloc((size_t)m.n_rows * sizeof(double));
     row32 = (float *)malloc((size_t)m.n_features * sizeof(float));
     if (scores == NULL || row32 == NULL) {

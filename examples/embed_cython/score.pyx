@@ -12,8 +12,8 @@ import numpy as np
 from cython cimport floating
 from cython.parallel cimport prange
 
-from perceptron._model cimport LinearModel, ptn_linear_model, decision, predict
-from perceptron._simd cimport axpy_f32, axpy_f64, csr_index, dot_f32, dot_f64, sparse_axpy, sparse_dot
+from perceptron.model cimport LinearModel, ptn_linear_model, decision, predict
+from perceptron.simd cimport axpy_f32, axpy_f64, csr_index, dot_f32, dot_f64, sparse_axpy, sparse_dot
 
 
 def decision_rows(LinearModel model, const floating[:, ::1] X, double[::1] out):

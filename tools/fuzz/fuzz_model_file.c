@@ -49,7 +49,7 @@ static void use(const unsigned char *buf, size_t size)
                 x32[j] = 1.0f;
             }
             for (level = 0; level < PTN_LEVEL_COUNT; level++) {
-                const ptn_kernels *k = ptn_kernels_for_level(level);
+                const ptn_simd *k = ptn_simd_for_level(level);
                 const void *x = model.dtype == PTN_FLOAT32 ? (const void *)x32 : (const void *)x64;
                 if (k == NULL) {
                     continue;

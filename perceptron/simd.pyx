@@ -21,9 +21,9 @@ cdef extern from "ptn_dispatch.h" nogil:
     int ptn_level_compiled(int level)
     int ptn_level_supported(int level)
     int ptn_best_level()
-    const ptn_kernels *ptn_kernels_for_level(int level)
+    const ptn_simd *ptn_simd_for_level(int level)
     int ptn_dispatch_init(int requested)
-    const ptn_kernels *ptn_active_kernels()
+    const ptn_simd *ptn_active_simd()
     int PTN_LEVEL_COUNT
 
 cdef extern from "ptn_cpu.h" nogil:
@@ -44,17 +44,17 @@ cdef extern from "ptn_cpu.h" nogil:
 ENV_VAR = "PERCEPTRON_SIMD"
 LEVELS = tuple(ptn_level_name(i).decode() for i in range(PTN_LEVEL_COUNT))
 
-cdef const ptn_kernels *_active = NULL
+cdef const ptn_simd *_active = NULL
 
 
-cdef const ptn_kernels *active_kernels() noexcept nogil:
+cdef const ptn_simd *active_simd() noexcept nogil:
     return _active
 
 
-cdef const ptn_kernels *sparse_dot_kernels(size_t weight_bytes) noexcept nogil:
+cdef const ptn_simd *sparse_dot_kernels(size_t weight_bytes) noexcept nogil:
     if weight_bytes > PTN_SPARSE_GATHER_MIN_BYTES:
         return _active
-    return ptn_kernels_for_level(0)
+    return ptn_simd_for_level(0)
 
 
 cdef double dot_f32(Py_ssize_t n, const float *x, const float *y) noexcept nogil:
@@ -101,7 +101,7 @@ def _choose_level():
 
 
 _level, _request = _choose_level()
-_active = ptn_active_kernels()
+_active = ptn_active_simd()
 
 
 def simd_info():
@@ -137,12 +137,12 @@ def simd_info():
     }
 
 
-cdef const ptn_kernels *_table(level) except NULL:
+cdef const ptn_simd *_table(level) except NULL:
     if level is None:
         return _active
     if level not in LEVELS:
         raise ValueError(f"level must be one of {LEVELS}, got {level!r}")
-    cdef const ptn_kernels *k = ptn_kernels_for_level(LEVELS.index(level))
+    cdef const ptn_simd *k = ptn_simd_for_level(LEVELS.index(level))
     if k == NULL:
         raise ValueError(f"SIMD level {level!r} is not supported on this machine")
     return k
@@ -150,7 +150,7 @@ cdef const ptn_kernels *_table(level) except NULL:
 
 def _py_dot(x, y, level=None):
     """x . y with the kernel of `level` (None: the active one); for tests."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const float[::1] xf, yf
     cdef const double[::1] xd, yd
     if x.dtype != y.dtype or x.shape != y.shape or x.ndim != 1:
@@ -170,7 +170,7 @@ def _py_axpy(a, x, y, level=None):
     """y += a * x in place with the kernel of `level`; for tests.
 
     float32 x into float64 y uses the mixed-precision kernel."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const float[::1] xf
     cdef float[::1] yf
     cdef const double[::1] xd
@@ -198,7 +198,7 @@ def _py_axpy(a, x, y, level=None):
 
 def _py_sqdist(x, y, level=None):
     """sum((x - y)**2) with the kernel of `level` (None: the active one); for tests."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const float[::1] xf, yf
     cdef const double[::1] xd, yd
     if x.dtype != y.dtype or x.shape != y.shape or x.ndim != 1:
@@ -216,7 +216,7 @@ def _py_sqdist(x, y, level=None):
 
 def _py_exp(x, out, level=None):
     """out[:] = exp(x) with the kernel of `level` (out may be x); for tests."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const double[::1] xd
     cdef double[::1] od
     if x.dtype.name != "float64" or out.dtype.name != "float64":
@@ -233,7 +233,7 @@ def _py_block(A, shift, BT, level=None):
     A (m, lda) C-contiguous of which the first d = BT.shape[0] columns are
     used (lda > d exercises the row stride), shift (d,) and BT (d, p)
     float64; for tests."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const float[:, ::1] Af
     cdef const double[:, ::1] Ad
     cdef const double[::1] sh
@@ -268,7 +268,7 @@ def _py_block(A, shift, BT, level=None):
 def _py_rbf_block(na, nb, gamma, buf, level=None):
     """buf (m, p) <- exp(-gamma * max(na[:, None] + nb - 2 buf, 0)) in place with
     the rbf_block kernel of `level`; for tests."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const double[::1] a, b
     cdef double[:, ::1] o
     if buf.ndim != 2 or na.shape != (buf.shape[0],) or nb.shape != (buf.shape[1],):
@@ -285,7 +285,7 @@ def _py_scan(X, rows, y, w, double b, double margin, Py_ssize_t start, Py_ssize_
     (position of the first row with not (margin < y*a < inf), its activation),
     or (stop, None); for tests.  X (n, d) C-contiguous, w (d,) of X's dtype,
     rows intp, y int8 in {-1, +1}."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const float[:, ::1] Xf
     cdef const double[:, ::1] Xd
     cdef const float[::1] wf
@@ -328,7 +328,7 @@ def _py_scan(X, rows, y, w, double b, double margin, Py_ssize_t start, Py_ssize_
 def _py_sdot(val, idx, w, level=None):
     """sum(val * w[idx]) of a sparse row with the sdot kernel of `level`; for tests.
     val float32/float64, idx int32/int64, w of val's dtype."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const float[::1] vf, wf
     cdef const double[::1] vd, wd
     cdef const int32_t[::1] i32
@@ -355,7 +355,7 @@ def _py_sdot(val, idx, w, level=None):
 def _py_saxpy(a, val, idx, w, level=None):
     """w[idx] += a * val in place with the saxpy kernel of `level`; for tests.
     float32 val into a float64 w uses the mixed-precision kernel."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const float[::1] vf
     cdef const double[::1] vd
     cdef float[::1] wf
@@ -395,7 +395,7 @@ def _py_descents(a, strict, level=None):
     """(count, least, greatest) of the descents kernel of `level` over the
     1-D int32 or int64 array a (least and greatest None when a is empty);
     for tests."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef const int32_t[::1] a32
     cdef const int64_t[::1] a64
     cdef int32_t lo32 = 0, hi32 = 0
@@ -418,7 +418,7 @@ def _py_draws(uint64_t seed, size_t top, size_t count, level=None):
     """(draws, state): ptn_rng_below(top), (top - 1), ... `count` times from
     SplitMix64(seed) by the draws kernel of `level`, as uint32, and the
     generator's state after them; for tests."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef ptn_rng rng
     if top >= (<size_t>1) << 32 or count > top:
         raise ValueError("draws need top < 2**32 and count <= top")
@@ -434,7 +434,7 @@ def _py_shuffle(size_t n, uint64_t seed, Py_ssize_t epochs, level=None):
     """(orders, state): `epochs` successive shuffles of 0..n-1 by the shuffle
     kernel of `level`, one row per epoch, and the generator's final state;
     for tests."""
-    cdef const ptn_kernels *k = _table(level)
+    cdef const ptn_simd *k = _table(level)
     cdef ptn_rng rng
     cdef Py_ssize_t e
     orders = np.empty((epochs, n), dtype=np.intp)

@@ -1,7 +1,7 @@
 # The C-level API of a fitted linear model (csrc/ptn_model.h), for other
 # Cython code:
 #
-#     from perceptron._model cimport LinearModel, ptn_linear_model, decision, predict
+#     from perceptron.model cimport LinearModel, ptn_linear_model, decision, predict
 #
 #     cdef LinearModel model = estimator.c_model()      # holds the arrays
 #     cdef const ptn_linear_model *m = &model.c_model
@@ -16,7 +16,7 @@
 
 from libc.stdint cimport int32_t, int64_t
 
-from perceptron._simd cimport active_kernels, ptn_kernels
+from perceptron.simd cimport active_simd, ptn_simd
 
 cdef extern from "ptn_model.h" nogil:
     ctypedef struct ptn_linear_model:
@@ -38,10 +38,10 @@ cdef extern from "ptn_model.h" nogil:
 
     # static inline in the header: compiled into the module that cimports this
     int ptn_linear_model_check(const ptn_linear_model *m)
-    double ptn_decision(const ptn_kernels *k, const ptn_linear_model *m, const void *x)
-    void ptn_decision_all(const ptn_kernels *k, const ptn_linear_model *m, const void *x,
+    double ptn_decision(const ptn_simd *k, const ptn_linear_model *m, const void *x)
+    void ptn_decision_all(const ptn_simd *k, const ptn_linear_model *m, const void *x,
                           double *scores)
-    int64_t ptn_predict(const ptn_kernels *k, const ptn_linear_model *m, const void *x)
+    int64_t ptn_predict(const ptn_simd *k, const ptn_linear_model *m, const void *x)
 
 
 cdef class LinearModel:
@@ -53,16 +53,16 @@ cdef class LinearModel:
 
 # The activation a = w.x + b (binary), or the largest a_j (more rows).
 cdef inline double decision(const ptn_linear_model *m, const void *x) noexcept nogil:
-    return ptn_decision(active_kernels(), m, x)
+    return ptn_decision(active_simd(), m, x)
 
 
 # The k activations a_j = w_j.x + b_j into scores.
 cdef inline void decision_all(const ptn_linear_model *m, const void *x,
                               double *scores) noexcept nogil:
-    ptn_decision_all(active_kernels(), m, x, scores)
+    ptn_decision_all(active_simd(), m, x, scores)
 
 
 # The class index: 1 if a > 0 else 0 (binary), the first largest a_j
 # (multiclass); -1 for a multi-label model.
 cdef inline int64_t predict(const ptn_linear_model *m, const void *x) noexcept nogil:
-    return ptn_predict(active_kernels(), m, x)
+    return ptn_predict(active_simd(), m, x)

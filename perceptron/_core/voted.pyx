@@ -23,9 +23,9 @@ from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport ptn_kernels, active_kernels, ptn_rng, ptn_rng_seed
-from perceptron._prefetch cimport rows_ahead
-from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
+from perceptron.simd cimport ptn_simd, active_simd, ptn_rng, ptn_rng_seed
+from perceptron._core.prefetch cimport rows_ahead
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
                               row_dot, row_axpy,
                               row_finite, row_prefetch, row_prefetch_start,
                               row_bytes, max_ahead)
@@ -101,7 +101,7 @@ cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows
               Py_ssize_t n_rows, floating *w, double *b, bint fit_intercept, bint shuffle,
               Py_ssize_t max_iter, ptn_rng *rng, Store *S, int64_t *mistakes,
               Py_ssize_t *epochs_done, Py_ssize_t *bad_row) except -1 nogil:
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t d = S.d, e, k, j
     cdef size_t bytes_per_row = row_bytes(R, n, w)
     cdef Py_ssize_t ahead = rows_ahead(n_rows, bytes_per_row)
@@ -112,7 +112,7 @@ cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows
     cdef double a
     for e in range(max_iter):
         if shuffle:
-            active_kernels().shuffle(rng, rows, <size_t>n_rows)
+            active_simd().shuffle(rng, rows, <size_t>n_rows)
         m = 0
         for k in range(n_rows):
             i = rows[k]
@@ -259,7 +259,7 @@ cdef void _vote(const Rows *R, const floating *V, const double *b, const int64_t
                 Py_ssize_t m, Py_ssize_t d, Py_ssize_t start, Py_ssize_t n,
                 double *out) noexcept nogil:
     """out[r] = sum_j c_j sign(V_j . x_i + b_j) for i = start + r, sign(0) = -1."""
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t r, j
     cdef Py_ssize_t ahead = rows_ahead(n, row_bytes(R, n, V), max_ahead(R))
     cdef double vote

@@ -1,18 +1,18 @@
 /*
- * kernels_scalar.c - portable C99 kernels: the reference level, and the
+ * simd_scalar.c - portable C99 kernels: the reference level, and the
  * fallback on CPUs (or architectures) without a faster one.
  *
  * Four independent partial sums let the compiler overlap the additions; the
  * code stays plain C so that it builds for the baseline of any target.
  */
-#include "ptn_kernels.h"
+#include "ptn_simd.h"
 #include "ptn_scan.h"
 #include "ptn_sparse_inline.h"
 
 #include <math.h>
 
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__)
-#error "kernels_scalar.c must be compiled for the baseline instruction set"
+#error "simd_scalar.c must be compiled for the baseline instruction set"
 #endif
 
 PTN_INLINE double ptn_dot_f32_inline_scalar(size_t n, const float *x, const float *y)
@@ -198,7 +198,7 @@ size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double 
 
 /* The exported scalar sparse kernels (ptn_sparse_inline.h has their code,
  * which ptn_csr_online.h inlines too).  These serve every level for the
- * updates and for weights that fit in L1 (ptn_kernels.h). */
+ * updates and for weights that fit in L1 (ptn_simd.h). */
 #define PTN_SDOT_SCALAR(NAME, INLINE, T, I)                                          \
     double NAME(size_t nnz, const T *val, const I *idx, const T *w)                  \
     {                                                                                \

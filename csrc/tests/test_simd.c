@@ -8,7 +8,7 @@
  * at its special values (overflow, gradual underflow, infinities, NaN).
  * Build and run:
  *
- *   cc -std=c99 -O2 -Icsrc csrc/tests/test_kernels.c csrc/kernels_*.c \
+ *   cc -std=c99 -O2 -Icsrc csrc/tests/test_simd.c csrc/kernels_*.c \
  *      csrc/cpu.c csrc/dispatch.c -lm -o test_kernels && ./test_kernels
  *
  * Exit status 0 when every check passes.
@@ -66,7 +66,7 @@ static int exp_close(double got, double ref)
 
 /* The special values and the edges of exp's range, at every position of a
  * vector (so through the main loop and every tail). */
-static void check_exp_specials(const ptn_kernels *k)
+static void check_exp_specials(const ptn_simd *k)
 {
     static const double specials[] = {
         0.0, -0.0, 1.0, -1.0, 1e-300, -1e-300, 0.5, 709.78, 709.7827128933840, 709.79, 710.0,
@@ -98,7 +98,7 @@ static void check_exp_specials(const ptn_kernels *k)
 /* The _block kernels: every output against a long-double reference, its
  * value the same whatever the size of the block and its place in it (the
  * vector alone, as a block of one), and nothing written past out[m*p - 1]. */
-static void check_block(const ptn_kernels *k)
+static void check_block(const ptn_simd *k)
 {
     static const size_t ms[] = {0, 1, 2, 5};
     static const size_t ds[] = {1, 7, 50};
@@ -159,7 +159,7 @@ static void check_block(const ptn_kernels *k)
 }
 
 /* rbf_block: against exp of the clipped distance by the C library. */
-static void check_rbf_block(const ptn_kernels *k)
+static void check_rbf_block(const ptn_simd *k)
 {
     static const size_t ps[] = {1, 3, 4, 7, 8, 9, 16, 17, 64, 65};
     double na[5], nb[65], buf[5 * 65], dot[5 * 65];
@@ -192,7 +192,7 @@ static void check_rbf_block(const ptn_kernels *k)
  * same update made densely, for every nnz of `lengths` (gather bodies and
  * tails), int32 and int64 indices, weights small (L1) and large (gathers). */
 #define SP_MAX_D 70000
-static void check_sparse(const ptn_kernels *k)
+static void check_sparse(const ptn_simd *k)
 {
     static float wf[SP_MAX_D], vf[MAX_LEN], wf2[SP_MAX_D];
     static double wd[SP_MAX_D], vd[MAX_LEN], wd2[SP_MAX_D], acc[SP_MAX_D], acc2[SP_MAX_D];
@@ -264,7 +264,7 @@ static void check_sparse(const ptn_kernels *k)
 /* Each level's shuffle is the scalar Fisher-Yates shuffle, state included;
  * its draws are ptn_rng_below's, also where half of them are rejected
  * (bounds just above 2^31). */
-static void check_shuffle(const ptn_kernels *k)
+static void check_shuffle(const ptn_simd *k)
 {
     static const size_t sizes[] = {0, 1, 2, 9, 255, 256, 257, 264, 1000};
     static ptrdiff_t a[1000], b[1000];
@@ -313,7 +313,7 @@ int main(void)
            f.avx2, f.fma, f.avx512f, f.neon, ptn_level_name(ptn_best_level()));
 
     for (level = 0; level < PTN_LEVEL_COUNT; level++) {
-        const ptn_kernels *k = ptn_kernels_for_level(level);
+        const ptn_simd *k = ptn_simd_for_level(level);
         size_t li, offset, i;
         if (k == NULL) {
             printf("skip %s (not supported here)\n", ptn_level_name(level));
@@ -338,7 +338,7 @@ int main(void)
                     ref64 += (long double)xd[offset + i] * (long double)yd[offset + i];
                 }
                 tol = 1e-12 * (double)(n + 1);
-                /* the blocks' float32 roundings (ptn_kernels.h); none at the scalar level */
+                /* the blocks' float32 roundings (ptn_simd.h); none at the scalar level */
                 tol32 = tol + (level == PTN_LEVEL_SCALAR ? 0.0 : 4.0 * ldexp(1.0, -24) * (double)abs32);
                 got = k->dot_f32(n, xf + offset, yf + offset);
                 check(fabs(got - (double)ref32) <= tol32, "dot_f32", k->name, n, offset);

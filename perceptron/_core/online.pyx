@@ -15,7 +15,7 @@ the kernels, and biases, averaging accumulators and mini-batch gradients are
 doubles.  For float32 data the kernels add four products per SIMD lane in
 float32 before the double sum, so an activation's error stays within a few
 float32 roundings of its terms whatever the number of features (the
-contract is in csrc/ptn_kernels.h), at no cost in memory traffic.
+contract is in csrc/ptn_simd.h), at no cost in memory traffic.
 
 The binary online rule runs on the kernels' scan (csrc/ptn_scan.h): the
 stretch of rows the weights already get right is one C loop with the dot
@@ -52,12 +52,12 @@ from libc.stddef cimport ptrdiff_t
 from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport (ptn_kernels, ptn_scan, active_kernels, sparse_dot_kernels,
+from perceptron.simd cimport (ptn_simd, ptn_scan, active_simd, sparse_dot_kernels,
                                ptn_rng, ptn_rng_seed,
                                ptn_sdot_f32_i32_fn,
                                ptn_sdot_f32_i64_fn, ptn_sdot_f64_i32_fn, ptn_sdot_f64_i64_fn)
-from perceptron._prefetch cimport rows_ahead
-from perceptron._rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
+from perceptron._core.prefetch cimport rows_ahead
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
                                row_dot, row_axpy, row_axpy_acc, row_finite, row_prefetch,
                                row_prefetch_start, row_bytes, max_ahead)
 
@@ -191,7 +191,7 @@ cdef inline bint _all_finite_f64(const double *x, Py_ssize_t d) noexcept nogil:
 
 
 cdef inline void _add_scaled(floating *w, double s, const double *g, Py_ssize_t d,
-                             const ptn_kernels *K) noexcept nogil:
+                             const ptn_simd *K) noexcept nogil:
     """w += s * g with float64 g (a mini-batch step): O(d), once per batch."""
     cdef Py_ssize_t j
     if floating is double:
@@ -225,7 +225,7 @@ cdef inline void _after_update_pocket(Model *M) noexcept nogil:
 
 
 cdef double _training_score_binary(const Rows *R, const Data *D, const floating *w, double b,
-                                   const ptn_kernels *K) noexcept nogil:
+                                   const ptn_simd *K) noexcept nogil:
     """Weighted count of the training rows that w, b classify right (y*a > 0)."""
     cdef Py_ssize_t k
     cdef ptrdiff_t i
@@ -240,7 +240,7 @@ cdef double _training_score_binary(const Rows *R, const Data *D, const floating 
 
 cdef double _training_score_multi(const Rows *R, const Data *D, const floating *W,
                                   const double *b, Py_ssize_t k_classes,
-                                  const ptn_kernels *K) noexcept nogil:
+                                  const ptn_simd *K) noexcept nogil:
     """Weighted count of the training rows whose true class strictly wins."""
     cdef Py_ssize_t k, j
     cdef ptrdiff_t i
@@ -258,7 +258,7 @@ cdef double _training_score_multi(const Rows *R, const Data *D, const floating *
 
 
 cdef void _pocket_ratchet(const Rows *R, const floating *W, const Data *D, Model *M,
-                          bint multinomial, const ptn_kernels *K) noexcept nogil:
+                          bint multinomial, const ptn_simd *K) noexcept nogil:
     """Gallant's ratchet: weights whose run of correct predictions outlasts the
     pocket's replace it only if they classify more of the training set right."""
     cdef double score
@@ -279,7 +279,7 @@ cdef void _pocket_ratchet(const Rows *R, const floating *W, const Data *D, Model
 
 cdef inline void _pocket_correct_run(const Rows *R, const floating *W, const Data *D, Model *M,
                                      Py_ssize_t c, bint multinomial,
-                                     const ptn_kernels *K) noexcept nogil:
+                                     const ptn_simd *K) noexcept nogil:
     """c correct rows in a row, as c calls of _pocket_step_correct would see
     them: the weights do not change during the run, so the one check it may
     trigger happens when the run first outlasts the pocket's, and the run
@@ -292,7 +292,7 @@ cdef inline void _pocket_correct_run(const Rows *R, const floating *W, const Dat
 
 
 cdef inline void _pocket_step_correct(const Rows *R, const floating *W, const Data *D, Model *M,
-                                      bint multinomial, const ptn_kernels *K) noexcept nogil:
+                                      bint multinomial, const ptn_simd *K) noexcept nogil:
     M.counters[C_RUN] += 1
     if not M.counters[C_POCKET_CHECKED] and M.counters[C_RUN] > M.counters[C_POCKET_RUN]:
         _pocket_ratchet(R, W, D, M, multinomial, K)
@@ -307,7 +307,7 @@ cdef inline Py_ssize_t _ahead(const Rows *R, const Data *D, const floating *W) n
 # ------------------------------------------------------------ online loops
 
 cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M, const Params *P,
-                             ptn_scan *S, const ptn_kernels *K, Py_ssize_t k, Py_ssize_t stop,
+                             ptn_scan *S, const ptn_simd *K, Py_ssize_t k, Py_ssize_t stop,
                              Py_ssize_t ahead, double *act) noexcept nogil:
     """The first position in [k, stop) whose row needs an update (its
     activation in act[0]), or stop: the kernels' scan for dense rows
@@ -373,7 +373,7 @@ cdef int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Model *M, 
     cdef ptrdiff_t i
     cdef double a = 0.0
     cdef ptn_csr_online C
-    cdef const ptn_kernels *scalar = sparse_dot_kernels(0)
+    cdef const ptn_simd *scalar = sparse_dot_kernels(0)
     cdef bint gather, plain
     if Rows is DenseRows:
         return 0
@@ -447,7 +447,7 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
     if Rows is not DenseRows:
         if not P.pocket:
             return _epoch_binary_csr(R, w, D, M, P, E, countdown, check_every)
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t n = D.n_rows, k, j, stop
     # a shuffled order defeats the hardware prefetchers; a sorted one does not
     cdef Py_ssize_t ahead = _ahead(R, D, w) if P.shuffle else n
@@ -516,7 +516,7 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
 cdef int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M, const Params *P,
                             Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
     """One online epoch of the multiclass perceptron over D.rows."""
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t d = D.d, n = D.n_rows, kc = M.k, k, j, r
     cdef Py_ssize_t ahead = _ahead(R, D, W)
     cdef ptrdiff_t i
@@ -585,7 +585,7 @@ cdef int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M, const
     last may be shorter); within a batch the weights are fixed, the violating
     rows' s*y*x are summed into G, and then w += (eta/B) G with B the batch's
     size.  A batch of all rows is the full gradient step of seed 002."""
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t d = D.d, n = D.n_rows, kc = M.k, start, stop, bs, k, j, r
     cdef Py_ssize_t ahead = _ahead(R, D, W)
     cdef ptrdiff_t i
@@ -681,7 +681,7 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
         E.status = _STATUS_OK
         E.bad_row = -1
         if P.shuffle:
-            active_kernels().shuffle(M.rng, D.rows, <size_t>D.n_rows)
+            active_simd().shuffle(M.rng, D.rows, <size_t>D.n_rows)
         if P.batch_size > 0:
             _epoch_batch(R, W, D, M, P, multinomial, &E, &countdown, check_every)
         elif multinomial:
@@ -888,7 +888,7 @@ cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef const int32_t[::1] t
     cdef const double[::1] sw
     cdef double score
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     D.n = n
     D.d = d
     D.rows = &rows[0]
@@ -964,6 +964,6 @@ def shuffled_orders(Py_ssize_t n, Py_ssize_t n_epochs, uint64_t seed):
     ptn_rng_seed(&rng, seed)
     for e in range(n_epochs):
         if n:
-            active_kernels().shuffle(&rng, &order[0], <size_t>n)
+            active_simd().shuffle(&rng, &order[0], <size_t>n)
         orders[e] = np.asarray(order)
     return orders

@@ -1,14 +1,14 @@
 # cython: language_level=3
 """Structure checks of CSR arrays, one pass over indptr and indices.
 
-The training and scoring loops trust CSR input (csrc/ptn_kernels.h reads
+The training and scoring loops trust CSR input (csrc/ptn_simd.h reads
 ``w[idx[k]]`` unchecked): this pass, run once at the Python boundary, is what
 makes that safe.  It allocates nothing, so a matrix that is already
 canonical is used in place, without a copy.
 """
 from libc.stdint cimport int32_t, int64_t
 
-from perceptron._simd cimport ptn_kernels, active_kernels
+from perceptron.simd cimport ptn_simd, active_simd
 
 ctypedef fused csr_index:
     int32_t
@@ -43,11 +43,11 @@ cdef bint _canonical(const csr_index[::1] indices, const csr_index[::1] indptr, 
                      Py_ssize_t nnz, Py_ssize_t n_features) noexcept:
     """Whether the common case holds: row pointers that never decrease (from
     0 to nnz, checked by the caller), every index in [0, n_features), and
-    increasing columns in every row.  The descents kernel (csrc/ptn_kernels.h)
+    increasing columns in every row.  The descents kernel (csrc/ptn_simd.h)
     over indptr, then over indices a block at a time, each block followed by
     its row starts: an index array has as many descents as row starts where
     it descends exactly when no row has a column out of order."""
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t i = 1, lo, hi, start, stop, at_starts = 0
     cdef size_t descents = 0
     cdef int32_t lo32, hi32

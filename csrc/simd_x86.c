@@ -1,5 +1,5 @@
 /*
- * kernels_x86.c - AVX2+FMA and AVX-512F kernels.
+ * simd_x86.c - AVX2+FMA and AVX-512F kernels.
  *
  * This file is compiled for the baseline x86 instruction set like every other
  * file; each function below enables its instruction set with PTN_TARGET, and
@@ -7,14 +7,14 @@
  * (cpu.c).  Tails use masked loads and stores instead of scalar loops, so
  * every element goes through the same fused arithmetic.
  */
-#include "ptn_kernels.h"
+#include "ptn_simd.h"
 #include "ptn_scan.h"
 
 #if defined(__AVX__) || defined(__AVX2__) || defined(__AVX512F__)
-#error "kernels_x86.c must be compiled for the baseline instruction set; the AVX code is enabled per function"
+#error "simd_x86.c must be compiled for the baseline instruction set; the AVX code is enabled per function"
 #endif
 
-#if PTN_HAVE_X86_KERNELS
+#if PTN_HAVE_X86_SIMD
 
 #include <immintrin.h>
 #include <math.h>
@@ -72,7 +72,7 @@ PTN_INLINE double ptn_dot_f32_inline_avx2(size_t n, const float *x, const float 
     size_t i = 0;
     double r;
     /* blocks of 32: four products per lane in float32, the block in double
-     * (the precision contract is in ptn_kernels.h) */
+     * (the precision contract is in ptn_simd.h) */
     for (; i + 32 <= n; i += 32) {
         __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i));
         p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), p);
@@ -470,7 +470,7 @@ PTN_INLINE double ptn_dot_f32_inline_avx512(size_t n, const float *x, const floa
     size_t i = 0;
     double r;
     /* blocks of 64: four products per lane in float32, the block in double
-     * (the precision contract is in ptn_kernels.h) */
+     * (the precision contract is in ptn_simd.h) */
     if (n >= 64 && ((uintptr_t)x & 63) != 0 && ((uintptr_t)x & (sizeof(float) - 1)) == 0) {
         i = n & ~(size_t)63;
         ptn_dot_f32_blocks_lines_avx512(i, n, x, y, &a0, &a1);
@@ -1219,7 +1219,7 @@ void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double
 /* ------------------------------------------ sparse dot products by gathers */
 
 /* The weights of a CSR row's columns fetched by vector gathers: many loads in
- * flight at once, which pays when the weights miss L1 (ptn_kernels.h).  Exact
+ * flight at once, which pays when the weights miss L1 (ptn_simd.h).  Exact
  * double products as in the scalar kernel; the tail (fewer than 8 values) is
  * scalar.
  *
@@ -1396,7 +1396,7 @@ double ptn_sdot_f64_i64_avx2(size_t nnz, const double *val, const int64_t *idx, 
 
 /* ------------------------------------------------------------ CSR checks */
 
-/* ptn_descents (ptn_kernels.h): each lane compares a[k] with a[k - 1] (two
+/* ptn_descents (ptn_simd.h): each lane compares a[k] with a[k - 1] (two
  * overlapping loads), a true comparison is -1, and lane counters subtract
  * it; the tail and the reductions in scalar code.  AVX2 has no 64-bit
  * min/max: those select by comparison. */
@@ -1571,5 +1571,5 @@ void ptn_shuffle_avx512(ptn_rng *r, ptrdiff_t *order, size_t n)
 }
 
 #else
-typedef int ptn_kernels_x86_not_compiled; /* ISO C: a translation unit may not be empty */
-#endif /* PTN_HAVE_X86_KERNELS */
+typedef int ptn_simd_x86_not_compiled; /* ISO C: a translation unit may not be empty */
+#endif /* PTN_HAVE_X86_SIMD */

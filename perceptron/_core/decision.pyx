@@ -14,11 +14,11 @@ from cython cimport floating
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int32_t, int64_t
 
-from perceptron._simd cimport ptn_kernels, active_kernels, kdot
-from perceptron._rows cimport (Rows, CsrRows32, CsrRows64, csr_rows32, csr_rows64, row_dot,
+from perceptron.simd cimport ptn_simd, active_simd, kdot
+from perceptron._core.rows cimport (Rows, CsrRows32, CsrRows64, csr_rows32, csr_rows64, row_dot,
                               row_prefetch,
                               row_bytes as csr_row_bytes)
-from perceptron._prefetch cimport ptn_prefetch_range, rows_ahead, PREFETCH_MAX_CSR_ROWS
+from perceptron._core.prefetch cimport ptn_prefetch_range, rows_ahead, PREFETCH_MAX_CSR_ROWS
 
 
 def decision_dense(const floating[:, ::1] X, const floating[:, ::1] W, const double[::1] b,
@@ -27,7 +27,7 @@ def decision_dense(const floating[:, ::1] X, const floating[:, ::1] W, const dou
 
     Shapes are trusted: W (k, d), b (k,), out (n_rows, k).
     """
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t n = X.shape[0] if rows is None else rows.shape[0]
     cdef Py_ssize_t d = X.shape[1], k = W.shape[0], r, j
     cdef size_t row_bytes = <size_t>d * sizeof(floating)
@@ -54,7 +54,7 @@ cdef void _decision_rows(const Rows *R, const floating *W, const double *b, Py_s
                          Py_ssize_t d, Py_ssize_t start, Py_ssize_t n, const ptrdiff_t *rows,
                          Py_ssize_t ahead, double *out) noexcept nogil:
     """out[r, j] = x_i . W[j] + b[j] for i = start + r, or rows[r] when given."""
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t r, j
     cdef ptrdiff_t i
     for r in range(n):

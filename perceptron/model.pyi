@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron._model (see _model.pyx).
+# Type stubs of the compiled module perceptron.model (see _model.pyx).
 from typing import Any, Dict, Union
 
 import numpy as np

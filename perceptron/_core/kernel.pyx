@@ -59,7 +59,7 @@ from libc.stdint cimport uint64_t, int64_t
 from libc.stddef cimport ptrdiff_t
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron._simd cimport (ptn_kernels, active_kernels, kdot, ksqdist, kdot_block, ptn_rng,
+from perceptron.simd cimport (ptn_simd, active_simd, kdot, ksqdist, kdot_block, ptn_rng,
                                ptn_rng_seed)
 
 cdef extern from "ptn_prefetch.h" nogil:
@@ -168,7 +168,7 @@ cdef void _row_norms(const floating[:, ::1] X, Py_ssize_t first, Py_ssize_t m,
         na[r] = acc
 
 
-cdef void _block_values(const ptn_kernels *K, const KernelSpec *ks, Py_ssize_t rows,
+cdef void _block_values(const ptn_simd *K, const KernelSpec *ks, Py_ssize_t rows,
                         Py_ssize_t d, const floating *A, const double *shift, Py_ssize_t p,
                         const double *BT, const double *na, const double *nb,
                         double *buf) noexcept nogil:
@@ -310,7 +310,7 @@ cdef struct Block:
     double *F
 
 
-cdef void _compute_rows(const ptn_kernels *K, const KernelSpec *ks, const floating[:, ::1] X,
+cdef void _compute_rows(const ptn_simd *K, const KernelSpec *ks, const floating[:, ::1] X,
                         const Block *blk, Py_ssize_t k0, Py_ssize_t k1) noexcept nogil:
     """Rows [k0, k1) of the block's columns: out[q][k] = K(x_k, x_cols[q]),
     and F[k] += sum_q coefs[q] * out[q][k].
@@ -365,7 +365,7 @@ cdef class _BlockJob:
     cdef Block blk
 
     def run(self, Py_ssize_t k0, Py_ssize_t k1):
-        cdef const ptn_kernels *K = active_kernels()
+        cdef const ptn_simd *K = active_simd()
         with nogil:
             if self.is_f32:
                 _compute_rows(K, &self.ks, self.Xf, &self.blk, k0, k1)
@@ -420,7 +420,7 @@ cdef int _run_block_on_threads(DualFit *s, const Block *blk, Py_ssize_t n,
     return 0
 
 
-cdef int _flush(const ptn_kernels *K, const KernelSpec *ks, const floating[:, ::1] X,
+cdef int _flush(const ptn_simd *K, const KernelSpec *ks, const floating[:, ::1] X,
                 DualFit *s, GramCache *c) except -1 nogil:
     """Compute the pending columns together, cache them, apply them to F;
     on s.n_threads threads when there is enough work."""
@@ -458,7 +458,7 @@ cdef int _flush(const ptn_kernels *K, const KernelSpec *ks, const floating[:, ::
     return 0
 
 
-cdef int _add_term(const ptn_kernels *K, const KernelSpec *ks, const floating[:, ::1] X,
+cdef int _add_term(const ptn_simd *K, const KernelSpec *ks, const floating[:, ::1] X,
                    DualFit *s, GramCache *c, Py_ssize_t j, double coef) except -1 nogil:
     """Add coef * K(x_j, .) to the activations: at once from a cached column,
     else through the pending block."""
@@ -483,7 +483,7 @@ cdef int _add_term(const ptn_kernels *K, const KernelSpec *ks, const floating[:,
     return 0
 
 
-cdef inline double _activation(const ptn_kernels *K, const KernelSpec *ks,
+cdef inline double _activation(const ptn_simd *K, const KernelSpec *ks,
                                const floating[:, ::1] X, DualFit *s, Py_ssize_t i) noexcept nogil:
     """F[i] + b + the pending terms, computed directly for row i."""
     cdef double a = s.F[i]
@@ -511,7 +511,7 @@ cdef inline double _activation(const ptn_kernels *K, const KernelSpec *ks,
 cdef int _fit_dual(const floating[:, ::1] X, const signed char *y, const KernelSpec *ks,
                    DualFit *s, GramCache *c, ptrdiff_t *order, ptn_rng *rng,
                    int64_t *mistakes, double *loss) except -1 nogil:
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1]
     cdef Py_ssize_t epoch, k, i, j, m
     cdef double a, ya, step, removed, epoch_loss
@@ -519,7 +519,7 @@ cdef int _fit_dual(const floating[:, ::1] X, const signed char *y, const KernelS
 
     for epoch in range(s.max_iter):
         if s.shuffle:
-            active_kernels().shuffle(rng, order, <size_t>n)
+            active_simd().shuffle(rng, order, <size_t>n)
         m = 0
         epoch_loss = 0.0
         for k in range(n):
@@ -749,7 +749,7 @@ cdef _Packed _pack_rows(const floating[:, ::1] Y, const KernelSpec *ks):
     return pk
 
 
-cdef void _score_rows(const ptn_kernels *K, const KernelSpec *ks, const floating[:, ::1] X,
+cdef void _score_rows(const ptn_simd *K, const KernelSpec *ks, const floating[:, ::1] X,
                       const double *BT, const double *nb, const double *shift, Py_ssize_t n_sv,
                       const double[:, ::1] coef, const double[::1] intercept,
                       double[:, ::1] out, double[:, ::1] values) noexcept nogil:
@@ -797,7 +797,7 @@ def decision_dual(const floating[:, ::1] X, const floating[:, ::1] SV, const dou
     polynomial) in that small buffer and dotted with each class's
     coefficients.
     """
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t m = X.shape[0], d = X.shape[1], n_sv = SV.shape[0], n_est = coef.shape[0]
     cdef KernelSpec ks = _spec(kind, gamma, coef0, degree)
     if (SV.shape[1] != d or coef.shape[1] != n_sv or intercept.shape[0] != n_est
@@ -841,7 +841,7 @@ def kernel_matrix(const floating[:, ::1] X, const floating[:, ::1] Y, *, int kin
     """The kernel matrix K[a, b] = K(X[a], Y[b]) (n_X, n_Y), float64, by the
     blocked code path of scoring (for tests, and for users who want the Gram
     matrix of a kernel)."""
-    cdef const ptn_kernels *K = active_kernels()
+    cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t nx = X.shape[0], ny = Y.shape[0], d = X.shape[1]
     cdef KernelSpec ks = _spec(kind, gamma, coef0, degree)
     if Y.shape[1] != d or kind == _KIND_PRECOMPUTED:

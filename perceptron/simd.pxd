@@ -1,4 +1,4 @@
-# The C-level API of the kernels: the dispatch table of csrc/ptn_kernels.h
+# The C-level API of the kernels: the dispatch table of csrc/ptn_simd.h
 # and typed wrappers that other Cython modules (this package's, or a user's)
 # can cimport.  Every function here is nogil and cannot raise.
 
@@ -13,7 +13,7 @@ cdef extern from "ptn_rng.h" nogil:
     # the scalar Fisher-Yates shuffle; the levels' `shuffle` give the same
     void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
 
-cdef extern from "ptn_kernels.h" nogil:
+cdef extern from "ptn_simd.h" nogil:
     ctypedef double (*ptn_dot_f32_fn)(size_t n, const float *x, const float *y) noexcept nogil
     ctypedef double (*ptn_dot_f64_fn)(size_t n, const double *x, const double *y) noexcept nogil
     ctypedef void (*ptn_axpy_f32_fn)(size_t n, float a, const float *x, float *y) noexcept nogil
@@ -74,7 +74,7 @@ cdef extern from "ptn_kernels.h" nogil:
                                   uint32_t *out) noexcept nogil
     ctypedef void (*ptn_shuffle_fn)(ptn_rng *r, ptrdiff_t *order, size_t n) noexcept nogil
 
-    ctypedef struct ptn_kernels:
+    ctypedef struct ptn_simd:
         int level
         const char *name
         ptn_dot_f32_fn dot_f32
@@ -108,12 +108,12 @@ cdef extern from "ptn_kernels.h" nogil:
 from cython cimport floating
 
 # The kernel table chosen at import (PERCEPTRON_SIMD or the best level).
-cdef const ptn_kernels *active_kernels() noexcept nogil
+cdef const ptn_simd *active_simd() noexcept nogil
 
 # The table whose sparse dot products (sdot) suit a weight vector of this
 # many bytes: the active one's vector gathers beyond L1, the scalar loop
-# within it (csrc/ptn_kernels.h, PTN_SPARSE_GATHER_MIN_BYTES).
-cdef const ptn_kernels *sparse_dot_kernels(size_t weight_bytes) noexcept nogil
+# within it (csrc/ptn_simd.h, PTN_SPARSE_GATHER_MIN_BYTES).
+cdef const ptn_simd *sparse_dot_kernels(size_t weight_bytes) noexcept nogil
 
 # Dot product x . y of n elements; float32 products are summed in double.
 cdef double dot_f32(Py_ssize_t n, const float *x, const float *y) noexcept nogil
@@ -130,7 +130,7 @@ cdef void axpy_f32_f64(Py_ssize_t n, double a, const float *x, double *y) noexce
 # weights: sum val[j] * w[idx[j]] in double, and w[idx[j]] += a * val[j].
 # Indices must lie in [0, len(w)) (and not repeat, for the update); the
 # functions trust them.  The dot gathers with vector instructions for weight
-# vectors beyond L1 (csrc/ptn_kernels.h).
+# vectors beyond L1 (csrc/ptn_simd.h).
 ctypedef fused csr_index:
     int32_t
     int64_t
@@ -138,7 +138,7 @@ ctypedef fused csr_index:
 
 cdef inline double sparse_dot(Py_ssize_t nnz, const floating *val, const csr_index *idx,
                               const floating *w, Py_ssize_t n_weights) noexcept nogil:
-    cdef const ptn_kernels *k = sparse_dot_kernels(<size_t>n_weights * sizeof(floating))
+    cdef const ptn_simd *k = sparse_dot_kernels(<size_t>n_weights * sizeof(floating))
     if floating is float:
         if csr_index is int32_t:
             return k.sdot_f32_i32(<size_t>nnz, val, idx, w)
@@ -153,7 +153,7 @@ cdef inline double sparse_dot(Py_ssize_t nnz, const floating *val, const csr_ind
 
 cdef inline void sparse_axpy(Py_ssize_t nnz, double a, const floating *val, const csr_index *idx,
                              floating *w) noexcept nogil:
-    cdef const ptn_kernels *k = active_kernels()
+    cdef const ptn_simd *k = active_simd()
     if floating is float:
         if csr_index is int32_t:
             k.saxpy_f32_i32(<size_t>nnz, <float>a, val, idx, w)
@@ -168,7 +168,7 @@ cdef inline void sparse_axpy(Py_ssize_t nnz, double a, const floating *val, cons
 
 # Fused-type forms for loops written once for float32 and float64; they take
 # the table so that a loop reads the active table once, not per call.
-cdef inline double kdot(const ptn_kernels *k, Py_ssize_t n, const floating *x,
+cdef inline double kdot(const ptn_simd *k, Py_ssize_t n, const floating *x,
                         const floating *y) noexcept nogil:
     if floating is float:
         return k.dot_f32(<size_t>n, x, y)
@@ -176,7 +176,7 @@ cdef inline double kdot(const ptn_kernels *k, Py_ssize_t n, const floating *x,
         return k.dot_f64(<size_t>n, x, y)
 
 
-cdef inline void kaxpy(const ptn_kernels *k, Py_ssize_t n, double a, const floating *x,
+cdef inline void kaxpy(const ptn_simd *k, Py_ssize_t n, double a, const floating *x,
                        floating *y) noexcept nogil:
     if floating is float:
         k.axpy_f32(<size_t>n, <float>a, x, y)
@@ -184,7 +184,7 @@ cdef inline void kaxpy(const ptn_kernels *k, Py_ssize_t n, double a, const float
         k.axpy_f64(<size_t>n, a, x, y)
 
 
-cdef inline void kaxpy_acc(const ptn_kernels *k, Py_ssize_t n, double a, const floating *x,
+cdef inline void kaxpy_acc(const ptn_simd *k, Py_ssize_t n, double a, const floating *x,
                            double *y) noexcept nogil:
     """y += a * x into float64 accumulators, whatever the data's dtype."""
     if floating is float:
@@ -194,7 +194,7 @@ cdef inline void kaxpy_acc(const ptn_kernels *k, Py_ssize_t n, double a, const f
 
 
 # Squared Euclidean distance sum (x[i] - y[i])^2, summed in double.
-cdef inline double ksqdist(const ptn_kernels *k, Py_ssize_t n, const floating *x,
+cdef inline double ksqdist(const ptn_simd *k, Py_ssize_t n, const floating *x,
                            const floating *y) noexcept nogil:
     if floating is float:
         return k.sqdist_f32(<size_t>n, x, y)
@@ -203,8 +203,8 @@ cdef inline double ksqdist(const ptn_kernels *k, Py_ssize_t n, const floating *x
 
 
 # out[k*p + q] = (A[k] - shift) . B[q] (in double) for k < m, q < p, with the
-# p vectors B given transposed (BT, d x p); see csrc/ptn_kernels.h.
-cdef inline void kdot_block(const ptn_kernels *k, Py_ssize_t m, Py_ssize_t d, const floating *A,
+# p vectors B given transposed (BT, d x p); see csrc/ptn_simd.h.
+cdef inline void kdot_block(const ptn_simd *k, Py_ssize_t m, Py_ssize_t d, const floating *A,
                             Py_ssize_t lda, const double *shift, Py_ssize_t p, const double *BT,
                             double *out) noexcept nogil:
     if floating is float:

@@ -3,7 +3,7 @@
 # the fused type `Rows`, in float32 or float64 through `floating`.
 #
 # Dense rows go to the dense kernels (kdot, kaxpy); CSR rows to the sparse
-# ones (csrc/ptn_kernels.h: sdot, saxpy).  The loops trust their inputs: the
+# ones (csrc/ptn_simd.h: sdot, saxpy).  The loops trust their inputs: the
 # Python layer checked that every index is in [0, d), that the row pointers
 # rise from 0 to nnz and that no row repeats a column.
 
@@ -12,8 +12,8 @@ from libc.math cimport isfinite
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int32_t, int64_t
 
-from perceptron._simd cimport ptn_kernels, kdot, kaxpy, kaxpy_acc, sparse_dot_kernels
-from perceptron._prefetch cimport (ptn_prefetch_range, PREFETCH_MAX_ROWS,
+from perceptron.simd cimport ptn_simd, kdot, kaxpy, kaxpy_acc, sparse_dot_kernels
+from perceptron._core.prefetch cimport (ptn_prefetch_range, PREFETCH_MAX_ROWS,
                                    PREFETCH_MAX_CSR_ROWS)
 
 
@@ -27,7 +27,7 @@ cdef struct CsrRows32:
     const int32_t *idx          # their columns
     const int32_t *ptr          # row i is [ptr[i], ptr[i + 1])
     Py_ssize_t d
-    const ptn_kernels *dotk     # the table whose sdot reads the weights (see row_kernels)
+    const ptn_simd *dotk     # the table whose sdot reads the weights (see row_kernels)
 
 
 cdef struct CsrRows64:
@@ -35,14 +35,14 @@ cdef struct CsrRows64:
     const int64_t *idx
     const int64_t *ptr
     Py_ssize_t d
-    const ptn_kernels *dotk
+    const ptn_simd *dotk
 
 
 cdef inline void csr_rows32(CsrRows32 *R, const void *val, const int32_t[::1] indices,
                             const int32_t[::1] indptr, Py_ssize_t d, size_t weight_bytes) noexcept:
     """R from checked CSR arrays with int32 indices: `val` the values (NULL
     when there are none), weights of `weight_bytes` (which sdot reads them,
-    ptn_kernels.h).  A matrix without stored values has no value or index to
+    ptn_simd.h).  A matrix without stored values has no value or index to
     point at: the row pointers stand in, an address the loops never read
     through (every row is empty)."""
     R.val = val if val != NULL else <const void *>&indptr[0]
@@ -68,7 +68,7 @@ ctypedef fused Rows:
     CsrRows64
 
 
-cdef inline double row_dot(const Rows *R, const ptn_kernels *K, ptrdiff_t i,
+cdef inline double row_dot(const Rows *R, const ptn_simd *K, ptrdiff_t i,
                            const floating *w) noexcept nogil:
     """x_i . w, summed in double."""
     cdef Py_ssize_t lo, hi
@@ -89,7 +89,7 @@ cdef inline double row_dot(const Rows *R, const ptn_kernels *K, ptrdiff_t i,
                 return R.dotk.sdot_f64_i64(<size_t>(hi - lo), <const double *>R.val + lo, R.idx + lo, w)
 
 
-cdef inline void row_axpy(const Rows *R, const ptn_kernels *K, ptrdiff_t i, double a,
+cdef inline void row_axpy(const Rows *R, const ptn_simd *K, ptrdiff_t i, double a,
                           floating *w) noexcept nogil:
     """w += a * x_i in the weights' dtype."""
     cdef Py_ssize_t lo, hi
@@ -110,7 +110,7 @@ cdef inline void row_axpy(const Rows *R, const ptn_kernels *K, ptrdiff_t i, doub
                 K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, w)
 
 
-cdef inline void row_axpy_acc(const Rows *R, const ptn_kernels *K, ptrdiff_t i, double a,
+cdef inline void row_axpy_acc(const Rows *R, const ptn_simd *K, ptrdiff_t i, double a,
                               double *u, const floating *dtype_of_x) noexcept nogil:
     """u += a * x_i into float64 accumulators (dtype_of_x only names X's dtype)."""
     cdef Py_ssize_t lo, hi

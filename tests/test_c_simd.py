@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 CSRC = pathlib.Path(__file__).resolve().parents[1] / "csrc"
-SOURCES = ["tests/test_kernels.c", "kernels_scalar.c", "kernels_x86.c", "kernels_neon.c",
+SOURCES = ["tests/test_simd.c", "simd_scalar.c", "simd_x86.c", "simd_neon.c",
            "cpu.c", "dispatch.c"]
 
 

@@ -1,5 +1,5 @@
 /*
- * ptn_kernels.h - the dense vector kernels and their dispatch table.
+ * ptn_simd.h - the dense vector kernels and their dispatch table.
  *
  * Each kernel exists once per instruction-set level:
  *   scalar  portable C99, every CPU
@@ -102,8 +102,8 @@
  * because the summation order differs; they are exact when every partial sum
  * is representable (integer-valued data), which the tests use.
  */
-#ifndef PTN_KERNELS_H
-#define PTN_KERNELS_H
+#ifndef PTN_SIMD_H
+#define PTN_SIMD_H
 
 #include "ptn_config.h"
 #include "ptn_rng.h"
@@ -180,7 +180,7 @@ typedef size_t (*ptn_descents_i64_fn)(size_t n, const int64_t *a, int strict, in
 typedef void (*ptn_shuffle_fn)(ptn_rng *r, ptrdiff_t *order, size_t n);
 
 /* One row of the dispatch table: every kernel of one instruction-set level. */
-typedef struct ptn_kernels {
+typedef struct ptn_simd {
     ptn_level level;
     const char *name;
     ptn_dot_f32_fn dot_f32;
@@ -215,9 +215,9 @@ typedef struct ptn_kernels {
     /* an epoch's row order: bounded draws, and the shuffle made with them */
     ptn_draws_fn draws;
     ptn_shuffle_fn shuffle;
-} ptn_kernels;
+} ptn_simd;
 
-/* kernels_scalar.c */
+/* simd_scalar.c */
 double ptn_dot_f32_scalar(size_t n, const float *x, const float *y);
 double ptn_dot_f64_scalar(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_scalar(size_t n, float a, const float *x, float *y);
@@ -251,8 +251,8 @@ size_t ptn_descents_i64_scalar(size_t n, const int64_t *a, int strict, int64_t *
 void ptn_draws_scalar(ptn_rng *r, size_t top, size_t count, uint32_t *out);
 void ptn_shuffle_scalar(ptn_rng *r, ptrdiff_t *order, size_t n);
 
-#if PTN_HAVE_X86_KERNELS
-/* kernels_x86.c */
+#if PTN_HAVE_X86_SIMD
+/* simd_x86.c */
 double ptn_dot_f32_avx2(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx2(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx2(size_t n, float a, const float *x, float *y);
@@ -301,8 +301,8 @@ void ptn_draws_avx512(ptn_rng *r, size_t top, size_t count, uint32_t *out);
 void ptn_shuffle_avx512(ptn_rng *r, ptrdiff_t *order, size_t n);
 #endif
 
-#if PTN_HAVE_NEON_KERNELS
-/* kernels_neon.c */
+#if PTN_HAVE_NEON_SIMD
+/* simd_neon.c */
 double ptn_dot_f32_neon(size_t n, const float *x, const float *y);
 double ptn_dot_f64_neon(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_neon(size_t n, float a, const float *x, float *y);
@@ -325,4 +325,4 @@ size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *a
 }
 #endif
 
-#endif /* PTN_KERNELS_H */
+#endif /* PTN_SIMD_H */

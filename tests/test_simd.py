@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from perceptron import _simd, simd_info
+from perceptron import simd as _simd, simd_info
 
 LEVELS = simd_info()["supported"]
 LENGTHS = [0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 97, 1536]
@@ -36,7 +36,7 @@ def test_dot_matches_numpy(level, dtype, n, offset, rng):
     got = _simd._py_dot(x, y, level)
     tol = 1e-12 * max(n, 1)
     if dtype is np.float32 and level != "scalar":
-        # blocks of four float32 products per lane (csrc/ptn_kernels.h)
+        # blocks of four float32 products per lane (csrc/ptn_simd.h)
         tol += 4 * 2.0 ** -24 * float(np.abs(terms).sum())
     assert abs(got - expected) <= tol + 1e-12 * abs(expected)
 
@@ -90,7 +90,7 @@ def test_integer_valued_data_is_exact_at_every_level(level, dtype, rng):
 @pytest.mark.parametrize("n", [31, 32, 33, 63, 64, 65, 127, 128, 200, 256, 1000])
 def test_dot_bits_do_not_depend_on_alignment(level, dtype, n, rng):
     # the AVX-512 dots read a row that starts off a cache line with aligned
-    # loads and permutes (csrc/kernels_x86.c): the same vectors as unaligned
+    # loads and permutes (csrc/simd_x86.c): the same vectors as unaligned
     # loads, so a row gives the same bits wherever it sits in memory
     values = rng.standard_normal(n).astype(dtype)
     w = rng.standard_normal(n).astype(dtype)
@@ -132,7 +132,7 @@ def test_kernels_property(n, offset, dtype, a, seed, scale):
         if dtype is np.float32 and level != "scalar":
             # blocks of four float32 products per lane; out of float32's
             # range (scale 1e30 or 1e-30) the kernel falls back to exact
-            # products (csrc/ptn_kernels.h)
+            # products (csrc/ptn_simd.h)
             bound += 4 * 2.0 ** -24 * abs_dot
         assert abs(_simd._py_dot(x, y, level) - expected_dot) <= bound
         out = y.copy()
@@ -445,7 +445,7 @@ def test_descents_of_nothing():
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_scan_activation_is_the_dot_product_bit_for_bit(level, dtype, rng):
-    # the short-row scans (csrc/kernels_x86.c) hold the weights in registers
+    # the short-row scans (csrc/simd_x86.c) hold the weights in registers
     # and must give each row the bits of the level's dot product; longer
     # rows take the general loop: every length up to past both thresholds
     for d in list(range(1, 70)) + [97, 130]:
@@ -532,7 +532,7 @@ def test_shuffle_is_the_reference_fisher_yates(level, n):
 
 
 def test_fit_orders_are_the_same_at_every_level():
-    from perceptron._online import shuffled_orders
+    from perceptron._core.online import shuffled_orders
 
     # shuffled_orders uses the active level; every level gives its orders
     expected = shuffled_orders(3000, 2, 99)

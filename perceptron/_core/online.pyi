@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron._online (see _online.pyx).
+# Type stubs of the compiled module perceptron._core.online (see _online.pyx).
 from typing import Any, Dict, Optional
 
 import numpy as np

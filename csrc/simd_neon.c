@@ -1,13 +1,13 @@
 /*
- * kernels_neon.c - Advanced SIMD (NEON) kernels for 64-bit ARM.
+ * simd_neon.c - Advanced SIMD (NEON) kernels for 64-bit ARM.
  *
  * NEON is part of every ARMv8-A core, so on aarch64 these need no run-time
  * check and no compiler flag.  On other architectures the file is empty.
  */
-#include "ptn_kernels.h"
+#include "ptn_simd.h"
 #include "ptn_scan.h"
 
-#if PTN_HAVE_NEON_KERNELS
+#if PTN_HAVE_NEON_SIMD
 
 #include <arm_neon.h>
 #include <math.h>
@@ -42,7 +42,7 @@ PTN_INLINE double ptn_dot_f32_inline_neon(size_t n, const float *x, const float 
     size_t i = 0;
     double r;
     /* blocks of 16: four products per lane in float32, the block in double
-     * (the precision contract is in ptn_kernels.h) */
+     * (the precision contract is in ptn_simd.h) */
     for (; i + 16 <= n; i += 16) {
         float32x4_t p = vmulq_f32(vld1q_f32(x + i), vld1q_f32(y + i));
         p = vfmaq_f32(p, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
@@ -266,7 +266,7 @@ void ptn_exp_f64_neon(size_t n, const double *x, double *y)
 
 /* ------------------------------------------------ blocks of dot products */
 
-/* See kernels_x86.c: 16 outputs at a time in eight accumulators, then two,
+/* See simd_x86.c: 16 outputs at a time in eight accumulators, then two,
  * then a last odd one in lane 0 of a vector (the same FMA as every lane). */
 static inline double ptn_block_a(int f32, const void *A, size_t idx)
 {
@@ -336,7 +336,7 @@ void ptn_dot_block_f64_neon(size_t m, size_t d, const double *A, size_t lda, con
 
 /* ------------------------------------------- Gaussian values of a block */
 
-/* See kernels_x86.c; a last odd value goes through lane 0 of a vector. */
+/* See simd_x86.c; a last odd value goes through lane 0 of a vector. */
 static inline float64x2_t ptn_rbf_neon(float64x2_t nr, float64x2_t nbv, float64x2_t dot,
                                        float64x2_t neg_gamma)
 {
@@ -362,5 +362,5 @@ void ptn_rbf_block_f64_neon(size_t m, size_t p, const double *na, const double *
 }
 
 #else
-typedef int ptn_kernels_neon_not_compiled; /* ISO C: a translation unit may not be empty */
-#endif /* PTN_HAVE_NEON_KERNELS */
+typedef int ptn_simd_neon_not_compiled; /* ISO C: a translation unit may not be empty */
+#endif /* PTN_HAVE_NEON_SIMD */
