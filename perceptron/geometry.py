@@ -1,4 +1,4 @@
-"""The geometry of the notes, callable: hyperplanes, margins, distances, the
+"""The geometry of the perceptron, callable: hyperplanes, margins, distances, the
 perceptron loss and its subgradient, the convergence bound, and an exact
 test of linear separability.
 
@@ -12,16 +12,17 @@ modified.
 
 References
 ----------
-- M. Bloch, *Perceptron Learning Algorithm*, ECE 6254 lecture 9, 2020
-  (seed 000): separating hyperplanes, lemma 1.2 (distance to H), the
-  perceptron loss summed over the data and its subgradient.
-- D. MJ, *Introduction to Deep Learning: Perceptron Learning* (seed 001):
+- M. Bloch, *Perceptron Learning Algorithm*, ECE 6254 lecture 9, 2020:
+  separating hyperplanes, lemma 1.2 (distance to H), the perceptron loss
+  summed over the data and its subgradient.
+- D. MJ, *Introduction to Deep Learning: Perceptron Learning* (lecture slides):
   functional and geometric margins, the convergence theorem with
   ``||x|| <= 1`` and ``k <= 1/gamma^2``, scaling to the unit ball, XOR.
-- A. Wan, *Perceptrons*, note 2 (seed 002): theorem 1 (signed distance
+- A. Wan, *Perceptrons*, note 2 (UC Berkeley CS 189): theorem 1 (signed distance
   ``f(x)/||w||``) and theorem 2 (distance of the origin ``b/||w||``).
 - The perceptron loss averaged over the data, ``(1/N) sum max(0, -y (w.x +
-  b))``, and its subgradient (seed 003, eq. 2.2.3).
+  b))``, and its subgradient: Rosenblatt's 1958 rule as a loss, in the mean
+  form that does not grow with N.
 - A. Novikoff, *On convergence proofs on perceptrons*, 1962: the mistake
   bound ``(R/gamma)^2``.
 """
@@ -130,7 +131,7 @@ def _activation(w, b, X):
 
 
 def functional_margin(w, X, y, b=None):
-    """Functional margin of each sample, ``y_i (w.x_i + b)`` (seed 001).
+    """Functional margin of each sample, ``y_i (w.x_i + b)`` (MJ, *Perceptron Learning*).
 
     Positive where the sample is on its label's side of the hyperplane.
 
@@ -154,7 +155,7 @@ def functional_margin(w, X, y, b=None):
 
 def geometric_margin(w, X, y, b=None):
     """Geometric margin of each sample, ``y_i (w.x_i + b) / ||w||``: its signed
-    distance to the hyperplane, positive on its label's side (seed 001;
+    distance to the hyperplane, positive on its label's side (MJ, *Perceptron Learning*;
     Bloch 2020, lemma 1.2).  Parameters as in ``functional_margin``.
 
     Returns
@@ -170,7 +171,7 @@ def margin(w, X, y, b=None):
     """Margin of the hyperplane on a data set: ``min_i y_i (w.x_i + b)/||w||``.
 
     Positive exactly when the hyperplane separates the data strictly, and then
-    equal to seed 001's ``gamma = min_i |gamma_i|``; otherwise negative (or
+    equal to MJ's ``gamma = min_i |gamma_i|``; otherwise negative (or
     zero), by how far the worst sample is on the wrong side.  Parameters as in
     ``functional_margin``.
 
@@ -229,7 +230,7 @@ def project(w, X, b=None):
 def perceptron_loss(w, X, y, b=None, *, reduction="mean"):
     """The perceptron loss ``sum_i max(0, -y_i (w.x_i + b))``.
 
-    ``reduction="mean"`` divides by N (seed 003, eq. 2.2.3, and
+    ``reduction="mean"`` divides by N (the mean form, as
     ``Perceptron.loss_``); ``"sum"`` is the loss of Bloch 2020, eq. 3.
     Parameters as in ``functional_margin``.
 
@@ -250,7 +251,7 @@ def perceptron_loss_subgradient(w, X, y, b=None, *, reduction="mean", at_zero=0.
     ``b`` part when ``y_i (w.x_i + b) < 0``, nothing when it is > 0, and
     ``at_zero`` times that at the kink ``y_i (w.x_i + b) = 0``, where the
     subdifferential is ``[0, 1] * (-y_i x_i)`` (Bloch 2020, eq. 4).  The
-    default 0 is seed 003's choice; 1 is the element the perceptron's update
+    default 0 is the subgradient of the mean form (0 at the kink); 1 is the element the perceptron's update
     ``y a <= 0`` follows (Bloch 2020, eq. 5).  The bias part is returned
     whatever the model (with raw weights and no bias it is the derivative in
     ``b`` at ``b = 0``).
@@ -297,7 +298,7 @@ def radius(X):
 
 def scale_to_unit_ball(X, *, return_radius=False):
     """Divide the data by its largest norm, ``x / max_i ||x_i||``, so that every
-    ``||x|| <= 1`` as the convergence theorem assumes (seed 001).  Scaling
+    ``||x|| <= 1`` as the convergence theorem assumes (MJ, *Perceptron Learning*).  Scaling
     changes neither which hyperplanes through the origin separate the data
     nor the perceptron's mistakes (without a bias) from ``w = 0``.
 
@@ -326,7 +327,7 @@ def mistake_bound(X, y, w_star, b_star=0.0, *, fit_intercept=False):
     If ``w_star`` separates the data with margin ``gamma`` and every
     ``||x_i|| <= R``, the perceptron started from ``w = 0`` makes at most
     ``(R/gamma)^2`` updates, whatever the order of the rows and the step size
-    (Novikoff 1962; seed 001, with R = 1 after ``scale_to_unit_ball``).
+    (Novikoff 1962; MJ, *Perceptron Learning*, with R = 1 after ``scale_to_unit_ball``).
 
     - ``fit_intercept=False`` (the perceptron without bias, as in the
       theorem): ``R = max ||x_i||``, ``gamma = min y_i w*.x_i / ||w*||``;
@@ -536,7 +537,7 @@ def is_linearly_separable(X, y, *, tol=1e-9):
        samples (Caratheodory); their weights are refined by least squares
        on the original data and the residual reported.
 
-    A finite set is separable with ``sign(0) = -1`` (the notes' definition)
+    A finite set is separable with ``sign(0) = -1`` (Bloch 2020, definition 1.1)
     exactly when it is strictly separable, so the two notions agree.
 
     Parameters

@@ -1,4 +1,4 @@
-"""Pure-numpy reference implementations, written straight from the notes.
+"""Pure-numpy reference implementations, written straight from the published algorithms.
 
 These are deliberately naive (one Python step per row) and are the yardstick
 the compiled code is compared with, on the same order of rows.
@@ -20,7 +20,7 @@ def perceptron_reference(X, y, *, eta=1.0, max_iter=100, fit_intercept=True, ord
 
     with a step size eta on the update, the epoch's row order taken from
     `orders[epoch]` (0..n-1 when None), and a stop after the first epoch
-    without an update (the loop of the notes of seed 001: "if k = 0 then
+    without an update (the loop of MJ, *Perceptron Learning*: "if k = 0 then
     break").  The weights live in X's dtype; the activation is summed in
     float64 (the package's documented choice); the bias is a float64.
 
@@ -123,7 +123,7 @@ def family_reference(X, y, *, eta=1.0, max_iter=100, fit_intercept=True, orders=
 
 def minibatch_reference(X, y, *, batch_size, eta=1.0, max_iter=100, fit_intercept=True,
                         orders=None, margin=0.0):
-    """Seed 003's stochastic subgradient method for the perceptron loss:
+    """The stochastic subgradient method for the mean perceptron loss:
 
         choose a B-element subset I (here: consecutive slices of the epoch's
         shuffled order), M = {i in I : y_i (w.x_i + b) <= margin},

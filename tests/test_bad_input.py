@@ -1,6 +1,6 @@
 """Every kind of bad input at every public entry point: a clear exception or
 a correct result, never a crash, and the caller's arrays byte-for-byte
-unchanged (issue 8).  Each case records which of the two it got, and the
+unchanged.  Each case records which of the two it got, and the
 record is checked against what the package promises."""
 import io
 import os

@@ -1,4 +1,4 @@
-"""perceptron.geometry against hand-computed values and the identities of the notes."""
+"""perceptron.geometry against hand-computed values and the identities of Bloch 2020 and Wan's note 2."""
 import io
 import warnings
 
@@ -63,7 +63,7 @@ def test_hand_computed_radius_scaling_and_bound():
         5.0 / (0.5 / 1.5) ** 2)
 
 
-# --------------------------------------------------- identities of the notes
+# ---------------------------------------- identities of the margin and the distance
 
 
 @settings(max_examples=60, deadline=None)
@@ -105,7 +105,7 @@ def test_identities_of_the_notes(seed, d, n, b, scale):
 @given(seed=st.integers(0, 2**32 - 1), at_zero=st.sampled_from([0.0, 0.5, 1.0]),
        reduction=st.sampled_from(["mean", "sum"]))
 def test_subgradient_inequality(seed, at_zero, reduction):
-    # seed 000: v is a subgradient at theta when l(theta') >= l(theta) + v.(theta' - theta)
+    # Bloch 2020, eq. 4: v is a subgradient at theta when l(theta') >= l(theta) + v.(theta' - theta)
     rng = np.random.default_rng(seed)
     X = rng.integers(-3, 4, size=(20, 3)).astype(float)
     y = np.where(rng.random(20) < 0.5, -1, 1)

@@ -1,4 +1,4 @@
-"""The binary Perceptron against the reference of the notes, and its API."""
+"""The binary Perceptron against a numpy reference of Rosenblatt's rule, and its API."""
 import pickle
 import tracemalloc
 import warnings
@@ -110,7 +110,7 @@ def test_sign_of_zero_is_negative_class():
 @given(seed=st.integers(0, 2**31), n=st.integers(2, 120), d=st.integers(1, 12),
        gamma=st.floats(0.02, 0.5), shuffle=st.booleans())
 def test_updates_never_exceed_the_mistake_bound(seed, n, d, gamma, shuffle):
-    # Novikoff's theorem (seed 001): separable through the origin with margin
+    # Novikoff's theorem (1962): separable through the origin with margin
     # gamma by a unit w*, ||x|| <= R: at most (R/gamma)^2 updates
     rng = np.random.default_rng(seed)
     w_star = rng.standard_normal(d)

@@ -57,7 +57,7 @@ def test_learning_steps_follow_the_rule(rng):
     steps = plotting.learning_steps(X, y)
     assert steps, "the perceptron must make updates from w = 0"
     for step in steps:
-        # w_after = w_before + y x: the rule of the notes, update by update
+        # w_after = w_before + y x: Rosenblatt's rule, update by update
         np.testing.assert_allclose(step.w_after, step.w_before + step.label * X[step.index])
         assert step.b_after == pytest.approx(step.b_before + step.label)
     final = Perceptron(shuffle=False).fit(X, y)

@@ -1,4 +1,4 @@
-"""Interrupts, threads and leaks (issue 8): Ctrl-C ends a long fit quickly and
+"""Interrupts, threads and leaks: Ctrl-C ends a long fit quickly and
 leaves the estimator as it was; fits on several threads give the models they
 give one after another; thousands of fit/predict/save/load cycles keep the
 resident memory flat."""

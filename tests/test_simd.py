@@ -155,7 +155,7 @@ def test_bad_arguments_to_test_wrappers():
         _simd._py_dot(x, x, "sse9")
 
 
-# ------------------------------------------- squared distance and exp (issue 4)
+# ------------------------------------------------------ squared distance and exp
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -1,4 +1,4 @@
-"""mypy passes on the package and the examples (issue 9: types).
+"""mypy passes on the package and the examples (the type stubs and annotations).
 
 Runs only from a source checkout (the configuration is pyproject.toml's
 [tool.mypy]) with mypy installed; the installed-wheel test runs skip it.

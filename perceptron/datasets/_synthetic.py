@@ -59,8 +59,9 @@ def make_separable(n_samples=100, n_features=2, margin=0.1, radius=1.0, random_s
     orthogonal to ``w*`` uniform in the (n_features - 1)-ball of radius
     ``sqrt(radius^2 - t^2)``: so ``x = y t w* + u`` lies in the ball of
     radius ``radius`` and at distance at least ``margin`` from the
-    hyperplane.  (Bloch 2020, definition 1.1; seed 001's theorem is stated
-    for this setting: ``||x|| <= 1``, a unit separator through the origin.)
+    hyperplane.  (Bloch 2020, definition 1.1; Novikoff's 1962 convergence
+    theorem is stated for this setting: ``||x|| <= 1``, a unit separator
+    through the origin.)
 
     Parameters
     ----------
@@ -123,7 +124,8 @@ def make_separable(n_samples=100, n_features=2, margin=0.1, radius=1.0, random_s
 
 def make_xor(n_samples=200, noise=0.1, random_state=None, dtype=np.float64):
     """The XOR problem: the four corners of the unit square, labelled by the
-    exclusive or of their coordinates (seed 001, "Limitations").
+    exclusive or of their coordinates, which no perceptron separates (Minsky
+    and Papert 1969; MJ, *Perceptron Learning*, "Limitations").
 
     ``(0, 0)`` and ``(1, 1)`` are class -1, ``(0, 1)`` and ``(1, 0)`` class
     +1; no line separates them.  Samples are spread evenly over the corners
