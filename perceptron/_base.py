@@ -9,6 +9,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ._model_io import save_model
+
 
 class BaseEstimator:
     """Parameters from the ``__init__`` signature, as scikit-learn reads them."""
@@ -48,8 +50,6 @@ class BaseEstimator:
         ----------
         path : str, os.PathLike or binary file object
         """
-        from .io import save_model
-
         save_model(self, path)
 
     def __sklearn_tags__(self):

@@ -23,14 +23,14 @@ import os
 
 import numpy as np
 
+from ._svmlight import iter_svmlight
+
 __all__ = ["fit_stream"]
 
 
 def _epoch_chunks(source, chunk_rows, n_features):
     """A function giving a new iterable of (X, y) chunks for each epoch."""
     if isinstance(source, (str, bytes, os.PathLike)):
-        from .io import iter_svmlight
-
         if n_features is None:
             # one scan for the width (iter_svmlight's first pass), then every
             # epoch reads with it fixed

@@ -21,17 +21,28 @@ from .exceptions import DataConversionWarning, NotFittedError, sklearn_compatibl
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
 
-def _is_sparse(X):
+def is_sparse(X):
+    """Whether X is a scipy.sparse matrix or array (duck-typed: scipy is optional)."""
     return hasattr(X, "tocsr") and hasattr(X, "nnz") and hasattr(X, "format")
 
 
-class CsrInput(NamedTuple):
-    """Checked CSR arrays, as the compiled loops take sparse X.
+class CSRData(NamedTuple):
+    """A sparse matrix as plain numpy CSR arrays, without scipy.
 
-    ``data`` is float32 or float64; ``indices`` and ``indptr`` are both int32
-    or both int64, C-contiguous; ``indptr`` rises from 0 to ``len(data)``;
-    every row's columns are increasing and in ``[0, shape[1])``.  Made by
-    ``check_X`` only; the arrays may be the caller's own (read, never written).
+    Row ``i`` holds the values ``data[indptr[i]:indptr[i+1]]`` in the columns
+    ``indices[indptr[i]:indptr[i+1]]`` (increasing in each row), as
+    ``scipy.sparse.csr_matrix`` stores it.  The svmlight readers return it
+    (``output="csr"``), and ``check_X`` returns it for every sparse input it
+    has checked (float32 or float64 values; int32 or int64 indices and indptr
+    of one dtype, C-contiguous; the arrays may be the caller's own, read,
+    never written).  Public as ``perceptron.io.CSRData``.
+
+    Attributes
+    ----------
+    data : ndarray of shape (nnz,), float32 or float64
+    indices : ndarray of shape (nnz,), int32 or int64
+    indptr : ndarray of shape (n_rows + 1,), the dtype of ``indices``
+    shape : tuple (n_rows, n_features)
     """
 
     data: np.ndarray
@@ -53,28 +64,49 @@ class CsrInput(NamedTuple):
         """The same rows with values of `dtype` (the structure is shared)."""
         if self.data.dtype == dtype:
             return self
-        return CsrInput(self.data.astype(dtype), self.indices, self.indptr, self.shape)
+        return CSRData(self.data.astype(dtype), self.indices, self.indptr, self.shape)
 
     def toarray(self):
-        """The dense (n_samples, n_features) array of these rows."""
-        out = np.zeros(self.shape, dtype=self.data.dtype)
-        rows = np.repeat(np.arange(self.shape[0]), np.diff(self.indptr))
-        out[rows, self.indices] = self.data
-        return out
+        """The dense matrix, shape ``shape``, dtype of ``data``."""
+        return csr_to_dense(self.data, self.indices, self.indptr, self.shape)
+
+    def tocsr(self):
+        """A ``scipy.sparse.csr_matrix`` viewing the same arrays (needs scipy)."""
+        return csr_to_scipy(self.data, self.indices, self.indptr, self.shape, "CSRData.tocsr()")
+
+
+def csr_to_dense(data, indices, indptr, shape):
+    """The dense array of CSR arrays (dtype of `data`)."""
+    out = np.zeros(shape, dtype=data.dtype)
+    rows = np.repeat(np.arange(shape[0]), np.diff(indptr))
+    out[rows, indices] = data
+    return out
+
+
+def csr_to_scipy(data, indices, indptr, shape, what):
+    """A ``scipy.sparse.csr_matrix`` viewing CSR arrays; `what` names the
+    caller in the error raised when scipy is missing."""
+    try:
+        import scipy.sparse as sp
+    except ImportError:
+        raise ImportError(f"{what} returns a scipy.sparse.csr_matrix and needs scipy (pip install "
+                          "scipy); without scipy, pass output='csr' for the numpy arrays (a "
+                          "perceptron.io.CSRData) or output='dense' for a dense array") from None
+    X = sp.csr_matrix((data, indices, indptr), shape=shape, copy=False)
+    if X.indices.dtype != indices.dtype:
+        # scipy shrinks int64 indices to int32 when they fit; keep the dtype asked for
+        X.indices = indices
+        X.indptr = indptr
+    X.has_sorted_indices = True
+    return X
 
 
 _INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 
 
-def _is_csr_data(X):
-    from .io import CSRData  # io imports the model files, which import this module
-
-    return isinstance(X, (CSRData, CsrInput))
-
-
 def check_X(X, name="X", accept_sparse=False):
     """Return X as a dense array (``check_array``) or, if `accept_sparse`, as
-    ``CsrInput`` when X is sparse.
+    a checked ``CSRData`` when X is sparse.
 
     Sparse input: a ``scipy.sparse`` matrix or array, or a
     ``perceptron.io.CSRData``.  CSR with float32/float64 values and int32 or
@@ -87,7 +119,7 @@ def check_X(X, name="X", accept_sparse=False):
     modified.  Values are not checked for NaN and infinity here: the loops
     meet them (a non-finite activation) and raise.
     """
-    if accept_sparse and (_is_sparse(X) or _is_csr_data(X)):
+    if accept_sparse and (is_sparse(X) or isinstance(X, CSRData)):
         return _check_csr(X, name)
     return check_array(X, name)
 
@@ -96,7 +128,7 @@ def _check_csr(X, name):
     shape = tuple(X.shape)
     if len(shape) != 2:
         raise ValueError(f"{name} must be 2-D, got a sparse {len(shape)}-D input of shape {shape}")
-    if _is_sparse(X):
+    if is_sparse(X):
         if X.format != "csr":
             X = X.tocsr()  # CSC, COO, ...: converted once (a new matrix)
         data, indices, indptr = X.data, X.indices, X.indptr
@@ -128,10 +160,24 @@ def _check_csr(X, name):
     data, indices, indptr = (np.ascontiguousarray(a) for a in (data, indices, indptr))
     code, pos = _csr.check_structure(indices, indptr, d)
     if code == _csr.STATUS_NOT_CANONICAL:
-        data, indices, indptr = _canonical(data, indices, indptr, n)
+        data, indices, indptr = canonical_csr(data, indices, indptr, n)
     elif code != _csr.STATUS_OK:
         raise ValueError(_structure_error(name, code, pos, indices, indptr, d))
-    return CsrInput(data, indices, indptr, (n, d))
+    return CSRData(data, indices, indptr, (n, d))
+
+
+def csr_structure(indices, indptr, n_features):
+    """(code, position) of the compiled CSR checker ``perceptron._core.csr``:
+    ``CSR_OK``, ``CSR_NOT_CANONICAL`` (valid, but some row has unsorted or
+    repeated columns) or an error code.  `indices` and `indptr` must be
+    C-contiguous, both int32 or both int64."""
+    return _csr.check_structure(indices, indptr, n_features)
+
+
+CSR_OK = _csr.STATUS_OK
+CSR_NOT_CANONICAL = _csr.STATUS_NOT_CANONICAL
+CSR_NEGATIVE_INDEX = _csr.STATUS_NEGATIVE_INDEX
+CSR_INDEX_TOO_LARGE = _csr.STATUS_INDEX_TOO_LARGE
 
 
 def _structure_error(name, code, pos, indices, indptr, d):
@@ -149,10 +195,11 @@ def _structure_error(name, code, pos, indices, indptr, d):
             f"its {d} feature(s) (indices must be < n_features)")
 
 
-def _canonical(data, indices, indptr, n):
+def canonical_csr(data, indices, indptr, n):
     """New CSR arrays with each row's columns sorted and repeats summed (in
-    their stored order, as scipy's sum_duplicates and toarray sum them)."""
-    rows = np.repeat(np.arange(n, dtype=indices.dtype), np.diff(indptr))
+    their stored order, as scipy's sum_duplicates and toarray sum them); the
+    dtypes of data, indices and indptr are kept."""
+    rows = np.repeat(np.arange(n, dtype=np.intp), np.diff(indptr))
     order = np.lexsort((indices, rows))  # stable: repeats keep their stored order
     rows, cols, vals = rows[order], indices[order], data[order]
     first = np.ones(len(cols), dtype=bool)
@@ -173,7 +220,7 @@ def check_array(X, name="X"):
     once; anything else raises a TypeError naming `name`.  The caller's array
     is never modified.
     """
-    if _is_sparse(X):
+    if is_sparse(X):
         raise TypeError(f"{name} is a sparse matrix; pass a dense array (X.toarray())")
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a 2-D array of numbers, got a string")
@@ -234,7 +281,7 @@ def check_labels(y, n_samples, name="y"):
     """
     if y is None:
         raise ValueError(f"{name}: this estimator requires y to be passed, but the target y is None")
-    if _is_sparse(y):
+    if is_sparse(y):
         raise TypeError(f"{name} must be a 1-D array of labels, got a sparse matrix")
     try:
         arr = np.asarray(y)
@@ -315,7 +362,7 @@ def encode_binary(y, classes, name="y"):
 _MASK64 = (1 << 64) - 1
 
 
-def _mix64(x):
+def mix64(x):
     """SplitMix64's finaliser: nearby integers give unrelated 64-bit seeds."""
     x = (x + 0x9E3779B97F4A7C15) & _MASK64
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
@@ -338,7 +385,7 @@ def check_random_seed(random_state):
             raise ValueError(f"random_state must be non-negative, got {random_state}")
         seed = 0
         while True:  # fold ints wider than 64 bits in, 64 bits at a time
-            seed = _mix64(seed ^ (value & _MASK64))
+            seed = mix64(seed ^ (value & _MASK64))
             value >>= 64
             if not value:
                 return seed

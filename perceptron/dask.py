@@ -42,7 +42,7 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
 
 from ._core import online as _online
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState
-from ._validation import (_is_sparse, _mix64, check_feature_names, check_labels,
+from ._validation import (is_sparse, mix64, check_feature_names, check_labels,
                           check_random_seed, check_scalar, check_X, label_signs, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 from .linear import Perceptron, _Problem, _raise_for_status
@@ -160,7 +160,7 @@ def _gather_shard(index, dtype, n_blocks, *blocks):
     matrix, checked once as Perceptron.fit checks sparse X (check_X), in the
     dtype of the dense case."""
     xs, ys = blocks[:n_blocks], blocks[n_blocks:]
-    if _is_sparse(xs[0]):
+    if is_sparse(xs[0]):
         import scipy.sparse as sp
 
         stacked = sp.vstack(xs, format="csr") if len(xs) > 1 else xs[0]
@@ -264,7 +264,7 @@ def _as_dask(X, y):
         raise ValueError("X has chunks of unknown size; call X.compute_chunk_sizes() first")
     if X.dtype.kind not in "biuf":
         raise TypeError(f"X must hold numbers, got dtype {X.dtype}")
-    if not (isinstance(X._meta, np.ndarray) or _is_sparse(X._meta)):
+    if not (isinstance(X._meta, np.ndarray) or is_sparse(X._meta)):
         raise TypeError(f"X has chunks of type {type(X._meta).__name__}; perceptron.dask "
                         "takes numpy or scipy.sparse chunks")
     if X.numblocks[1] > 1:
@@ -424,7 +424,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         mode = "ovr"
     seed = check_random_seed(estimator.random_state)
     if mode == "ovr":
-        problem_seeds = [_mix64(seed ^ (j + 1)) for j in range(k)]
+        problem_seeds = [mix64(seed ^ (j + 1)) for j in range(k)]
         shapes = [(1, False)] * k
     else:
         problem_seeds = [seed]
@@ -432,7 +432,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     shards, carries = [], []
     for i, raw in enumerate(raws):
         # shard 0 shuffles as a local fit would; the others from seeds of their own
-        seeds = problem_seeds if i == 0 else [_mix64(s ^ (0x51A2D0 + i)) for s in problem_seeds]
+        seeds = problem_seeds if i == 0 else [mix64(s ^ (0x51A2D0 + i)) for s in problem_seeds]
         shard = client.submit(_encode_shard, raw, classes, mode, pure=False)
         shards.append(shard)
         carries.append(client.submit(_first_carry, shard, seeds, pure=False))

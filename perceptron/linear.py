@@ -11,7 +11,7 @@ from ._base import BaseEstimator, ClassifierMixin
 from ._monitor import Monitor
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
 from ._state import C_EPOCHS, OnlineState
-from ._validation import (_mix64, CsrInput, check_array, check_X, check_feature_names,
+from ._validation import (mix64, CSRData, check_array, check_X, check_feature_names,
                           check_is_fitted, check_labels, check_n_features, check_random_seed,
                           check_scalar, label_signs, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
@@ -22,7 +22,7 @@ __all__ = ["Perceptron"]
 def linear_decision(X, W, b):
     """Activations X @ W.T + b, (n, k) float64, rows split among threads.
 
-    X is a dense array or a ``CsrInput`` (checked CSR arrays)."""
+    X is a dense array or a ``CSRData`` (checked CSR arrays)."""
     if W.dtype != X.dtype:
         # the loop needs one dtype; casting k*d weights beats copying X
         W = W.astype(X.dtype)
@@ -30,7 +30,7 @@ def linear_decision(X, W, b):
     b = np.ascontiguousarray(b, dtype=np.float64)
     n, d = X.shape
     out = np.empty((n, W.shape[0]), dtype=np.float64)
-    if isinstance(X, CsrInput):
+    if isinstance(X, CSRData):
         chunks = row_chunks(n, max(1, X.nnz // n) * W.shape[0], available_threads())
         map_threads(lambda lo, hi: _decision.decision_csr(X.data, X.indices, X.indptr, d, W, b,
                                                           out[lo:hi], lo),
@@ -40,7 +40,7 @@ def linear_decision(X, W, b):
         map_threads(lambda lo, hi: _decision.decision_dense(X[lo:hi], W, b, out[lo:hi]),
                     chunks, len(chunks))
     if not np.isfinite(out).all():
-        values = X.data if isinstance(X, CsrInput) else X
+        values = X.data if isinstance(X, CSRData) else X
         if not np.isfinite(values).all():
             raise ValueError("X contains NaN or infinity; remove or impute those values first")
         if np.isnan(out).any():
@@ -513,7 +513,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         for j in range(k):
             col = index[:, j] if kind == "multilabel" else (index == j)
             signs = label_signs(col)
-            problems.append(_Problem(state(1, False, _mix64(seed ^ (j + 1)), j), signs))
+            problems.append(_Problem(state(1, False, mix64(seed ^ (j + 1)), j), signs))
         return ("multilabel" if kind == "multilabel" else "ovr"), problems
 
     # -------------------------------------------------------------- training
@@ -552,7 +552,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         scores = np.empty((len(val_rows), W.shape[0]))
         if len(val_rows):
             W = np.ascontiguousarray(W.astype(X.dtype))
-            if isinstance(X, CsrInput):
+            if isinstance(X, CSRData):
                 _decision.decision_csr(X.data, X.indices, X.indptr, X.shape[1], W, b, scores,
                                        0, val_rows)
             else:
@@ -610,7 +610,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         val_rows = None
         if p["early_stopping"]:
             rows, val_rows = _validation_split(rows, target, kind, p["validation_fraction"],
-                                               _mix64(seed ^ 0x5EED))
+                                               mix64(seed ^ 0x5EED))
         for j, pr in enumerate(problems):
             # each problem shuffles its own order in place; the last takes rows itself
             pr.state.rows = rows if j == len(problems) - 1 else rows.copy()

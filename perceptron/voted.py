@@ -4,7 +4,7 @@ import numpy as np
 from ._core import voted as _voted
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
-from ._validation import (_mix64, CsrInput, check_X, check_feature_names, check_finite,
+from ._validation import (mix64, CSRData, check_X, check_feature_names, check_finite,
                           check_is_fitted, check_labels, check_n_features,
                           check_random_seed, check_scalar, label_signs, unique_labels)
 
@@ -89,7 +89,7 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         if len(classes) == 2:
             problems = [(label_signs(index == 1), seed)]
         else:
-            problems = [(label_signs(index == j), _mix64(seed ^ (j + 1)))
+            problems = [(label_signs(index == j), mix64(seed ^ (j + 1)))
                         for j in range(len(classes))]
 
         def job(signs, problem_seed):
@@ -137,14 +137,14 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         check_n_features(self, X)
         # a vote is a sum of signs, finite even for NaN rows: check X itself
         # (one pass, cheap next to the n_vectors dot products of every row)
-        check_finite(X.data if isinstance(X, CsrInput) else X)
+        check_finite(X.data if isinstance(X, CSRData) else X)
         n = X.shape[0]
         out = np.empty((len(self.vectors_), n))
         for j, (V, b, c) in enumerate(zip(self.vectors_, self.vector_intercepts_,
                                           self.vector_counts_)):
             V = np.ascontiguousarray(V, dtype=X.dtype)
             row = out[j]
-            width = X.nnz // max(n, 1) + 1 if isinstance(X, CsrInput) else X.shape[1]
+            width = X.nnz // max(n, 1) + 1 if isinstance(X, CSRData) else X.shape[1]
             chunks = row_chunks(n, width * max(len(V), 1), available_threads())
             map_threads(lambda lo, hi: _voted.decision_voted(X, V, b, c, row[lo:hi], lo),
                         chunks, len(chunks))

@@ -381,9 +381,9 @@ def test_early_stopping_keeps_the_best_weights(rng):
     assert m.n_iter_ < 200
     # the model kept scores best_validation_score_ on the held-out rows
     from perceptron.linear import _validation_split
-    from perceptron._validation import _mix64
+    from perceptron._validation import mix64
     train, val = _validation_split(np.arange(len(t)), t, "binary", 0.1,
-                                   _mix64(check_random_seed(0) ^ 0x5EED))
+                                   mix64(check_random_seed(0) ^ 0x5EED))
     assert m.score(X[val], t[val]) == pytest.approx(m.best_validation_score_)
 
 

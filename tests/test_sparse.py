@@ -18,7 +18,7 @@ sp = pytest.importorskip("scipy.sparse")
 import perceptron  # noqa: E402
 from perceptron import (CentroidClassifier, KernelPerceptron, Perceptron,  # noqa: E402
                         VotedPerceptron)
-from perceptron._validation import CsrInput, check_X  # noqa: E402
+from perceptron._validation import CSRData, check_X  # noqa: E402
 from perceptron.io import CSRData, load_svmlight  # noqa: E402
 
 from test_dispatch import LEVELS, run_python  # noqa: E402
@@ -211,7 +211,7 @@ def test_check_X_uses_canonical_csr_in_place():
     for idx in (np.int32, np.int64):
         A = sparse_of(X, "csr32" if idx == np.int32 else "csr64")
         C = check_X(A, accept_sparse=True)
-        assert isinstance(C, CsrInput)
+        assert isinstance(C, CSRData)
         assert C.data is A.data and C.indices is A.indices and C.indptr is A.indptr
         assert C.indices.dtype == idx  # int64 indices stay int64
         D = CSRData(A.data, A.indices, A.indptr, A.shape)
