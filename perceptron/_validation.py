@@ -266,6 +266,26 @@ def _as_float(arr, name):
     raise TypeError(f"{name} must hold numbers, got dtype {arr.dtype}")
 
 
+def check_sample_weight(sample_weight, n):
+    """None, or the weights as a C-contiguous float64 array (n,): finite and
+    non-negative; a scalar stands for that weight on every sample."""
+    if sample_weight is None:
+        return None
+    sw = np.asarray(sample_weight)
+    if sw.ndim == 0:
+        sw = np.full(n, float(sw))
+    if sw.dtype.kind not in "iuf" and sw.dtype.kind != "b":
+        raise TypeError(f"sample_weight must hold numbers, got dtype {sw.dtype}")
+    sw = np.ascontiguousarray(sw, dtype=np.float64)
+    if sw.shape != (n,):
+        raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
+    if not np.isfinite(sw).all():
+        raise ValueError("sample_weight contains NaN or infinity")
+    if (sw < 0).any():
+        raise ValueError("sample_weight must be non-negative")
+    return sw
+
+
 def check_finite(arr, name="X"):
     """Raise ValueError if a float array holds NaN or infinity."""
     if not np.isfinite(arr).all():
@@ -310,6 +330,24 @@ def check_labels(y, n_samples, name="y"):
         if any(v is None or (isinstance(v, float) and v != v) for v in arr):
             raise ValueError(f"{name} contains None or NaN; every sample needs a label")
     return arr
+
+
+def require_two_classes(classes):
+    """Raise the ValueError of a fit whose labels hold a single class."""
+    if len(classes) < 2:
+        raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs samples of at "
+                         "least two classes")
+
+
+def check_fit_input(X, y):
+    """(X, y, classes) for a fit on X (dense or sparse, as ``check_X`` with
+    ``accept_sparse=True`` takes it) and labels y of at least two classes
+    (``classes``: the sorted distinct labels, the future ``classes_``)."""
+    X = check_X(X, accept_sparse=True)
+    y = check_labels(y, X.shape[0])
+    classes = unique_labels(y)
+    require_two_classes(classes)
+    return X, y, classes
 
 
 _PEEL_MAX_CLASSES = 16

@@ -3,14 +3,14 @@ import numpy as np
 
 from ._core import centroid as _centroid
 from ._base import BaseEstimator
-from ._validation import check_X, check_feature_names, check_labels, unique_labels
-from .linear import LinearClassifierMixin, _check_sample_weight
+from ._linear_base import LinearClassifierMixin
+from ._validation import check_feature_names, check_fit_input, check_sample_weight
 
 __all__ = ["CentroidClassifier"]
 
 
 class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
-    """Nearest class mean, a linear classifier (seed 002, "the centroid method").
+    """Nearest class mean, a linear classifier (the centroid method: the bisector of the class means).
 
     For two classes C (``classes_[1]``) and X (``classes_[0]``) with means
     ``mu_C`` and ``mu_X`` the decision function is
@@ -42,15 +42,10 @@ class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
         is ``coef_`` (in the values' dtype).
         """
         names_source = X
-        X = check_X(X, accept_sparse=True)
+        X, y, classes = check_fit_input(X, y)
         n, d = X.shape
-        y = check_labels(y, n)
-        classes = unique_labels(y)
-        if len(classes) < 2:
-            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
-                             "samples of at least two classes")
         t = np.searchsorted(classes, y).astype(np.int32)
-        sw = _check_sample_weight(sample_weight, n)
+        sw = check_sample_weight(sample_weight, n)
         sums = np.zeros((len(classes), d))
         totals = np.zeros(len(classes))
         _centroid.class_sums(X, t, sw, sums, totals)

@@ -22,7 +22,9 @@ import warnings
 
 import numpy as np
 
-from . import __version__, io as pio, simd_info
+from . import io as pio
+from ._version import __version__
+from .simd import simd_info
 from .datasets import load_breast_cancer
 from .exceptions import ConvergenceWarning
 from .centroid import CentroidClassifier
@@ -282,9 +284,7 @@ def cmd_train(args, out):
 
 
 def _load_for(args):
-    from . import load
-
-    model = load(args.model)
+    model = pio.load_model(args.model)
     X, y = load_data(args.data, args.format, args.labels, args.label_column,
                      n_features=getattr(model, "n_features_in_", None),
                      need_labels=args.command == "evaluate")

@@ -42,10 +42,12 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
 
 from ._core import online as _online
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState
-from ._validation import (is_sparse, mix64, check_feature_names, check_labels,
-                          check_random_seed, check_scalar, check_X, label_signs, unique_labels)
+from ._training import Problem, raise_for_status
+from ._validation import (check_feature_names, check_labels, check_random_seed, check_scalar,
+                          check_X, is_sparse, label_signs, mix64, require_two_classes,
+                          unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
-from .linear import Perceptron, _Problem, _raise_for_status
+from .linear import Perceptron
 
 __all__ = ["fit", "predict", "decision_function", "mix", "mixing_coefficients"]
 
@@ -234,7 +236,7 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         state.rng_state = c["rng"].copy()
         res = _online.run_epochs(state, shard.X, labels, None, loop_params, 1, None)
         try:
-            _raise_for_status(res, state)
+            raise_for_status(res, state)
         except (ValueError, FloatingPointError) as err:
             raise type(err)(f"shard {shard.index}: {err}") from None
         new_carry.append({"rows": state.rows, "rng": state.rng_state})
@@ -412,9 +414,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         sizes.append(sum(X.chunks[0][b] for b in group))
     seen = client.gather([client.submit(_shard_labels, raw, pure=False) for raw in raws])
     classes = unique_labels(np.concatenate(seen))
-    if len(classes) < 2:
-        raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs samples of at "
-                         "least two classes")
+    require_two_classes(classes)
     k = len(classes)
     if k == 2 and estimator.multiclass != "multinomial":
         mode = "binary"
@@ -442,7 +442,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     states = [OnlineState(rows_k, d, dtype, multinomial=multi, average=p["average"],
                           pocket=False, batch_size=None, seed=s)
               for (rows_k, multi), s in zip(shapes, problem_seeds)]
-    problems = [_Problem(state, None) for state in states]
+    problems = [Problem(state, None) for state in states]
     active = [True] * len(problems)
     loop = estimator._loop_params(p)
     stopped = False

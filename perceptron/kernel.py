@@ -10,7 +10,8 @@ from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
 from ._validation import (check_X, check_array, check_feature_names, check_finite,
                           check_is_fitted, check_labels, check_n_features, check_random_seed,
-                          check_scalar, encode_binary, label_signs, unique_labels)
+                          check_scalar, encode_binary, label_signs, require_two_classes,
+                          unique_labels)
 from .exceptions import ConvergenceWarning
 
 __all__ = ["KernelPerceptron", "kernel_matrix"]
@@ -315,9 +316,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         check_finite(X)
         y = check_labels(y, n)
         classes = unique_labels(y)
-        if len(classes) < 2:
-            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
-                             "samples of two classes")
+        require_two_classes(classes)
         if callable(kernel):
             data, kind, gamma = _call_kernel(kernel, X, X), _kernel.KIND_PRECOMPUTED, None
         else:

@@ -1,243 +1,23 @@
 """Linear perceptron classifiers: the Perceptron estimator and its scoring."""
 import warnings
-import weakref
-from typing import Any, Dict
+from typing import Dict
 
 import numpy as np
 
-from . import model as _model
+from ._base import BaseEstimator
 from ._core import decision as _decision, online as _online
-from ._base import BaseEstimator, ClassifierMixin
+from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
 from ._monitor import Monitor
-from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
-from ._state import C_EPOCHS, OnlineState
-from ._validation import (mix64, CSRData, check_array, check_X, check_feature_names,
-                          check_is_fitted, check_labels, check_n_features, check_random_seed,
-                          check_scalar, label_signs, unique_labels)
+from ._parallel import map_threads, resolve_n_jobs
+from ._state import OnlineState
+from ._training import (Problem, appended, check_state_params, class_weights, labels_not_in,
+                        raise_for_status, validation_split)
+from ._validation import (CSRData, check_array, check_feature_names, check_labels,
+                          check_n_features, check_random_seed, check_sample_weight, check_scalar,
+                          check_X, label_signs, mix64, require_two_classes, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 
 __all__ = ["Perceptron"]
-
-
-def linear_decision(X, W, b):
-    """Activations X @ W.T + b, (n, k) float64, rows split among threads.
-
-    X is a dense array or a ``CSRData`` (checked CSR arrays)."""
-    if W.dtype != X.dtype:
-        # the loop needs one dtype; casting k*d weights beats copying X
-        W = W.astype(X.dtype)
-    W = np.ascontiguousarray(W)
-    b = np.ascontiguousarray(b, dtype=np.float64)
-    n, d = X.shape
-    out = np.empty((n, W.shape[0]), dtype=np.float64)
-    if isinstance(X, CSRData):
-        chunks = row_chunks(n, max(1, X.nnz // n) * W.shape[0], available_threads())
-        map_threads(lambda lo, hi: _decision.decision_csr(X.data, X.indices, X.indptr, d, W, b,
-                                                          out[lo:hi], lo),
-                    chunks, len(chunks))
-    else:
-        chunks = row_chunks(n, d * W.shape[0], available_threads())
-        map_threads(lambda lo, hi: _decision.decision_dense(X[lo:hi], W, b, out[lo:hi]),
-                    chunks, len(chunks))
-    if not np.isfinite(out).all():
-        values = X.data if isinstance(X, CSRData) else X
-        if not np.isfinite(values).all():
-            raise ValueError("X contains NaN or infinity; remove or impute those values first")
-        if np.isnan(out).any():
-            raise ValueError("the decision function overflowed (X holds values too large "
-                             "for the model's weights)")
-    return out
-
-
-class LinearClassifierMixin(ClassifierMixin):
-    """Scoring of a fitted linear model: ``decision_function`` and ``predict``.
-
-    The activation of a row is ``a_j = w_j.x + b_j`` for each row ``j`` of
-    ``coef_``.  With one row (two classes) the prediction is ``classes_[1]``
-    when ``a > 0`` and ``classes_[0]`` otherwise (so ``sign(0) = -1``, as in
-    the notes); with one row per class it is the class of the largest
-    activation (the first one on ties); for a multi-label model it is the
-    indicator ``a_j > 0`` of every label.  Rows are split among threads when
-    there is enough work; each thread runs the compiled loop without the GIL.
-    """
-
-    _multilabel = False
-    # fitted attributes, set by the estimator's fit
-    coef_: np.ndarray
-    intercept_: np.ndarray
-    classes_: np.ndarray
-
-    def decision_function(self, X):
-        """Activations ``w_j.x + b_j`` of each row.
-
-        Parameters
-        ----------
-        X : array-like or sparse matrix of shape (n_samples, n_features)
-            Dense, or sparse as ``fit`` takes it (scipy.sparse, CSRData).
-
-        Returns
-        -------
-        scores : ndarray of shape (n_samples,) for two classes (positive:
-            ``classes_[1]``), else (n_samples, n_classes) or (n_samples,
-            n_labels); float64.
-        """
-        check_is_fitted(self)
-        check_feature_names(self, X, reset=False)
-        X = check_X(X, accept_sparse=True)
-        check_n_features(self, X)
-        out = linear_decision(X, self.coef_, self.intercept_)
-        return out[:, 0] if out.shape[1] == 1 else out
-
-    def c_model(self):
-        """The fitted weights as a C struct, for nogil scoring from Cython or C.
-
-        Returns a ``perceptron.model.LinearModel``; its ``c_model`` member
-        is the ``ptn_linear_model`` of csrc/ptn_model.h, to be used with the
-        ``decision`` / ``decision_all`` / ``predict`` functions of
-        ``perceptron/_model.pxd`` (``cimport perceptron.model``).
-
-        Lifetime: the struct borrows ``coef_`` and ``intercept_`` (it copies
-        them only if they are not C-contiguous); the LinearModel object keeps
-        them alive, so hold a reference to it while its struct is in use.  A
-        new fit gives the estimator new arrays; a LinearModel obtained before
-        goes on scoring the old model.  Scoring only reads the weights: many
-        threads may share one model.
-        """
-        check_is_fitted(self)
-        cached = _C_MODELS.get(self)
-        if cached is not None and cached[0] is self.coef_ and cached[1] is self.intercept_:
-            return cached[2]
-        if self._multilabel:
-            kind = "multilabel"
-        else:
-            kind = "binary" if self.coef_.shape[0] == 1 else "multiclass"
-        model = _model.LinearModel(self.coef_, self.intercept_, kind)
-        _C_MODELS[self] = (self.coef_, self.intercept_, model)
-        return model
-
-    def decision_one(self, x):
-        """``decision_function`` of one row, with the least overhead.
-
-        x : 1-D array or list of ``n_features_in_`` numbers (converted to the
-        model's dtype when it is not already).  Returns a float for a binary
-        model, an array (n_classes,) otherwise.  NaN or infinity in x, a
-        wrong length or non-numbers raise ValueError / TypeError.
-        """
-        return self.c_model().decision_one(x)
-
-    def predict_one(self, x):
-        """``predict`` of one row: the class label, with the least overhead
-        (see ``decision_one`` for x)."""
-        index = self.c_model().predict_one(x)
-        return self.classes_[index]
-
-    def predict(self, X):
-        """Class of each row (an indicator matrix for a multi-label model)."""
-        scores = self.decision_function(X)
-        if self._multilabel:
-            return (scores > 0).astype(np.int64)
-        if scores.ndim == 1:
-            index = (scores > 0).astype(np.intp)
-        else:
-            index = np.argmax(scores, axis=1)
-        # take(mode="clip") skips the bounds checks of fancy indexing: the
-        # indices are valid by construction, and this is 4x faster
-        return self.classes_.take(index, mode="clip")
-
-    def report(self, X, y, w_star=None, b_star=0.0, *, file=None, verbose=True):
-        """Print and return the geometry of this model on (X, y): updates made,
-        R, the margin achieved, and the bound (R/gamma)^2 for a separator
-        ``w_star``; see ``perceptron.geometry.report``."""
-        from .geometry import report
-
-        return report(self, X, y, w_star, b_star, file=file, verbose=verbose)
-
-
-# estimator -> (coef_, intercept_, LinearModel): c_model()'s cache, kept out of
-# the estimator's __dict__ so that scoring never changes the estimator
-_C_MODELS: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()
-
-
-def _check_sample_weight(sample_weight, n):
-    if sample_weight is None:
-        return None
-    sw = np.asarray(sample_weight)
-    if sw.ndim == 0:
-        sw = np.full(n, float(sw))
-    if sw.dtype.kind not in "iuf" and sw.dtype.kind != "b":
-        raise TypeError(f"sample_weight must hold numbers, got dtype {sw.dtype}")
-    sw = np.ascontiguousarray(sw, dtype=np.float64)
-    if sw.shape != (n,):
-        raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},)")
-    if not np.isfinite(sw).all():
-        raise ValueError("sample_weight contains NaN or infinity")
-    if (sw < 0).any():
-        raise ValueError("sample_weight must be non-negative")
-    return sw
-
-
-def _class_weights(class_weight, classes, class_index):
-    """Weight of each class, from None, "balanced" or a {label: weight} dict."""
-    k = len(classes)
-    if class_weight is None:
-        return None
-    if isinstance(class_weight, str):
-        if class_weight != "balanced":
-            raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {class_weight!r}")
-        counts = np.bincount(class_index, minlength=k).astype(np.float64)
-        # n / (k * n_c), as scikit-learn defines "balanced"
-        with np.errstate(divide="ignore"):
-            return np.where(counts > 0, len(class_index) / (k * counts), 0.0)
-    if not isinstance(class_weight, dict):
-        raise TypeError(f"class_weight must be None, 'balanced' or a dict, got {class_weight!r}")
-    weights = np.ones(k)
-    lookup = {c: i for i, c in enumerate(classes.tolist())}
-    for label, value in class_weight.items():
-        if label not in lookup:
-            raise ValueError(f"class_weight has the label {label!r}, which is not a class of y "
-                             f"({classes.tolist()})")
-        value = check_scalar(value, f"class_weight[{label!r}]", "float", low=0.0)
-        weights[lookup[label]] = value
-    return weights
-
-
-# The buffers behind the per-call histories partial_fit keeps (mistakes_,
-# updates_, loss_): id of a buffer -> how much of it an array in use covers.
-_BUFFER_USE: Dict[int, int] = {}
-
-
-def _appended(arr, value, dtype):
-    """A new 1-D array: arr followed by value, in amortized constant time.
-
-    The result is a prefix of a larger buffer; when arr is such a prefix and
-    covers all of the buffer in use, value goes into the next slot and the
-    result is the longer prefix.  Otherwise (an array from elsewhere, or a
-    buffer another array has already grown, as after copy.copy of an
-    estimator) the values are copied into a new buffer of twice the size.
-    Either way arr itself is left as it was."""
-    n = len(arr)
-    base = arr.base
-    if (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
-            and _BUFFER_USE.get(id(base)) == n and len(base) > n
-            and arr.ctypes.data == base.ctypes.data and arr.strides == base.strides):
-        base[n] = value
-        _BUFFER_USE[id(base)] = n + 1
-        return base[:n + 1]
-    buf = np.empty(max(16, 2 * (n + 1)), dtype=dtype)
-    buf[:n] = arr
-    buf[n] = value
-    _BUFFER_USE[id(buf)] = n + 1
-    weakref.finalize(buf, _BUFFER_USE.pop, id(buf), None)
-    return buf[:n + 1]
-
-
-class _Problem:
-    """One run of the loops: a state and the labels it trains on."""
-
-    def __init__(self, state, labels):
-        self.state = state
-        self.labels = labels
-        self.history: Dict[str, list] = {"mistakes": [], "updates": [], "loss": []}
 
 
 class Perceptron(LinearClassifierMixin, BaseEstimator):
@@ -267,13 +47,13 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
       pocket's; ``coef_`` is the pocket.  For data that are not separable.
     - ``margin=tau``: update when ``y*a <= tau`` (the perceptron with
       margins, PAUM, Li et al. 2002); ``tau = 0`` is the plain rule.
-    - ``batch_size=B``: mini-batch steps (seeds 002 and 003): the shuffled
-      rows are cut into batches of B; for each, the weights stay fixed while
+    - ``batch_size=B``: mini-batch steps (stochastic subgradient descent on
+      the mean perceptron loss): the shuffled rows are cut into batches of B; for each, the weights stay fixed while
       the violating rows' ``s*y*x`` are summed, then ``w += (eta0/B) * sum``:
       a subgradient step on the perceptron loss.  ``B = n_samples`` is the
       full batch gradient; ``None`` (or 1) is the online rule.
     - more than two classes: ``multiclass="ovr"`` trains one binary
-      perceptron per class (seed 002), on ``n_jobs`` threads;
+      perceptron per class (Wan, *Perceptrons*, note 2), on ``n_jobs`` threads;
       ``multiclass="multinomial"`` keeps one row of weights per class and,
       when the true class ``t`` does not beat the best other class ``r`` by
       more than the margin, adds ``eta0*s*x`` to row ``t`` and subtracts it
@@ -281,7 +61,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
       mistake, as ``y*a = 0`` is in the binary rule.
     - multi-label: a 2-D 0/1 indicator ``y`` of shape (n_samples, n_labels)
       trains one binary perceptron per label; ``predict`` returns an
-      indicator matrix (seed 002: a sample may get several classes).
+      indicator matrix (a sample may get several classes).
 
     Parameters
     ----------
@@ -487,9 +267,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             return "multilabel", np.arange(Y.shape[1]), (Y != 0)
         y = check_labels(y, n)
         classes = unique_labels(y)
-        if len(classes) < 2:
-            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
-                             "samples of at least two classes")
+        require_two_classes(classes)
         if len(classes) == 2:  # one comparison instead of a binary search per label
             index = (y == classes[1]).astype(np.int32)
         else:
@@ -506,14 +284,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
         if kind == "binary":
             signs = label_signs(index == 1)
-            return "binary", [_Problem(state(1, False, seed, 0), signs)]
+            return "binary", [Problem(state(1, False, seed, 0), signs)]
         if kind == "multiclass" and self.multiclass == "multinomial":
-            return "multinomial", [_Problem(state(k, True, seed, 0), index)]
+            return "multinomial", [Problem(state(k, True, seed, 0), index)]
         problems = []
         for j in range(k):
             col = index[:, j] if kind == "multilabel" else (index == j)
             signs = label_signs(col)
-            problems.append(_Problem(state(1, False, mix64(seed ^ (j + 1)), j), signs))
+            problems.append(Problem(state(1, False, mix64(seed ^ (j + 1)), j), signs))
         return ("multilabel" if kind == "multilabel" else "ovr"), problems
 
     # -------------------------------------------------------------- training
@@ -529,7 +307,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             stop[0] = 1  # tell the other threads' loops to return
             raise
         for problem, res in zip(problems, results):
-            _raise_for_status(res, problem.state)
+            raise_for_status(res, problem.state)
             for key in ("mistakes", "updates", "loss"):
                 problem.history[key].append(res[key])
         return results
@@ -592,12 +370,12 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         X = check_X(X, accept_sparse=True)
         n, d = X.shape
         kind, classes, target = self._encode_targets(y, n)
-        sw = _check_sample_weight(sample_weight, n)
+        sw = check_sample_weight(sample_weight, n)
         if kind == "multilabel":
             if self.class_weight is not None:
                 raise ValueError("class_weight is not supported for multi-label y")
         else:
-            cw = _class_weights(self.class_weight, classes, target)
+            cw = class_weights(self.class_weight, classes, target)
             if cw is not None:
                 sw = cw[target] if sw is None else sw * cw[target]
         seed = check_random_seed(self.random_state)
@@ -609,7 +387,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             raise ValueError("every sample weight is zero; nothing to train on")
         val_rows = None
         if p["early_stopping"]:
-            rows, val_rows = _validation_split(rows, target, kind, p["validation_fraction"],
+            rows, val_rows = validation_split(rows, target, kind, p["validation_fraction"],
                                                mix64(seed ^ 0x5EED))
         for j, pr in enumerate(problems):
             # each problem shuffles its own order in place; the last takes rows itself
@@ -767,7 +545,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                 X = X.astype(self.coef_.dtype)
             # work on copies: a failed or interrupted call leaves the model as it was
             states = [s.copy() for s in self._states]
-            _check_state_params(states[0], p)
+            check_state_params(states[0], p)
         arr = np.asarray(y)
         multilabel = arr.ndim == 2 and arr.shape[1] > 1
         if multilabel:
@@ -778,16 +556,16 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             y = check_labels(y, n)
             target, labels = self._partial_targets(y, classes, states)
             kind = "binary" if len(labels) == 2 and self.multiclass != "multinomial" else "multiclass"
-        sw = _check_sample_weight(sample_weight, n)
+        sw = check_sample_weight(sample_weight, n)
         if not multilabel:
-            cw = _class_weights(self.class_weight, labels, target)
+            cw = class_weights(self.class_weight, labels, target)
             if cw is not None:
                 sw = cw[target] if sw is None else sw * cw[target]
 
         if first:
             seed = check_random_seed(self.random_state)
             if kind == "multiclass" and self.multiclass == "multinomial":
-                mode, problems = "multinomial", [_Problem(OnlineState(
+                mode, problems = "multinomial", [Problem(OnlineState(
                     len(labels), d, X.dtype, multinomial=True, average=p["average"],
                     pocket=p["pocket"], batch_size=p["batch_size"], seed=seed), target)]
             else:
@@ -796,7 +574,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         else:
             assert states is not None
             mode = self._mode
-            problems = [_Problem(state, labels_j) for state, labels_j in
+            problems = [Problem(state, labels_j) for state, labels_j in
                         zip(states, self._chunk_labels(mode, target, len(labels)))]
         rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
         if len(rows):
@@ -821,7 +599,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             before = getattr(self, key + "_", None) if not first else None
             if before is None:
                 before = np.zeros(0, dtype=dtype)
-            setattr(self, key + "_", _appended(np.asarray(before, dtype=dtype).ravel(),
+            setattr(self, key + "_", appended(np.asarray(before, dtype=dtype).ravel(),
                                                new[key], dtype))
         self.coef_ = np.ascontiguousarray(W, dtype=X.dtype)
         self.intercept_ = np.asarray(b, dtype=X.dtype)
@@ -895,7 +673,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                                                            self.classes_):
                 raise ValueError("classes differs from the previous call to partial_fit")
             known = self.classes_
-        new = _labels_not_in(unique_labels(y), known)
+        new = labels_not_in(unique_labels(y), known)
         if len(new):
             if first or self._mode != "multinomial":
                 raise ValueError(f"y has labels {new.tolist()} that are not in classes "
@@ -916,61 +694,3 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if mode == "multilabel":
             return [label_signs(target[:, j]) for j in range(k)]
         return [label_signs(target == j) for j in range(k)]
-
-
-def _labels_not_in(seen, known):
-    """The labels of `seen` (sorted, distinct) that `known` (sorted, distinct)
-    lacks.  Numbers against numbers, or text against text: a binary search
-    of each, as np.setdiff1d would find them but without its sort (a
-    partial_fit call's fixed cost); other pairs through np.setdiff1d."""
-    numeric = seen.dtype.kind in "iufb" and known.dtype.kind in "iufb"
-    if not (numeric or seen.dtype.kind == known.dtype.kind) or not len(known):
-        return np.setdiff1d(seen, known)
-    pos = np.minimum(np.searchsorted(known, seen), len(known) - 1)
-    return seen[known[pos] != seen]
-
-
-def _check_state_params(state, p):
-    """partial_fit continues a state: the variant must be the one it was made for."""
-    made = {"average": state.U is not None, "pocket": state.PW is not None,
-            "batch_size": state.G is not None}
-    asked = {"average": p["average"], "pocket": p["pocket"],
-             "batch_size": p["batch_size"] is not None}
-    changed = [name for name in made if made[name] != asked[name]]
-    if changed:
-        raise ValueError(f"{', '.join(changed)} changed since the first call to partial_fit; "
-                         "a model continues the variant it started with (fit again, or "
-                         "set the parameters back)")
-
-
-def _validation_split(rows, target, kind, fraction, seed):
-    """Stratified split of `rows` into (train, validation) for early stopping."""
-    rng = np.random.default_rng(seed)
-    groups = target[rows] if kind != "multilabel" else np.zeros(len(rows), dtype=np.int32)
-    train_parts, val_parts = [], []
-    for g in np.unique(groups):
-        members = rows[groups == g]
-        members = members[rng.permutation(len(members))]
-        n_val = min(int(round(fraction * len(members))), len(members) - 1)
-        val_parts.append(members[:n_val])
-        train_parts.append(members[n_val:])
-    val = np.sort(np.concatenate(val_parts)).astype(np.intp)
-    train = np.sort(np.concatenate(train_parts)).astype(np.intp)
-    if len(val) == 0:
-        raise ValueError(f"validation_fraction={fraction} leaves no sample for validation "
-                         f"out of {len(rows)}; raise it or turn early_stopping off")
-    return train, val
-
-
-def _raise_for_status(result, state):
-    status = result["status"]
-    if status == _online.STATUS_NONFINITE_X:
-        raise ValueError(f"X contains NaN or infinity (row {result['bad_row']}); "
-                         "remove or impute those values first")
-    if status == _online.STATUS_OVERFLOW:
-        epoch = int(state.counters[C_EPOCHS]) + 1
-        raise FloatingPointError(
-            f"the weights overflowed in epoch {epoch}: the features are too large for the "
-            "model's dtype; scale them (for example to unit variance) or lower eta0")
-    if status == _online.STATUS_STOPPED:
-        raise KeyboardInterrupt("training was stopped")

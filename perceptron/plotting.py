@@ -4,7 +4,7 @@
   misclassified points;
 - ``learning_steps`` / ``plot_learning_steps`` / ``animate_learning``: the
   perceptron learning algorithm update by update on 2-D data, the pictures
-  the notes draw by hand (the line turning after each mistake), as a figure
+  textbooks draw by hand (the line turning after each mistake), as a figure
   grid or a GIF;
 - ``learning_curve`` / ``plot_learning_curve``: training and held-out error
   per epoch (Daume III, A Course in Machine Learning, figure 3.3);
@@ -279,7 +279,7 @@ def learning_curve(estimator, X_train, y_train, X_val, y_val):
     -------
     curve : dict with "epoch", "train_error", "val_error" arrays
     """
-    from .linear import linear_decision
+    from ._linear_base import linear_decision
 
     X_train = check_array(X_train, "X_train")
     X_val = check_array(X_val, "X_val")
@@ -337,7 +337,7 @@ def plot_mistake_bound(X, y, w_star, b_star=0.0, ax=None, **fit_kwargs):
     ``w_star, b_star`` is a separating hyperplane of (X, y); gamma is its
     geometric margin on the data and R the largest norm of the rows
     augmented with a 1 for the bias (for ``fit_intercept=False`` and
-    ``b_star = 0``, the plain rows), so the theorem of seed 001 applies to the
+    ``b_star = 0``, the plain rows), so Novikoff's (1962) theorem applies to the
     perceptron fitted here from zero.  Plots the cumulative updates per epoch
     and the bound; returns the Axes.
     """

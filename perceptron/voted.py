@@ -4,9 +4,9 @@ import numpy as np
 from ._core import voted as _voted
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
-from ._validation import (mix64, CSRData, check_X, check_feature_names, check_finite,
-                          check_is_fitted, check_labels, check_n_features,
-                          check_random_seed, check_scalar, label_signs, unique_labels)
+from ._validation import (CSRData, check_feature_names, check_finite, check_fit_input,
+                          check_is_fitted, check_n_features, check_random_seed, check_scalar,
+                          check_X, label_signs, mix64)
 
 __all__ = ["VotedPerceptron"]
 
@@ -77,13 +77,8 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         max_vectors = check_scalar(self.max_vectors, "max_vectors", "int", low=1)
         n_threads = resolve_n_jobs(self.n_jobs)
         names_source = X
-        X = check_X(X, accept_sparse=True)
+        X, y, classes = check_fit_input(X, y)
         n, d = X.shape
-        y = check_labels(y, n)
-        classes = unique_labels(y)
-        if len(classes) < 2:
-            raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs "
-                             "samples of at least two classes")
         index = np.searchsorted(classes, y)
         seed = check_random_seed(self.random_state)
         if len(classes) == 2:

@@ -1,4 +1,4 @@
-"""The perceptron family (issue 3) against numpy references of the notes and papers."""
+"""The perceptron family against numpy references of the published algorithms."""
 import warnings
 
 import numpy as np
@@ -380,9 +380,9 @@ def test_early_stopping_keeps_the_best_weights(rng):
     assert m.n_iter_ - 1 - best_epoch >= 3 or m.converged_
     assert m.n_iter_ < 200
     # the model kept scores best_validation_score_ on the held-out rows
-    from perceptron.linear import _validation_split
+    from perceptron._training import validation_split
     from perceptron._validation import mix64
-    train, val = _validation_split(np.arange(len(t)), t, "binary", 0.1,
+    train, val = validation_split(np.arange(len(t)), t, "binary", 0.1,
                                    mix64(check_random_seed(0) ^ 0x5EED))
     assert m.score(X[val], t[val]) == pytest.approx(m.best_validation_score_)
 

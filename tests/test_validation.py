@@ -165,7 +165,7 @@ def test_label_signs_is_the_where_of_the_notes(bits, step):
        kinds=st.sampled_from(["ii", "if", "fi", "uu", "bb", "UU", "SS", "Ui", "iU"]))
 def test_labels_not_in_is_setdiff(seen, known, kinds):
     # the binary-search path against np.setdiff1d, for every pairing of kinds
-    from perceptron.linear import _labels_not_in
+    from perceptron._training import labels_not_in
 
     def as_kind(values, kind):
         if kind == "u":
@@ -184,4 +184,4 @@ def test_labels_not_in_is_setdiff(seen, known, kinds):
         expected = np.setdiff1d(s, k)
     except TypeError:
         return  # numpy itself cannot compare these
-    np.testing.assert_array_equal(_labels_not_in(s, k), expected)
+    np.testing.assert_array_equal(labels_not_in(s, k), expected)

@@ -1,0 +1,153 @@
+"""Scoring of fitted linear models: ``linear_decision`` and the
+``LinearClassifierMixin`` that ``Perceptron`` and ``CentroidClassifier`` share."""
+import weakref
+from typing import Any
+
+import numpy as np
+
+from .model import LinearModel
+from ._base import ClassifierMixin
+from ._core import decision as _decision
+from ._parallel import available_threads, map_threads, row_chunks
+from ._validation import CSRData, check_feature_names, check_is_fitted, check_n_features, check_X
+
+__all__ = ["LinearClassifierMixin", "linear_decision"]
+
+
+def linear_decision(X, W, b):
+    """Activations X @ W.T + b, (n, k) float64, rows split among threads.
+
+    X is a dense array or a ``CSRData`` (checked CSR arrays)."""
+    if W.dtype != X.dtype:
+        # the loop needs one dtype; casting k*d weights beats copying X
+        W = W.astype(X.dtype)
+    W = np.ascontiguousarray(W)
+    b = np.ascontiguousarray(b, dtype=np.float64)
+    n, d = X.shape
+    out = np.empty((n, W.shape[0]), dtype=np.float64)
+    if isinstance(X, CSRData):
+        chunks = row_chunks(n, max(1, X.nnz // n) * W.shape[0], available_threads())
+        map_threads(lambda lo, hi: _decision.decision_csr(X.data, X.indices, X.indptr, d, W, b,
+                                                          out[lo:hi], lo),
+                    chunks, len(chunks))
+    else:
+        chunks = row_chunks(n, d * W.shape[0], available_threads())
+        map_threads(lambda lo, hi: _decision.decision_dense(X[lo:hi], W, b, out[lo:hi]),
+                    chunks, len(chunks))
+    if not np.isfinite(out).all():
+        values = X.data if isinstance(X, CSRData) else X
+        if not np.isfinite(values).all():
+            raise ValueError("X contains NaN or infinity; remove or impute those values first")
+        if np.isnan(out).any():
+            raise ValueError("the decision function overflowed (X holds values too large "
+                             "for the model's weights)")
+    return out
+
+
+class LinearClassifierMixin(ClassifierMixin):
+    """Scoring of a fitted linear model: ``decision_function`` and ``predict``.
+
+    The activation of a row is ``a_j = w_j.x + b_j`` for each row ``j`` of
+    ``coef_``.  With one row (two classes) the prediction is ``classes_[1]``
+    when ``a > 0`` and ``classes_[0]`` otherwise (so ``sign(0) = -1``, as in
+    Daume 2017, *A Course in Machine Learning*, ch. 3); with one row per class it is the class of the largest
+    activation (the first one on ties); for a multi-label model it is the
+    indicator ``a_j > 0`` of every label.  Rows are split among threads when
+    there is enough work; each thread runs the compiled loop without the GIL.
+    """
+
+    _multilabel = False
+    # fitted attributes, set by the estimator's fit
+    coef_: np.ndarray
+    intercept_: np.ndarray
+    classes_: np.ndarray
+
+    def decision_function(self, X):
+        """Activations ``w_j.x + b_j`` of each row.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix of shape (n_samples, n_features)
+            Dense, or sparse as ``fit`` takes it (scipy.sparse, CSRData).
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) for two classes (positive:
+            ``classes_[1]``), else (n_samples, n_classes) or (n_samples,
+            n_labels); float64.
+        """
+        check_is_fitted(self)
+        check_feature_names(self, X, reset=False)
+        X = check_X(X, accept_sparse=True)
+        check_n_features(self, X)
+        out = linear_decision(X, self.coef_, self.intercept_)
+        return out[:, 0] if out.shape[1] == 1 else out
+
+    def c_model(self):
+        """The fitted weights as a C struct, for nogil scoring from Cython or C.
+
+        Returns a ``perceptron.model.LinearModel``; its ``c_model`` member
+        is the ``ptn_linear_model`` of csrc/ptn_model.h, to be used with the
+        ``decision`` / ``decision_all`` / ``predict`` functions of
+        ``perceptron/_model.pxd`` (``cimport perceptron.model``).
+
+        Lifetime: the struct borrows ``coef_`` and ``intercept_`` (it copies
+        them only if they are not C-contiguous); the LinearModel object keeps
+        them alive, so hold a reference to it while its struct is in use.  A
+        new fit gives the estimator new arrays; a LinearModel obtained before
+        goes on scoring the old model.  Scoring only reads the weights: many
+        threads may share one model.
+        """
+        check_is_fitted(self)
+        cached = _C_MODELS.get(self)
+        if cached is not None and cached[0] is self.coef_ and cached[1] is self.intercept_:
+            return cached[2]
+        if self._multilabel:
+            kind = "multilabel"
+        else:
+            kind = "binary" if self.coef_.shape[0] == 1 else "multiclass"
+        model = LinearModel(self.coef_, self.intercept_, kind)
+        _C_MODELS[self] = (self.coef_, self.intercept_, model)
+        return model
+
+    def decision_one(self, x):
+        """``decision_function`` of one row, with the least overhead.
+
+        x : 1-D array or list of ``n_features_in_`` numbers (converted to the
+        model's dtype when it is not already).  Returns a float for a binary
+        model, an array (n_classes,) otherwise.  NaN or infinity in x, a
+        wrong length or non-numbers raise ValueError / TypeError.
+        """
+        return self.c_model().decision_one(x)
+
+    def predict_one(self, x):
+        """``predict`` of one row: the class label, with the least overhead
+        (see ``decision_one`` for x)."""
+        index = self.c_model().predict_one(x)
+        return self.classes_[index]
+
+    def predict(self, X):
+        """Class of each row (an indicator matrix for a multi-label model)."""
+        scores = self.decision_function(X)
+        if self._multilabel:
+            return (scores > 0).astype(np.int64)
+        if scores.ndim == 1:
+            index = (scores > 0).astype(np.intp)
+        else:
+            index = np.argmax(scores, axis=1)
+        # take(mode="clip") skips the bounds checks of fancy indexing: the
+        # indices are valid by construction, and this is 4x faster
+        return self.classes_.take(index, mode="clip")
+
+    def report(self, X, y, w_star=None, b_star=0.0, *, file=None, verbose=True):
+        """Print and return the geometry of this model on (X, y): updates made,
+        R, the margin achieved, and the bound (R/gamma)^2 for a separator
+        ``w_star``; see ``perceptron.geometry.report``."""
+        from .geometry import report
+
+        return report(self, X, y, w_star, b_star, file=file, verbose=verbose)
+
+
+# estimator -> (coef_, intercept_, LinearModel): c_model()'s cache, kept out of
+# the estimator's __dict__ so that scoring never changes the estimator
+_C_MODELS: "weakref.WeakKeyDictionary[Any, tuple]" = weakref.WeakKeyDictionary()

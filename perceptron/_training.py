@@ -1,0 +1,134 @@
+"""Plumbing of the Perceptron's training runs, shared by ``Perceptron`` and
+the Dask transport (``perceptron.dask``): one problem per weight vector or
+matrix, the statuses of the compiled loops, per-call histories, class
+weights, the early-stopping split."""
+import weakref
+from typing import Dict
+
+import numpy as np
+
+from ._core import online as _online
+from ._state import C_EPOCHS
+from ._validation import check_scalar
+
+
+def class_weights(class_weight, classes, class_index):
+    """Weight of each class, from None, "balanced" or a {label: weight} dict."""
+    k = len(classes)
+    if class_weight is None:
+        return None
+    if isinstance(class_weight, str):
+        if class_weight != "balanced":
+            raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {class_weight!r}")
+        counts = np.bincount(class_index, minlength=k).astype(np.float64)
+        # n / (k * n_c), as scikit-learn defines "balanced"
+        with np.errstate(divide="ignore"):
+            return np.where(counts > 0, len(class_index) / (k * counts), 0.0)
+    if not isinstance(class_weight, dict):
+        raise TypeError(f"class_weight must be None, 'balanced' or a dict, got {class_weight!r}")
+    weights = np.ones(k)
+    lookup = {c: i for i, c in enumerate(classes.tolist())}
+    for label, value in class_weight.items():
+        if label not in lookup:
+            raise ValueError(f"class_weight has the label {label!r}, which is not a class of y "
+                             f"({classes.tolist()})")
+        value = check_scalar(value, f"class_weight[{label!r}]", "float", low=0.0)
+        weights[lookup[label]] = value
+    return weights
+
+
+# The buffers behind the per-call histories partial_fit keeps (mistakes_,
+# updates_, loss_): id of a buffer -> how much of it an array in use covers.
+_BUFFER_USE: Dict[int, int] = {}
+
+
+def appended(arr, value, dtype):
+    """A new 1-D array: arr followed by value, in amortized constant time.
+
+    The result is a prefix of a larger buffer; when arr is such a prefix and
+    covers all of the buffer in use, value goes into the next slot and the
+    result is the longer prefix.  Otherwise (an array from elsewhere, or a
+    buffer another array has already grown, as after copy.copy of an
+    estimator) the values are copied into a new buffer of twice the size.
+    Either way arr itself is left as it was."""
+    n = len(arr)
+    base = arr.base
+    if (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
+            and _BUFFER_USE.get(id(base)) == n and len(base) > n
+            and arr.ctypes.data == base.ctypes.data and arr.strides == base.strides):
+        base[n] = value
+        _BUFFER_USE[id(base)] = n + 1
+        return base[:n + 1]
+    buf = np.empty(max(16, 2 * (n + 1)), dtype=dtype)
+    buf[:n] = arr
+    buf[n] = value
+    _BUFFER_USE[id(buf)] = n + 1
+    weakref.finalize(buf, _BUFFER_USE.pop, id(buf), None)
+    return buf[:n + 1]
+
+
+class Problem:
+    """One run of the loops: a state and the labels it trains on."""
+
+    def __init__(self, state, labels):
+        self.state = state
+        self.labels = labels
+        self.history: Dict[str, list] = {"mistakes": [], "updates": [], "loss": []}
+
+
+def labels_not_in(seen, known):
+    """The labels of `seen` (sorted, distinct) that `known` (sorted, distinct)
+    lacks.  Numbers against numbers, or text against text: a binary search
+    of each, as np.setdiff1d would find them but without its sort (a
+    partial_fit call's fixed cost); other pairs through np.setdiff1d."""
+    numeric = seen.dtype.kind in "iufb" and known.dtype.kind in "iufb"
+    if not (numeric or seen.dtype.kind == known.dtype.kind) or not len(known):
+        return np.setdiff1d(seen, known)
+    pos = np.minimum(np.searchsorted(known, seen), len(known) - 1)
+    return seen[known[pos] != seen]
+
+
+def check_state_params(state, p):
+    """partial_fit continues a state: the variant must be the one it was made for."""
+    made = {"average": state.U is not None, "pocket": state.PW is not None,
+            "batch_size": state.G is not None}
+    asked = {"average": p["average"], "pocket": p["pocket"],
+             "batch_size": p["batch_size"] is not None}
+    changed = [name for name in made if made[name] != asked[name]]
+    if changed:
+        raise ValueError(f"{', '.join(changed)} changed since the first call to partial_fit; "
+                         "a model continues the variant it started with (fit again, or "
+                         "set the parameters back)")
+
+
+def validation_split(rows, target, kind, fraction, seed):
+    """Stratified split of `rows` into (train, validation) for early stopping."""
+    rng = np.random.default_rng(seed)
+    groups = target[rows] if kind != "multilabel" else np.zeros(len(rows), dtype=np.int32)
+    train_parts, val_parts = [], []
+    for g in np.unique(groups):
+        members = rows[groups == g]
+        members = members[rng.permutation(len(members))]
+        n_val = min(int(round(fraction * len(members))), len(members) - 1)
+        val_parts.append(members[:n_val])
+        train_parts.append(members[n_val:])
+    val = np.sort(np.concatenate(val_parts)).astype(np.intp)
+    train = np.sort(np.concatenate(train_parts)).astype(np.intp)
+    if len(val) == 0:
+        raise ValueError(f"validation_fraction={fraction} leaves no sample for validation "
+                         f"out of {len(rows)}; raise it or turn early_stopping off")
+    return train, val
+
+
+def raise_for_status(result, state):
+    status = result["status"]
+    if status == _online.STATUS_NONFINITE_X:
+        raise ValueError(f"X contains NaN or infinity (row {result['bad_row']}); "
+                         "remove or impute those values first")
+    if status == _online.STATUS_OVERFLOW:
+        epoch = int(state.counters[C_EPOCHS]) + 1
+        raise FloatingPointError(
+            f"the weights overflowed in epoch {epoch}: the features are too large for the "
+            "model's dtype; scale them (for example to unit variance) or lower eta0")
+    if status == _online.STATUS_STOPPED:
+        raise KeyboardInterrupt("training was stopped")
