@@ -23,8 +23,10 @@ say what they stand for: ``{"array": name}`` (an array of the table),
 names that are strings; object arrays of strings, numbers and booleans),
 ``{"list": [...]}``, ``{"dict": [[key, value], ...]}``, ``{"float": "inf"}``
 and ``{"online_state": {...}}`` (the training state of ``partial_fit`` and
-``warm_start``).  Loading accepts only the package's estimator classes and,
-for each, only its known fitted attributes; it rebuilds the estimator from
+``warm_start``).  Loading accepts only the estimator classes registered in
+``perceptron._registry`` (each estimator module registers its own class,
+with the fitted attributes it saves and the check run on load; this module
+imports no estimator) and, for each, only its declared fitted attributes; it rebuilds the estimator from
 its parameters and checks every shape, dtype and index that the compiled
 code trusts, so a file that does not make a valid model is refused
 (``ModelFileError``) rather than crashing at predict.
@@ -41,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from ._core import kernel as _kernel, model_file as _model_file
-from ._state import N_COUNTERS, OnlineState
+from ._core import model_file as _model_file
+from ._registry import models, value_types
 from ._version import __version__
 from .exceptions import ModelFileError
 
@@ -54,37 +56,6 @@ _LINEAR_KINDS = {"binary": 1, "multiclass": 2, "multilabel": 3}
 
 _NAME = re.compile(r"^[A-Za-z0-9_.]{1,31}$")
 _TEXT_DTYPE = re.compile(r"^[<>|=]?[US][0-9]{1,9}$")
-
-
-def _classes():
-    from .centroid import CentroidClassifier
-    from .kernel import KernelPerceptron
-    from .linear import Perceptron
-    from .voted import VotedPerceptron
-
-    return {"Perceptron": Perceptron, "VotedPerceptron": VotedPerceptron,
-            "CentroidClassifier": CentroidClassifier, "KernelPerceptron": KernelPerceptron}
-
-
-# The fitted attributes each class may have; anything else is refused both
-# ways (an unknown attribute at save is a bug to fix here, in a file it is
-# not a model of this package).
-_FITTED = {
-    "Perceptron": {"coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
-                   "updates_", "loss_", "t_", "converged_", "validation_scores_",
-                   "best_validation_score_", "feature_names_in_", "_mode", "_multilabel",
-                   "_states", "_history"},  # _history: read from older files only
-    "CentroidClassifier": {"centroids_", "coef_", "intercept_", "classes_", "n_features_in_",
-                           "feature_names_in_"},
-    "VotedPerceptron": {"vectors_", "vector_intercepts_", "vector_counts_",
-                        "n_vectors_evicted_", "classes_", "n_features_in_", "n_iter_",
-                        "mistakes_", "converged_", "feature_names_in_"},
-    "KernelPerceptron": {"classes_", "n_features_in_", "support_", "support_vectors_", "alpha_",
-                         "dual_coef_", "intercept_", "n_support_", "gamma_", "_kind",
-                         "_kernel_fn", "_degree", "_coef0", "n_iter_", "converged_",
-                         "mistakes_", "loss_", "t_", "n_removed_", "cache_stats_",
-                         "feature_names_in_"},
-}
 
 
 # ------------------------------------------------------------------ saving
@@ -126,12 +97,14 @@ class _Encoder:
         if isinstance(value, dict):
             return {"dict": [[self.encode_key(k, path), self.encode(v, f"{path}.{k}")]
                              for k, v in value.items()]}
-        if type(value) is OnlineState:
-            state = {}
-            for name, v in vars(value).items():
-                # the row order is rebuilt by every fit and partial_fit
-                state[name] = None if name == "rows" else self.encode(v, f"{path}.{name}")
-            return {"online_state": state}
+        for kind in value_types().values():
+            if type(value) is kind.cls:
+                fields = {}
+                for name, v in vars(value).items():
+                    # a transient field (the row order of a training state) is rebuilt
+                    fields[name] = None if name in kind.transient else \
+                        self.encode(v, f"{path}.{name}")
+                return {kind.tag: fields}
         self.refuse(path, value)
 
     def encode_key(self, key, path):
@@ -210,14 +183,9 @@ def _encode_params(est, encoder):
     return params
 
 
-def _linear_kind(est, name):
-    if name == "Perceptron" and hasattr(est, "coef_"):
-        if est._mode == "multilabel":
-            return _LINEAR_KINDS["multilabel"]
-        return _LINEAR_KINDS["binary" if est.coef_.shape[0] == 1 else "multiclass"]
-    if name == "CentroidClassifier" and hasattr(est, "coef_"):
-        return _LINEAR_KINDS["binary" if est.coef_.shape[0] == 1 else "multiclass"]
-    return 0
+def _linear_kind(est, spec):
+    kind = spec.linear_kind(est)
+    return 0 if kind is None else _LINEAR_KINDS[kind]
 
 
 def _pack(linear_kind, header, arrays):
@@ -263,10 +231,11 @@ def _pack(linear_kind, header, arrays):
 
 def model_bytes(model):
     """The model file of `model`, as bytes."""
-    classes = _classes()
+    specs = models()
     name = type(model).__name__
-    if classes.get(name) is not type(model):
-        raise TypeError(f"save: only the estimators of the package ({', '.join(classes)}) can "
+    spec = specs.get(name)
+    if spec is None or spec.cls is not type(model):
+        raise TypeError(f"save: only the estimators of the package ({', '.join(specs)}) can "
                         f"be saved, not a {type(model).__module__}.{type(model).__qualname__}")
     encoder = _Encoder(name)
     params = _encode_params(model, encoder)
@@ -275,7 +244,7 @@ def model_bytes(model):
     for attr, value in vars(model).items():
         if attr in param_names:
             continue
-        if attr not in _FITTED[name]:
+        if attr not in spec.fitted:
             raise ValueError(f"cannot save this {name}: its attribute {attr!r} is not part of the "
                              "model file format")
         if attr == "_kernel_fn" and value is not None:
@@ -286,15 +255,18 @@ def model_bytes(model):
         raise ValueError(f"cannot save this {name}: {len(encoder.arrays)} arrays, more than the "
                          f"{_model_file.MAX_ARRAYS} a model file holds (lower max_vectors or the "
                          "number of classes)")
-    header = json.dumps({"format": FORMAT, "format_version": FORMAT_VERSION,
-                         "package_version": __version__, "class": name, "params": params,
-                         "fitted": fitted}, allow_nan=False, ensure_ascii=False,
+    content = {"format": FORMAT, "format_version": FORMAT_VERSION,
+               "package_version": __version__, "class": name, "params": params,
+               "fitted": fitted}
+    if spec.schema_version > 1:  # files of the first layout do not hold the key
+        content["schema_version"] = spec.schema_version
+    header = json.dumps(content, allow_nan=False, ensure_ascii=False,
                         separators=(",", ":")).encode("utf-8")
     if len(header) > _model_file.MAX_HEADER:
         raise ValueError(f"cannot save this {name}: its JSON header would take {len(header)} "
                          f"bytes, more than the {_model_file.MAX_HEADER} allowed (too many labels "
                          "or feature names)")
-    return _pack(_linear_kind(model, name), header, encoder.arrays)
+    return _pack(_linear_kind(model, spec), header, encoder.arrays)
 
 
 def save_model(model, f):
@@ -399,22 +371,22 @@ class _Decoder:
             return out
         if tag == "text_array":
             return _decode_text_array(payload, path)
-        if tag == "online_state":
-            return self.decode_state(payload, path, depth + 1)
+        kind = value_types().get(tag)
+        if kind is not None:
+            return self.decode_fields(kind, payload, path, depth + 1)
         raise ModelFileError(f"{path}: unknown tag {tag!r}")
 
-    def decode_state(self, payload, path, depth):
+    def decode_fields(self, kind, payload, path, depth):
         if not isinstance(payload, dict):
             raise ModelFileError(f"{path}: a state that is not an object")
-        state = object.__new__(OnlineState)
-        template = set(vars(OnlineState(1, 1, np.float64, multinomial=False, average=False,
-                                        pocket=False, batch_size=None, seed=0)))
+        value = object.__new__(kind.cls)
+        template = set(vars(kind.template()))
         if set(payload) != template:
             raise ModelFileError(f"{path}: the training state has the fields {sorted(payload)}, "
                                  f"expected {sorted(template)}")
         for name, v in payload.items():
-            setattr(state, name, self.decode(v, f"{path}.{name}", depth + 1))
-        return state
+            setattr(value, name, self.decode(v, f"{path}.{name}", depth + 1))
+        return value
 
 
 def _decode_text_array(payload, path):
@@ -491,9 +463,9 @@ def load_model(f):
     The container is checked by the package's C reader (magic bytes, format
     version, sizes, checksum, array table); the JSON header is parsed with
     the ``json`` module; the class must be one of the package's estimators
-    (a fixed list, nothing is imported by name) and is rebuilt with its
-    parameters and fitted attributes, every array built from the file's
-    bytes.  Every shape, dtype and index the compiled code relies on is
+    (those the estimator modules register; nothing is imported by name) and
+    is rebuilt with its parameters and fitted attributes, every array built
+    from the file's bytes.  Every shape, dtype and index the compiled code relies on is
     checked before the estimator is returned.  Nothing is unpickled.
 
     Parameters
@@ -548,18 +520,25 @@ def _build(buf, container):
     if not isinstance(header, dict):
         raise ModelFileError("the header is not a JSON object")
     expected = {"format", "format_version", "package_version", "class", "params", "fitted"}
-    if set(header) != expected:
+    if set(header) - {"schema_version"} != expected:
         raise ModelFileError(f"the header has the keys {sorted(header)}, expected "
                              f"{sorted(expected)}")
     if header["format"] != FORMAT or header["format_version"] != container["version"]:
         raise ModelFileError("the header does not describe a perceptron model of the file's "
                              "format version")
-    classes = _classes()
+    specs = models()
     name = header["class"]
-    if not isinstance(name, str) or name not in classes:
+    if not isinstance(name, str) or name not in specs:
         raise ModelFileError(f"the file holds a {name!r}, which is not an estimator of this "
-                             f"package ({', '.join(classes)})")
-    cls = classes[name]
+                             f"package ({', '.join(specs)})")
+    spec = specs[name]
+    cls = spec.cls
+    schema = header.get("schema_version", 1)
+    if not (isinstance(schema, int) and not isinstance(schema, bool) and 2 <= schema
+            <= spec.schema_version) and "schema_version" in header:
+        raise ModelFileError(f"the file holds a {name} of layout version {schema!r}; this "
+                             f"package reads versions 1 to {spec.schema_version} (the file may "
+                             f"come from a newer version: {header['package_version']!r})")
     params, fitted = header["params"], header["fitted"]
     if not isinstance(params, dict) or not isinstance(fitted, dict):
         raise ModelFileError("params and fitted must be JSON objects")
@@ -590,7 +569,7 @@ def _build(buf, container):
     except Exception as exc:  # any error of a constructor is a bad file
         raise ModelFileError(f"the parameters do not make a {name}: {exc}") from None
     for attr, value in fitted.items():
-        if attr not in _FITTED[name]:
+        if attr not in spec.fitted:
             raise ModelFileError(f"{attr!r} is not a fitted attribute of {name}")
         setattr(est, attr, decoder.decode(value, attr))
     if decoder.used != set(arrays):
@@ -598,237 +577,14 @@ def _build(buf, container):
                              "header")
     if fitted:
         try:
-            _VALIDATORS[name](est)
+            spec.check(est)
         except ModelFileError:
             raise
         except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
             raise ModelFileError(f"the saved {name} is not valid: {exc}") from None
-        if container["linear_kind"] != _linear_kind(est, name):
+        if container["linear_kind"] != _linear_kind(est, spec):
             raise ModelFileError(f"the preamble's linear kind {container['linear_kind']} does not "
                                  f"match the {name} of the header")
     elif container["linear_kind"] != 0:
         raise ModelFileError("an unfitted estimator with a linear kind in the preamble")
-    if "_history" in vars(est):
-        del est._history  # a file of an earlier version: mistakes_ ... hold the same
     return est
-
-
-# ------------------------------------------------------------- validation
-#
-# The compiled loops trust their inputs (checked once in Python at fit and
-# predict).  A loaded model skipped fit, so everything predict, partial_fit
-# and warm_start read without checking is checked here.
-
-def _attr(obj, name: str) -> Any:
-    return getattr(obj, name, None)
-
-
-def _bad(what):
-    raise ModelFileError(f"invalid model: {what}")
-
-
-def _need(cond, what):
-    if not cond:
-        _bad(what)
-
-
-def _is_array(a, ndim, kinds):
-    return isinstance(a, np.ndarray) and a.ndim == ndim and a.dtype.kind in kinds
-
-
-def _int(value, what, low=0):
-    _need(isinstance(value, int) and not isinstance(value, bool) and value >= low,
-          f"{what} must be an int >= {low}")
-
-
-def _check_common(est, min_classes=2):
-    c = _attr(est, "classes_")
-    _need(isinstance(c, np.ndarray) and c.ndim == 1 and len(c) >= min_classes,
-          f"classes_ must be a 1-D array of at least {min_classes} labels")
-    # sorted and distinct, as fit makes them: partial_fit maps labels to
-    # class indices by binary search, which must stay inside the classes
-    try:
-        values = c.tolist()
-        ordered = all(a < b for a, b in zip(values[:-1], values[1:]))
-    except TypeError:
-        ordered = False
-    _need(ordered, "classes_ must hold distinct labels in increasing order")
-    _int(_attr(est, "n_features_in_"), "n_features_in_", 1)
-    names = _attr(est, "feature_names_in_")
-    if hasattr(est, "feature_names_in_"):
-        _need(_is_array(names, 1, "O") and len(names) == est.n_features_in_
-              and all(isinstance(v, str) for v in names),
-              "feature_names_in_ must hold n_features_in_ strings")
-
-
-def _check_linear(est, k):
-    W, b = _attr(est, "coef_"), _attr(est, "intercept_")
-    _need(_is_array(W, 2, "f") and W.dtype in (np.float32, np.float64)
-          and W.shape == (k, est.n_features_in_),
-          f"coef_ must be a float32 or float64 array of shape ({k}, n_features_in_)")
-    _need(_is_array(b, 1, "f") and b.dtype == W.dtype and b.shape == (k,),
-          "intercept_ must be an array (k,) of coef_'s dtype")
-
-
-def _check_history(est, *names, ndim=1):
-    for name in names:
-        a = _attr(est, name)
-        _need(isinstance(a, np.ndarray) and a.ndim in (1, ndim), f"{name} must be an array")
-
-
-def _check_perceptron(est):
-    mode = _attr(est, "_mode")
-    _need(mode in ("binary", "ovr", "multinomial", "multilabel"), "unknown _mode")
-    _check_common(est)
-    n_classes = len(est.classes_)
-    _need(est._multilabel is (mode == "multilabel"), "_multilabel disagrees with _mode")
-    if mode == "multilabel":
-        _need(np.array_equal(est.classes_, np.arange(n_classes)),
-              "a multi-label model's classes_ must be 0..n_labels-1")
-    if mode == "binary":
-        _need(n_classes == 2, "a binary model has two classes")
-    if mode == "ovr":
-        _need(n_classes >= 3, "a one-vs-rest model has three classes or more")
-    k = 1 if mode == "binary" or (mode == "multinomial" and n_classes == 2) else n_classes
-    _check_linear(est, k)
-    for name in ("n_iter_", "t_"):
-        _int(_attr(est, name), name)
-    _need(isinstance(est.converged_, bool), "converged_ must be a bool")
-    _check_history(est, "mistakes_", "updates_", "loss_")
-    # files written before partial_fit kept its history in the arrays alone
-    # also hold it as lists: checked, then dropped (load_model)
-    history = getattr(est, "_history", None)
-    _need(history is None or (
-        isinstance(history, dict) and set(history) == {"mistakes", "updates", "loss"}
-        and all(isinstance(v, list) and all(isinstance(x, (int, float)) and
-                                            not isinstance(x, bool) for x in v)
-                for v in history.values())),
-          "_history must hold the lists mistakes, updates and loss")
-    try:
-        p = est._check_params()
-    except (TypeError, ValueError) as exc:
-        _bad(f"the parameters are not valid: {exc}")
-    states = _attr(est, "_states")
-    d, dtype = est.n_features_in_, est.coef_.dtype
-    if mode == "multinomial":
-        shapes = [(n_classes, True)]
-    elif mode == "binary":
-        shapes = [(1, False)]
-    else:
-        shapes = [(1, False)] * n_classes
-    _need(isinstance(states, list) and len(states) == len(shapes),
-          f"_states must hold {len(shapes)} training states")
-    for j, (state, (rows, multinomial)) in enumerate(zip(states, shapes)):
-        _check_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
-                                        average=p["average"], pocket=p["pocket"],
-                                        batch_size=p["batch_size"], seed=0), j)
-
-
-def _check_state(state, template, j):
-    _need(type(state) is OnlineState, f"_states[{j}] is not a training state")
-    for name, ref in vars(template).items():
-        value = _attr(state, name)
-        if isinstance(ref, np.ndarray):
-            _need(isinstance(value, np.ndarray) and value.shape == ref.shape
-                  and value.dtype == ref.dtype,
-                  f"_states[{j}].{name} must be {ref.dtype} of shape {ref.shape}")
-        elif name == "rows":
-            _need(value is None, f"_states[{j}].rows must be null")
-        else:
-            _need(type(value) is type(ref) and value == ref,
-                  f"_states[{j}].{name} must be {ref!r}")
-    _need(len(state.counters) == N_COUNTERS, "the state's counters")
-
-
-def _check_centroid(est):
-    _check_common(est)
-    n_classes = len(est.classes_)
-    _check_linear(est, 1 if n_classes == 2 else n_classes)
-    mu = _attr(est, "centroids_")
-    _need(_is_array(mu, 2, "f") and mu.shape == (n_classes, est.n_features_in_),
-          "centroids_ must be an array (n_classes, n_features_in_)")
-
-
-def _check_voted(est):
-    _check_common(est)
-    n_problems = 1 if len(est.classes_) == 2 else len(est.classes_)
-    V, b, c = est.vectors_, est.vector_intercepts_, est.vector_counts_
-    _need(all(isinstance(x, list) and len(x) == n_problems for x in (V, b, c)),
-          f"vectors_, vector_intercepts_ and vector_counts_ must be lists of {n_problems}")
-    for j in range(n_problems):
-        _need(_is_array(V[j], 2, "f") and V[j].dtype in (np.float32, np.float64)
-              and V[j].shape[1] == est.n_features_in_,
-              f"vectors_[{j}] must be a float array (n_vectors, n_features_in_)")
-        n = V[j].shape[0]
-        _need(_is_array(b[j], 1, "f") and b[j].dtype == np.float64 and b[j].shape == (n,),
-              f"vector_intercepts_[{j}] must be float64 ({n},)")
-        _need(_is_array(c[j], 1, "i") and c[j].dtype == np.int64 and c[j].shape == (n,),
-              f"vector_counts_[{j}] must be int64 ({n},)")
-    for name in ("n_iter_", "n_vectors_evicted_"):
-        _int(_attr(est, name), name)
-    _need(isinstance(est.converged_, bool), "converged_ must be a bool")
-    _check_history(est, "mistakes_")
-
-
-_KERNEL_KINDS = {"linear": _kernel.KIND_LINEAR, "poly": _kernel.KIND_POLY,
-                 "rbf": _kernel.KIND_RBF, "sigmoid": _kernel.KIND_SIGMOID,
-                 "precomputed": _kernel.KIND_PRECOMPUTED}
-
-
-def _check_kernel(est):
-    _check_common(est)
-    try:
-        est._check_params()
-    except (TypeError, ValueError) as exc:
-        _bad(f"the parameters are not valid: {exc}")
-    n_est = 1 if len(est.classes_) == 2 else len(est.classes_)
-    kind = est._kind
-    _need(est._kernel_fn is None, "a callable kernel cannot come from a file")
-    _need(isinstance(est.kernel, str) and _KERNEL_KINDS.get(est.kernel) == kind,
-          "_kind does not match the kernel parameter")
-    support = est.support_
-    _need(_is_array(support, 1, "i"), "support_ must be an integer array")
-    support = est.support_ = support.astype(np.intp)
-    n_sv = len(support)
-    _need(n_sv == 0 or (support[0] >= 0 and (np.diff(support) > 0).all()),
-          "support_ must be increasing non-negative indices")
-    SV = est.support_vectors_
-    d = est.n_features_in_
-    _need(_is_array(SV, 2, "f") and SV.dtype in (np.float32, np.float64),
-          "support_vectors_ must be a float32 or float64 matrix")
-    if kind == _kernel.KIND_PRECOMPUTED:
-        # predict reads column support_[j] of the kernel values against the
-        # n_features_in_ training rows
-        _need(n_sv == 0 or support[-1] < d, "support_ indexes past the training rows")
-        _need(SV.shape == (0, d), "support_vectors_ must be empty (0, n_features_in_) for a "
-                                  "precomputed kernel")
-    else:
-        _need(SV.shape == (n_sv, d), "support_vectors_ must be (n_support, n_features_in_)")
-    _need(_is_array(est.alpha_, 2, "i") and est.alpha_.dtype == np.int64
-          and est.alpha_.shape == (n_est, n_sv), f"alpha_ must be int64 ({n_est}, {n_sv})")
-    _need(_is_array(est.dual_coef_, 2, "f") and est.dual_coef_.dtype == np.float64
-          and est.dual_coef_.shape == (n_est, n_sv), f"dual_coef_ must be float64 ({n_est}, {n_sv})")
-    _need(_is_array(est.intercept_, 1, "f") and est.intercept_.dtype == np.float64
-          and est.intercept_.shape == (n_est,), f"intercept_ must be float64 ({n_est},)")
-    _need(_is_array(est.n_support_, 1, "i") and est.n_support_.shape == (n_est,),
-          "n_support_ must be an integer array (n_estimators,)")
-    gamma = est.gamma_
-    _need(gamma is None or (isinstance(gamma, float) and math.isfinite(gamma) and gamma > 0),
-          "gamma_ must be None or a positive float")
-    _need(gamma is not None or kind in (_kernel.KIND_LINEAR, _kernel.KIND_PRECOMPUTED),
-          "gamma_ is needed by this kernel")
-    _int(est._degree, "_degree", 1)
-    _need(est._degree <= 2**31 - 1, "_degree must fit a C int")
-    _need(isinstance(est._coef0, float) and math.isfinite(est._coef0), "_coef0 must be a float")
-    for name in ("n_iter_", "t_", "n_removed_"):
-        _int(_attr(est, name), name)
-    _need(isinstance(est.converged_, bool), "converged_ must be a bool")
-    _check_history(est, "mistakes_", "loss_", ndim=2)
-    stats = est.cache_stats_
-    _need(isinstance(stats, dict) and all(isinstance(k, str) and isinstance(v, int)
-                                          for k, v in stats.items()),
-          "cache_stats_ must map names to ints")
-
-
-_VALIDATORS = {"Perceptron": _check_perceptron, "CentroidClassifier": _check_centroid,
-               "VotedPerceptron": _check_voted, "KernelPerceptron": _check_kernel}

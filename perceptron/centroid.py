@@ -4,6 +4,7 @@ import numpy as np
 from ._core import centroid as _centroid
 from ._base import BaseEstimator
 from ._linear_base import LinearClassifierMixin
+from ._registry import attr, check_common, check_linear, is_array, need, register_model
 from ._validation import check_feature_names, check_fit_input, check_sample_weight
 
 __all__ = ["CentroidClassifier"]
@@ -68,3 +69,25 @@ class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
         self.n_features_in_ = d
         check_feature_names(self, names_source, reset=True)
         return self
+
+
+# ------------------------------------------------------------- model files
+
+def _check_saved(est):
+    check_common(est)
+    n_classes = len(est.classes_)
+    check_linear(est, 1 if n_classes == 2 else n_classes)
+    mu = attr(est, "centroids_")
+    need(is_array(mu, 2, "f") and mu.shape == (n_classes, est.n_features_in_),
+         "centroids_ must be an array (n_classes, n_features_in_)")
+
+
+def _linear_kind(est):
+    if not hasattr(est, "coef_"):
+        return None
+    return "binary" if est.coef_.shape[0] == 1 else "multiclass"
+
+
+register_model(CentroidClassifier, check=_check_saved, linear_kind=_linear_kind,
+               fitted={"centroids_", "coef_", "intercept_", "classes_", "n_features_in_",
+                       "feature_names_in_"})

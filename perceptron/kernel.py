@@ -1,5 +1,6 @@
 """The kernel perceptron: the perceptron in dual form, for boundaries that are
 not hyperplanes (XOR, concentric circles)."""
+import math
 import numbers
 import warnings
 
@@ -8,6 +9,8 @@ import numpy as np
 from ._core import kernel as _kernel
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
+from ._registry import (attr, bad, check_common, check_history, check_int, is_array, need,
+                        register_model)
 from ._validation import (check_X, check_array, check_feature_names, check_finite,
                           check_is_fitted, check_labels, check_n_features, check_random_seed,
                           check_scalar, encode_binary, label_signs, require_two_classes,
@@ -458,3 +461,67 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         if not (isinstance(self.kernel, str) and self.kernel == "linear"):
             raise AttributeError("coef_ is only available when kernel='linear'")
         return self.dual_coef_ @ self.support_vectors_.astype(np.float64)
+
+
+# ------------------------------------------------------------- model files
+
+def _check_saved(est):
+    check_common(est)
+    try:
+        est._check_params()
+    except (TypeError, ValueError) as exc:
+        bad(f"the parameters are not valid: {exc}")
+    n_est = 1 if len(est.classes_) == 2 else len(est.classes_)
+    kind = est._kind
+    need(est._kernel_fn is None, "a callable kernel cannot come from a file")
+    need(isinstance(est.kernel, str) and _KINDS.get(est.kernel) == kind,
+         "_kind does not match the kernel parameter")
+    support = est.support_
+    need(is_array(support, 1, "i"), "support_ must be an integer array")
+    support = est.support_ = support.astype(np.intp)
+    n_sv = len(support)
+    need(n_sv == 0 or (support[0] >= 0 and (np.diff(support) > 0).all()),
+         "support_ must be increasing non-negative indices")
+    SV = est.support_vectors_
+    d = est.n_features_in_
+    need(is_array(SV, 2, "f") and SV.dtype in (np.float32, np.float64),
+         "support_vectors_ must be a float32 or float64 matrix")
+    if kind == _kernel.KIND_PRECOMPUTED:
+        # predict reads column support_[j] of the kernel values against the
+        # n_features_in_ training rows
+        need(n_sv == 0 or support[-1] < d, "support_ indexes past the training rows")
+        need(SV.shape == (0, d), "support_vectors_ must be empty (0, n_features_in_) for a "
+                                 "precomputed kernel")
+    else:
+        need(SV.shape == (n_sv, d), "support_vectors_ must be (n_support, n_features_in_)")
+    need(is_array(est.alpha_, 2, "i") and est.alpha_.dtype == np.int64
+         and est.alpha_.shape == (n_est, n_sv), f"alpha_ must be int64 ({n_est}, {n_sv})")
+    need(is_array(est.dual_coef_, 2, "f") and est.dual_coef_.dtype == np.float64
+         and est.dual_coef_.shape == (n_est, n_sv), f"dual_coef_ must be float64 ({n_est}, {n_sv})")
+    need(is_array(est.intercept_, 1, "f") and est.intercept_.dtype == np.float64
+         and est.intercept_.shape == (n_est,), f"intercept_ must be float64 ({n_est},)")
+    need(is_array(est.n_support_, 1, "i") and est.n_support_.shape == (n_est,),
+         "n_support_ must be an integer array (n_estimators,)")
+    gamma = est.gamma_
+    need(gamma is None or (isinstance(gamma, float) and math.isfinite(gamma) and gamma > 0),
+         "gamma_ must be None or a positive float")
+    need(gamma is not None or kind in (_kernel.KIND_LINEAR, _kernel.KIND_PRECOMPUTED),
+         "gamma_ is needed by this kernel")
+    check_int(est._degree, "_degree", 1)
+    need(est._degree <= 2**31 - 1, "_degree must fit a C int")
+    need(isinstance(est._coef0, float) and math.isfinite(est._coef0), "_coef0 must be a float")
+    for name in ("n_iter_", "t_", "n_removed_"):
+        check_int(attr(est, name), name)
+    need(isinstance(est.converged_, bool), "converged_ must be a bool")
+    check_history(est, "mistakes_", "loss_", ndim=2)
+    stats = est.cache_stats_
+    need(isinstance(stats, dict) and all(isinstance(k, str) and isinstance(v, int)
+                                         for k, v in stats.items()),
+         "cache_stats_ must map names to ints")
+
+
+register_model(KernelPerceptron, check=_check_saved,
+               fitted={"classes_", "n_features_in_", "support_", "support_vectors_", "alpha_",
+                       "dual_coef_", "intercept_", "n_support_", "gamma_", "_kind", "_kernel_fn",
+                       "_degree", "_coef0", "n_iter_", "converged_", "mistakes_", "loss_", "t_",
+                       "n_removed_", "cache_stats_", "feature_names_in_"})

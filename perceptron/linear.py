@@ -9,7 +9,9 @@ from ._core import decision as _decision, online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
 from ._monitor import Monitor
 from ._parallel import map_threads, resolve_n_jobs
-from ._state import OnlineState
+from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
+                        register_model, register_value_type)
+from ._state import N_COUNTERS, OnlineState
 from ._training import (Problem, appended, check_state_params, class_weights, labels_not_in,
                         raise_for_status, validation_split)
 from ._validation import (CSRData, check_array, check_feature_names, check_labels,
@@ -694,3 +696,97 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if mode == "multilabel":
             return [label_signs(target[:, j]) for j in range(k)]
         return [label_signs(target == j) for j in range(k)]
+
+
+
+
+# ------------------------------------------------------------- model files
+#
+# What a model file holds for a Perceptron, and the check of a loaded one
+# (read by the generic codec, perceptron._model_io).
+
+def _linear_kind(est):
+    if not hasattr(est, "coef_"):
+        return None
+    if est._mode == "multilabel":
+        return "multilabel"
+    return "binary" if est.coef_.shape[0] == 1 else "multiclass"
+
+
+def _check_saved(est):
+    mode = attr(est, "_mode")
+    need(mode in ("binary", "ovr", "multinomial", "multilabel"), "unknown _mode")
+    check_common(est)
+    n_classes = len(est.classes_)
+    need(est._multilabel is (mode == "multilabel"), "_multilabel disagrees with _mode")
+    if mode == "multilabel":
+        need(np.array_equal(est.classes_, np.arange(n_classes)),
+             "a multi-label model's classes_ must be 0..n_labels-1")
+    if mode == "binary":
+        need(n_classes == 2, "a binary model has two classes")
+    if mode == "ovr":
+        need(n_classes >= 3, "a one-vs-rest model has three classes or more")
+    k = 1 if mode == "binary" or (mode == "multinomial" and n_classes == 2) else n_classes
+    check_linear(est, k)
+    for name in ("n_iter_", "t_"):
+        check_int(attr(est, name), name)
+    need(isinstance(est.converged_, bool), "converged_ must be a bool")
+    check_history(est, "mistakes_", "updates_", "loss_")
+    # files written before partial_fit kept its history in the arrays alone
+    # also hold it as lists: checked, then dropped
+    history = attr(est, "_history")
+    need(history is None or (
+        isinstance(history, dict) and set(history) == {"mistakes", "updates", "loss"}
+        and all(isinstance(v, list) and all(isinstance(x, (int, float)) and
+                                            not isinstance(x, bool) for x in v)
+                for v in history.values())),
+         "_history must hold the lists mistakes, updates and loss")
+    try:
+        p = est._check_params()
+    except (TypeError, ValueError) as exc:
+        bad(f"the parameters are not valid: {exc}")
+    states = attr(est, "_states")
+    d, dtype = est.n_features_in_, est.coef_.dtype
+    if mode == "multinomial":
+        shapes = [(n_classes, True)]
+    elif mode == "binary":
+        shapes = [(1, False)]
+    else:
+        shapes = [(1, False)] * n_classes
+    need(isinstance(states, list) and len(states) == len(shapes),
+         f"_states must hold {len(shapes)} training states")
+    for j, (state, (rows, multinomial)) in enumerate(zip(states, shapes)):
+        _check_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
+                                        average=p["average"], pocket=p["pocket"],
+                                        batch_size=p["batch_size"], seed=0), j)
+    if "_history" in vars(est):
+        del est._history  # a file of an earlier version: mistakes_ ... hold the same
+
+
+def _check_state(state, template, j):
+    need(type(state) is OnlineState, f"_states[{j}] is not a training state")
+    for name, ref in vars(template).items():
+        value = attr(state, name)
+        if isinstance(ref, np.ndarray):
+            need(isinstance(value, np.ndarray) and value.shape == ref.shape
+                 and value.dtype == ref.dtype,
+                 f"_states[{j}].{name} must be {ref.dtype} of shape {ref.shape}")
+        elif name == "rows":
+            need(value is None, f"_states[{j}].rows must be null")
+        else:
+            need(type(value) is type(ref) and value == ref,
+                 f"_states[{j}].{name} must be {ref!r}")
+    need(len(state.counters) == N_COUNTERS, "the state's counters")
+
+
+register_value_type(
+    "online_state", OnlineState,
+    lambda: OnlineState(1, 1, np.float64, multinomial=False, average=False, pocket=False,
+                        batch_size=None, seed=0),
+    transient=("rows",))  # the row order is rebuilt by every fit and partial_fit
+register_model(
+    Perceptron, check=_check_saved, linear_kind=_linear_kind,
+    fitted={"coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
+            "updates_", "loss_", "t_", "converged_", "validation_scores_",
+            "best_validation_score_", "feature_names_in_", "_mode", "_multilabel", "_states",
+            "_history"})  # _history: read from older files only

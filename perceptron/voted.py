@@ -4,6 +4,8 @@ import numpy as np
 from ._core import voted as _voted
 from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
+from ._registry import (attr, check_common, check_history, check_int, is_array, need,
+                        register_model)
 from ._validation import (CSRData, check_feature_names, check_finite, check_fit_input,
                           check_is_fitted, check_n_features, check_random_seed, check_scalar,
                           check_X, label_signs, mix64)
@@ -153,3 +155,32 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         scores = self.decision_function(X)
         index = (scores > 0).astype(np.intp) if scores.ndim == 1 else np.argmax(scores, axis=1)
         return self.classes_.take(index, mode="clip")
+
+
+# ------------------------------------------------------------- model files
+
+def _check_saved(est):
+    check_common(est)
+    n_problems = 1 if len(est.classes_) == 2 else len(est.classes_)
+    V, b, c = est.vectors_, est.vector_intercepts_, est.vector_counts_
+    need(all(isinstance(x, list) and len(x) == n_problems for x in (V, b, c)),
+         f"vectors_, vector_intercepts_ and vector_counts_ must be lists of {n_problems}")
+    for j in range(n_problems):
+        need(is_array(V[j], 2, "f") and V[j].dtype in (np.float32, np.float64)
+             and V[j].shape[1] == est.n_features_in_,
+             f"vectors_[{j}] must be a float array (n_vectors, n_features_in_)")
+        n = V[j].shape[0]
+        need(is_array(b[j], 1, "f") and b[j].dtype == np.float64 and b[j].shape == (n,),
+             f"vector_intercepts_[{j}] must be float64 ({n},)")
+        need(is_array(c[j], 1, "i") and c[j].dtype == np.int64 and c[j].shape == (n,),
+             f"vector_counts_[{j}] must be int64 ({n},)")
+    for name in ("n_iter_", "n_vectors_evicted_"):
+        check_int(attr(est, name), name)
+    need(isinstance(est.converged_, bool), "converged_ must be a bool")
+    check_history(est, "mistakes_")
+
+
+register_model(VotedPerceptron, check=_check_saved,
+               fitted={"vectors_", "vector_intercepts_", "vector_counts_", "n_vectors_evicted_",
+                       "classes_", "n_features_in_", "n_iter_", "mistakes_", "converged_",
+                       "feature_names_in_"})

@@ -1,0 +1,154 @@
+"""What a model file holds for each estimator, declared by the estimator.
+
+The generic model-file codec (``perceptron._model_io``) never imports an
+estimator: each estimator module registers its class here, next to the
+class, with the fitted attributes a file may hold for it, the check run on a
+loaded model and the version of that layout (``register_model``); a type of
+value that is neither JSON nor an array (the training state of
+``partial_fit``) registers how it is written (``register_value_type``).  The
+codec reads these tables.
+
+The ``need``/``check_*`` helpers are the checks the estimators' load-time
+validators share: the compiled loops trust their inputs (checked once in
+Python at fit and predict), and a loaded model skipped fit, so everything
+predict, partial_fit and warm_start read without checking is checked when
+the file is loaded.
+"""
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
+
+import numpy as np
+
+from .exceptions import ModelFileError
+
+__all__ = ["ModelSpec", "ValueType", "register_model", "register_value_type", "models",
+           "value_types", "attr", "bad", "need", "is_array", "check_int", "check_common",
+           "check_linear", "check_history"]
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """The model-file layout of one estimator class.
+
+    cls : the estimator class (rebuilt from its ``get_params``).
+    fitted : the fitted attributes a file may hold; anything else is refused
+        both ways (an unknown attribute at save is a bug of the declaration, in
+        a file it is not a model of this package).
+    check : called on a loaded, fitted estimator; raises ``ModelFileError``
+        (or TypeError / ValueError / ...) when the file does not make a valid
+        model.
+    linear_kind : the estimator's kind for the preamble, read by C programs
+        ("binary", "multiclass", "multilabel"; None: not a linear model, or
+        not fitted).
+    schema_version : version of this layout; a file with a newer one is
+        refused.  Files hold the key only above 1.
+    """
+
+    cls: type
+    fitted: FrozenSet[str]
+    check: Callable[[Any], None]
+    linear_kind: Callable[[Any], Optional[str]]
+    schema_version: int = 1
+
+
+@dataclass(frozen=True)
+class ValueType:
+    """A value a model file writes as ``{tag: {field: value, ...}}``.
+
+    cls : its exact type.  template : a function returning an instance whose
+    fields are those a file must hold.  transient : fields written as null
+    (rebuilt by the estimator)."""
+
+    tag: str
+    cls: type
+    template: Callable[[], Any]
+    transient: Tuple[str, ...] = ()
+
+
+_MODELS: Dict[str, ModelSpec] = {}
+_VALUE_TYPES: Dict[str, ValueType] = {}
+
+
+def register_model(cls, *, fitted, check, linear_kind=lambda est: None, schema_version=1):
+    """Declare the model-file layout of an estimator class (see ``ModelSpec``)."""
+    _MODELS[cls.__name__] = ModelSpec(cls, frozenset(fitted), check, linear_kind,
+                                      schema_version)
+    return cls
+
+
+def register_value_type(tag, cls, template, transient=()):
+    """Declare a tagged value type a model file can hold (see ``ValueType``)."""
+    _VALUE_TYPES[tag] = ValueType(tag, cls, template, tuple(transient))
+
+
+def models():
+    """Class name -> ``ModelSpec`` of every registered estimator."""
+    return dict(_MODELS)
+
+
+def value_types():
+    """Tag -> ``ValueType`` of every registered value type."""
+    return dict(_VALUE_TYPES)
+
+
+# ------------------------------------------------- checks of loaded models
+
+def attr(obj, name: str) -> Any:
+    """obj.name, or None when obj lacks it."""
+    return getattr(obj, name, None)
+
+
+def bad(what):
+    raise ModelFileError(f"invalid model: {what}")
+
+
+def need(cond, what):
+    if not cond:
+        bad(what)
+
+
+def is_array(a, ndim, kinds):
+    return isinstance(a, np.ndarray) and a.ndim == ndim and a.dtype.kind in kinds
+
+
+def check_int(value, what, low=0):
+    need(isinstance(value, int) and not isinstance(value, bool) and value >= low,
+         f"{what} must be an int >= {low}")
+
+
+def check_common(est, min_classes=2):
+    """classes_, n_features_in_ and feature_names_in_, as fit makes them."""
+    c = attr(est, "classes_")
+    need(isinstance(c, np.ndarray) and c.ndim == 1 and len(c) >= min_classes,
+         f"classes_ must be a 1-D array of at least {min_classes} labels")
+    # sorted and distinct, as fit makes them: partial_fit maps labels to
+    # class indices by binary search, which must stay inside the classes
+    try:
+        values = c.tolist()
+        ordered = all(a < b for a, b in zip(values[:-1], values[1:]))
+    except TypeError:
+        ordered = False
+    need(ordered, "classes_ must hold distinct labels in increasing order")
+    check_int(attr(est, "n_features_in_"), "n_features_in_", 1)
+    names = attr(est, "feature_names_in_")
+    if hasattr(est, "feature_names_in_"):
+        need(is_array(names, 1, "O") and len(names) == est.n_features_in_
+             and all(isinstance(v, str) for v in names),
+             "feature_names_in_ must hold n_features_in_ strings")
+
+
+def check_linear(est, k):
+    """coef_ (k, n_features_in_) float32 or float64, intercept_ (k,) of its dtype."""
+    W, b = attr(est, "coef_"), attr(est, "intercept_")
+    need(is_array(W, 2, "f") and W.dtype in (np.float32, np.float64)
+         and W.shape == (k, est.n_features_in_),
+         f"coef_ must be a float32 or float64 array of shape ({k}, n_features_in_)")
+    need(is_array(b, 1, "f") and b.dtype == W.dtype and b.shape == (k,),
+         "intercept_ must be an array (k,) of coef_'s dtype")
+
+
+def check_history(est, *names, ndim=1):
+    """Each of `names` is an array of 1 (or `ndim`) dimensions."""
+    for name in names:
+        a = attr(est, name)
+        need(isinstance(a, np.ndarray) and a.ndim in (1, ndim), f"{name} must be an array")
