@@ -1,14 +1,16 @@
 """Plumbing of the Perceptron's training runs, shared by ``Perceptron`` and
 the Dask transport (``perceptron.dask``): one problem per weight vector or
 matrix, the statuses of the compiled loops, per-call histories, class
-weights, the early-stopping split."""
+weights, the early-stopping split, and the check of a training state read
+from a model file."""
 import weakref
 from typing import Dict
 
 import numpy as np
 
 from ._core import online as _online
-from ._state import C_EPOCHS
+from ._registry import attr, need
+from ._state import C_EPOCHS, N_COUNTERS, OnlineState
 from ._validation import check_scalar
 
 
@@ -132,3 +134,22 @@ def raise_for_status(result, state):
             "model's dtype; scale them (for example to unit variance) or lower eta0")
     if status == _online.STATUS_STOPPED:
         raise KeyboardInterrupt("training was stopped")
+
+
+def check_saved_state(state, template, j):
+    """Raise ModelFileError unless a loaded training state has the fields,
+    shapes and dtypes of `template` (made by the estimator for the file's
+    model)."""
+    need(type(state) is OnlineState, f"_states[{j}] is not a training state")
+    for name, ref in vars(template).items():
+        value = attr(state, name)
+        if isinstance(ref, np.ndarray):
+            need(isinstance(value, np.ndarray) and value.shape == ref.shape
+                 and value.dtype == ref.dtype,
+                 f"_states[{j}].{name} must be {ref.dtype} of shape {ref.shape}")
+        elif name == "rows":
+            need(value is None, f"_states[{j}].rows must be null")
+        else:
+            need(type(value) is type(ref) and value == ref,
+                 f"_states[{j}].{name} must be {ref!r}")
+    need(len(state.counters) == N_COUNTERS, "the state's counters")

@@ -11,9 +11,9 @@ from ._monitor import Monitor
 from ._parallel import map_threads, resolve_n_jobs
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
                         register_model, register_value_type)
-from ._state import N_COUNTERS, OnlineState
-from ._training import (Problem, appended, check_state_params, class_weights, labels_not_in,
-                        raise_for_status, validation_split)
+from ._state import OnlineState
+from ._training import (Problem, appended, check_saved_state, check_state_params, class_weights,
+                        labels_not_in, raise_for_status, validation_split)
 from ._validation import (CSRData, check_array, check_feature_names, check_labels,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
                           check_X, label_signs, mix64, require_two_classes, unique_labels)
@@ -756,27 +756,11 @@ def _check_saved(est):
     need(isinstance(states, list) and len(states) == len(shapes),
          f"_states must hold {len(shapes)} training states")
     for j, (state, (rows, multinomial)) in enumerate(zip(states, shapes)):
-        _check_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
-                                        average=p["average"], pocket=p["pocket"],
-                                        batch_size=p["batch_size"], seed=0), j)
+        check_saved_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
+                                             average=p["average"], pocket=p["pocket"],
+                                             batch_size=p["batch_size"], seed=0), j)
     if "_history" in vars(est):
         del est._history  # a file of an earlier version: mistakes_ ... hold the same
-
-
-def _check_state(state, template, j):
-    need(type(state) is OnlineState, f"_states[{j}] is not a training state")
-    for name, ref in vars(template).items():
-        value = attr(state, name)
-        if isinstance(ref, np.ndarray):
-            need(isinstance(value, np.ndarray) and value.shape == ref.shape
-                 and value.dtype == ref.dtype,
-                 f"_states[{j}].{name} must be {ref.dtype} of shape {ref.shape}")
-        elif name == "rows":
-            need(value is None, f"_states[{j}].rows must be null")
-        else:
-            need(type(value) is type(ref) and value == ref,
-                 f"_states[{j}].{name} must be {ref!r}")
-    need(len(state.counters) == N_COUNTERS, "the state's counters")
 
 
 register_value_type(
