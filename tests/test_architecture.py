@@ -1,0 +1,83 @@
+"""The shape of the package: the import-linter contracts of pyproject.toml
+(layers in one direction, no import circle), no module reaching into
+another's private names, and files of at most 800 lines."""
+import ast
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "perceptron"
+MAX_LINES = 800
+
+
+def test_import_contracts():
+    pytest.importorskip("importlinter", reason="import-linter is not installed (pip install "
+                                               "import-linter, or the test extra)")
+    # the package's source tree, not whatever copy is installed
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        str(ROOT), os.environ.get("PYTHONPATH")])))
+    code = ("import sys; from importlinter.cli import lint_imports; "
+            "sys.exit(lint_imports(no_cache=True, no_logo=True))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _python_files():
+    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def _module_of(path):
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def test_no_module_imports_private_names_of_another():
+    """``from .x import _name`` reaches into x; a name shared between modules
+    is public within the package (no underscore).  Modules themselves may be
+    private (``perceptron._validation``), and ``__version__`` is a dunder."""
+    offences = []
+    for path in _python_files():
+        package = _module_of(path) if path.name == "__init__.py" else \
+            _module_of(path).rpartition(".")[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = package.split(".")
+            if node.level:
+                base = base[:len(base) - node.level + 1]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if not source.startswith("perceptron"):
+                continue
+            for alias in node.names:
+                name = alias.name
+                if name.startswith("_") and not name.startswith("__"):
+                    submodule = f"{source}.{name}"
+                    if (ROOT / pathlib.Path(*submodule.split("."))).exists() or any(
+                            (ROOT / pathlib.Path(*submodule.split("."))).parent.glob(
+                                name + ".*")):
+                        continue  # importing a (private) module, not a private name
+                    offences.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name} from "
+                                    f"{source}")
+    assert not offences, "\n".join(offences)
+
+
+def test_python_files_of_the_package_are_short():
+    """At most 800 lines in each Python file of perceptron/ (the compiled
+    sources and csrc/ are checked once their branches are merged)."""
+    long = []
+    for path in sorted(PACKAGE.glob("*.py")) + sorted((PACKAGE / "datasets").glob("*.py")):
+        with open(path, encoding="utf-8") as f:
+            n = sum(1 for _ in f)
+        if n > MAX_LINES:
+            long.append(f"{path.relative_to(ROOT)}: {n} lines")
+    assert not long, "files longer than 800 lines:\n" + "\n".join(long)
