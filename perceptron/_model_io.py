@@ -534,8 +534,8 @@ def _build(buf, container):
     spec = specs[name]
     cls = spec.cls
     schema = header.get("schema_version", 1)
-    if not (isinstance(schema, int) and not isinstance(schema, bool) and 2 <= schema
-            <= spec.schema_version) and "schema_version" in header:
+    if not (isinstance(schema, int) and not isinstance(schema, bool)
+            and 1 <= schema <= spec.schema_version):
         raise ModelFileError(f"the file holds a {name} of layout version {schema!r}; this "
                              f"package reads versions 1 to {spec.schema_version} (the file may "
                              f"come from a newer version: {header['package_version']!r})")
