@@ -13,7 +13,8 @@ from ._registry import (attr, bad, check_common, check_history, check_int, check
                         register_model, register_value_type)
 from ._state import OnlineState
 from ._training import (Problem, appended, check_saved_state, check_state_params, class_weights,
-                        labels_not_in, raise_for_status, validation_split)
+                        labels_not_in, validation_split)
+from ._training import raise_for_status as _raise_for_status  # the name _run has always used
 from ._validation import (CSRData, check_array, check_feature_names, check_labels,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
                           check_X, label_signs, mix64, require_two_classes, unique_labels)
@@ -309,7 +310,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             stop[0] = 1  # tell the other threads' loops to return
             raise
         for problem, res in zip(problems, results):
-            raise_for_status(res, problem.state)
+            _raise_for_status(res, problem.state)
             for key in ("mistakes", "updates", "loss"):
                 problem.history[key].append(res[key])
         return results
