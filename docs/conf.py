@@ -46,7 +46,7 @@ templates_path = ["_templates"]
 # -- autodoc / autosummary / numpydoc ---------------------------------------
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": True, "inherited-members": False}
+autodoc_default_options = {"members": True}
 autodoc_typehints = "none"
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
