@@ -1,4 +1,8 @@
-"""Train a perceptron, look at what it learned, predict.
+"""
+Quick start
+===========
+
+Train a perceptron on a separable problem, look at what it learned, predict.
 
 Run:  python examples/quickstart.py
 """
