@@ -23,7 +23,7 @@ import warnings
 import numpy as np
 
 from . import io as pio
-from ._version import __version__
+from ._version import DISTRIBUTION, __version__
 from .simd import simd_info
 from .datasets import load_breast_cancer
 from .exceptions import ConvergenceWarning
@@ -116,7 +116,7 @@ def _demo_plot(args, X, y, train, test, out):
 
 def cmd_info(args, out):
     info = simd_info()
-    print(f"perceptron {__version__}", file=out)
+    print(f"{DISTRIBUTION} {__version__} (import name perceptron)", file=out)
     print(f"numpy {np.__version__}, python {sys.version.split()[0]}", file=out)
     print(f"simd level {info['level']} (best supported: {info['best']}; "
           f"PERCEPTRON_SIMD={info['requested'] or 'unset'})", file=out)
@@ -363,7 +363,7 @@ def _data_options(p, labels_help="labels of an .npy X (an .npy file)"):
 def build_parser():
     parser = argparse.ArgumentParser(prog="perceptron", description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"perceptron {__version__}")
+    parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="command")
     demo = sub.add_parser("demo", help="train on the shipped breast cancer data and report")
     demo.add_argument("--epochs", type=int, default=1000, help="max_iter (default 1000)")

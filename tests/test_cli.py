@@ -30,7 +30,7 @@ def test_info_and_module_entry_point():
     proc = subprocess.run([sys.executable, "-m", "perceptron", "info"], capture_output=True,
                           text=True, env=env, cwd=os.path.dirname(__file__))
     assert proc.returncode == 0, proc.stderr
-    assert f"perceptron {perceptron.__version__}" in proc.stdout
+    assert f"perceptron-family {perceptron.__version__}" in proc.stdout
     assert f"simd level {perceptron.simd_info()['level']}" in proc.stdout
 
 
