@@ -496,7 +496,7 @@ def dump_svmlight(X, y, f, zero_based=False, comment=None):
         Write column indices from 0 (True) or from 1 (False, LIBSVM's
         convention; scikit-learn's ``dump_svmlight_file`` defaults to True).
     comment : str, optional
-        Written first, each of its lines after ``# ``.
+        Written first, each of its lines after ``#`` and a space.
 
     Examples
     --------

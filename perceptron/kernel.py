@@ -232,10 +232,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         Epochs run (the most over the estimators).
     converged_ : bool
         Whether every estimator reached an epoch without mistakes.
-    mistakes_ : ndarray of shape (n_iter_,) or (n_classes, n_iter_)
+    mistakes_ : ndarray of shape (``n_iter_``,) or (n_classes, ``n_iter_``)
         Mistakes per epoch (one-vs-rest: per class, zero after a class has
         converged).
-    loss_ : ndarray, same shape as mistakes_
+    loss_ : ndarray, the shape of ``mistakes_``
         Perceptron loss per epoch, ``(1/N) sum max(0, -y_i f(x_i))`` with each
         ``f(x_i)`` taken when row i was visited.
     t_ : int
@@ -456,7 +456,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     @property
     def coef_(self):
         """Primal weights ``sum_j c_j x_j`` (n_estimators, n_features); only
-        for ``kernel="linear"``, where ``f(x) = coef_ . x + intercept_``."""
+        for ``kernel="linear"``, where ``f(x) = coef_ @ x + intercept_``."""
         check_is_fitted(self, "dual_coef_")
         if not (isinstance(self.kernel, str) and self.kernel == "linear"):
             raise AttributeError("coef_ is only available when kernel='linear'")

@@ -130,19 +130,19 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         ``partial_fit``, the chunks seen.
     converged_ : bool
         Whether an epoch without updates was reached (by every binary problem).
-    mistakes_ : ndarray of shape (n_iter_,)
+    mistakes_ : ndarray of shape (``n_iter_``,)
         Mistakes (``y*a <= 0``) in each epoch, summed over one-vs-rest problems.
-    updates_ : ndarray of shape (n_iter_,)
+    updates_ : ndarray of shape (``n_iter_``,)
         Updates in each epoch (more than the mistakes when ``margin > 0``;
         batches with an update for mini-batches).
-    loss_ : ndarray of shape (n_iter_,)
+    loss_ : ndarray of shape (``n_iter_``,)
         Perceptron loss of each epoch, ``sum s_i max(0, -y_i a_i) / sum s_i``
         with each ``a_i`` taken when row i was visited (summed over
         one-vs-rest problems; for the multinomial rule
         ``max(0, max_{j != t} a_j - a_t)``).
     t_ : int
         Total number of updates.  (scikit-learn's ``t_`` counts samples.)
-    validation_scores_ : ndarray of shape (n_iter_,)
+    validation_scores_ : ndarray of shape (``n_iter_``,)
         With ``early_stopping``: the accuracy on the held-out rows after each epoch.
     best_validation_score_ : float
         With ``early_stopping``: the best of them (the model kept).
