@@ -8,7 +8,8 @@
  * the first k where the perceptron must act (ptn_must_update of
  * ptn_update.h: y_i*a <= margin, or a non-finite activation, which the
  * caller tells apart as NaN or infinity in x_i or overflowed weights).
- * *act receives that a.  Returns stop, with *act untouched, when every row of the stretch is right.
+ * *act receives that a.  Returns stop, with *act untouched, when every
+ * row of the stretch is right.
  *
  * The weights are read, never written: the caller updates them and scans
  * on from k + 1.  When s->ahead > 0 the row at position k + ahead (if

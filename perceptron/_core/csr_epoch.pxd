@@ -8,9 +8,9 @@ from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport (ptn_simd, sparse_dot_kernels, ptn_sdot_f32_i32_fn,
                                ptn_sdot_f32_i64_fn, ptn_sdot_f64_i32_fn, ptn_sdot_f64_i64_fn)
-from perceptron._core.rows cimport Rows, DenseRows, CsrRows32, CsrRows64, row_finite
-from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_NONFINITE_X,
-                                    STATUS_OVERFLOW, STATUS_STOPPED, _ahead, _check_signals)
+from perceptron._core.rows cimport Rows, DenseRows, CsrRows32, CsrRows64
+from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_STOPPED, _ahead,
+                                    _check_signals, _set_nonfinite)
 
 cdef extern from "ptn_csr_online.h" nogil:
     ctypedef struct ptn_csr_online:
@@ -132,11 +132,7 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
             countdown[0] -= j - k
             if j < stop:
                 i = D.rows[j]
-                if not row_finite(R, i, w):
-                    E.status = STATUS_NONFINITE_X
-                    E.bad_row = i
-                else:
-                    E.status = STATUS_OVERFLOW
+                _set_nonfinite(R, i, w, E)
                 return 0
             k = j
             if countdown[0] <= 0:

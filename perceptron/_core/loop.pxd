@@ -14,7 +14,7 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron.simd cimport ptn_simd, ptn_rng
 from perceptron._core.prefetch cimport rows_ahead
-from perceptron._core.rows cimport Rows, row_dot, row_bytes, max_ahead
+from perceptron._core.rows cimport Rows, row_dot, row_bytes, row_finite, max_ahead
 
 cdef extern from "ptn_update.h" nogil:
     # the rule (csrc/ptn_update.h documents it)
@@ -117,6 +117,17 @@ cdef inline bint _all_finite_f64(const double *x, Py_ssize_t d) noexcept nogil:
         if not isfinite(x[j]):
             return False
     return True
+
+
+cdef inline void _set_nonfinite(const Rows *R, ptrdiff_t i, const floating *w,
+                                Epoch *E) noexcept nogil:
+    """Row i's activation is not finite: NaN or infinity in the row
+    (STATUS_NONFINITE_X, bad_row i), or else weights that overflowed."""
+    if not row_finite(R, i, w):
+        E.status = STATUS_NONFINITE_X
+        E.bad_row = i
+    else:
+        E.status = STATUS_OVERFLOW
 
 
 cdef inline double _weight(const Data *D, ptrdiff_t i) noexcept nogil:

@@ -58,12 +58,12 @@ from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport ptn_simd, ptn_scan, active_simd, ptn_rng, ptn_rng_seed
 from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
-                               row_dot, row_axpy, row_axpy_acc, row_finite, row_prefetch,
+                               row_dot, row_axpy, row_axpy_acc, row_prefetch,
                                row_prefetch_start, row_bytes)
 from perceptron._core cimport loop
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_must_update,
                                     ptn_count_mistake, ptn_binary_update, _all_finite,
-                                    _all_finite_f64, _weight, _check_signals, _ahead,
+                                    _all_finite_f64, _set_nonfinite, _weight, _check_signals, _ahead,
                                     _after_update_pocket, _pocket_correct_run,
                                     _pocket_step_correct, _training_score_binary,
                                     _training_score_multi)
@@ -221,11 +221,7 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
             i = D.rows[j]
             ya = D.y[i] * a
             if not isfinite(a):
-                if not row_finite(R, i, w):
-                    E.status = loop.STATUS_NONFINITE_X
-                    E.bad_row = i
-                else:
-                    E.status = loop.STATUS_OVERFLOW
+                _set_nonfinite(R, i, w, E)
                 return 0
             st = ptn_binary_update(P.eta, P.fit_intercept, P.average, ya, _weight(D, i), D.y[i],
                                    <double>M.counters[loop.C_STEPS], M.b, M.ub, &E.mistakes,
@@ -273,11 +269,7 @@ cdef int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M,
         diff = M.acts[t] - best
         if ptn_must_update(P.margin, diff):
             if not (isfinite(M.acts[t]) and isfinite(best)):
-                if not row_finite(R, i, W):
-                    E.status = loop.STATUS_NONFINITE_X
-                    E.bad_row = i
-                else:
-                    E.status = loop.STATUS_OVERFLOW
+                _set_nonfinite(R, i, W, E)
                 return 0
             s = _weight(D, i)
             ptn_count_mistake(diff, s, &E.mistakes, &E.loss)
