@@ -56,6 +56,7 @@ EXTENSIONS = [
     extension("_core.voted"),
     extension("_core.centroid"),
     extension("_core.kernel"),
+    extension("_core.kernel_scoring"),
     # file formats: plain C parsers (no kernels), each in the module that uses it
     extension("_core.svmlight", ["csrc/svmlight.c"]),
     extension("_core.model_file", ["csrc/model_file.c"]),

@@ -4,14 +4,11 @@
  * size_t ptn_csr_online_<T>_<I>(ptn_csr_online *s, size_t start, size_t stop, double *act)
  *
  * For k = start, start + 1, ... < stop, with i = s->rows[k] and the row's
- * activation a = w . x_i + b: when not (margin < y_i*a < +inf), the rule of
- * the notes acts on row i (y_i*a <= 0 is a mistake; a margin violation
- * updates without being one):
- *     step = eta * sw_i * y_i;  w += step * x_i;  b += step (fit_intercept)
- * and, when averaging (s->U not NULL), U += step * c * x_i and ub += step * c
- * with c = s->steps, the averaging clock, which counts every row visited.
- * Mistakes, updates and the loss sum(-sw_i * y_i * a) over mistakes are
- * added to s's counters.
+ * activation a = w . x_i + b: when ptn_must_update (ptn_update.h) says so,
+ * the binary rule of ptn_binary_update acts on row i: w += step * x_i, and
+ * U += acc * x_i when averaging (s->U not NULL), with c = s->steps, the
+ * averaging clock, which counts every row visited.  Mistakes, updates and
+ * the loss sum(-sw_i * y_i * a) over mistakes are added to s's counters.
  *
  * Returns stop, or the first k whose activation is not finite (*act gets it;
  * the row is not counted, nothing is updated from it): the caller tells NaN
@@ -38,6 +35,7 @@
 #include "ptn_simd.h"
 #include "ptn_prefetch.h"
 #include "ptn_sparse_inline.h"
+#include "ptn_update.h"
 
 typedef struct ptn_csr_online {
     /* the rows: CSR arrays (ptr and idx of the index type) and the order */
@@ -103,7 +101,8 @@ typedef struct ptn_csr_online {
         for (k = start; k < stop; k++) {                                             \
             const size_t i = (size_t)rows[k];                                        \
             const size_t lo = (size_t)ptr[i], m = (size_t)ptr[i + 1] - lo;           \
-            double a, ya, step, si;                                                  \
+            double a, ya;                                                            \
+            ptn_step st;                                                             \
             if (ahead != 0 && k + ahead < n_rows) {                                  \
                 const size_t r = (size_t)rows[k + ahead];                            \
                 const size_t rlo = (size_t)ptr[r], rm = (size_t)ptr[r + 1] - rlo;    \
@@ -122,7 +121,7 @@ typedef struct ptn_csr_online {
             a = (!PLAIN && s->DOTFIELD != NULL ? s->DOTFIELD(m, val + lo, idx + lo, w) \
                                      : SDOT(m, val + lo, idx + lo, w)) + b;          \
             ya = (double)y[i] * a;                                                   \
-            if (margin < ya && ya < HUGE_VAL) {                                      \
+            if (!ptn_must_update(margin, ya)) {                                      \
                 steps++;                                                             \
                 continue;                                                            \
             }                                                                        \
@@ -130,23 +129,14 @@ typedef struct ptn_csr_online {
                 *act = a;                                                            \
                 break;                                                               \
             }                                                                        \
-            si = sw == NULL ? 1.0 : sw[i];                                           \
-            if (ya <= 0.0) {                                                         \
-                mistakes++;                                                          \
-                loss -= si * ya;                                                     \
-            }                                                                        \
-            step = eta * si * (double)y[i];                                          \
-            SAXPY(m, (T)step, val + lo, idx + lo, w);                                \
-            if (fit_intercept) {                                                     \
-                b += step;                                                           \
-            }                                                                        \
+            st = ptn_binary_update(eta, fit_intercept, U != NULL, ya,                \
+                                   sw == NULL ? 1.0 : sw[i], (double)y[i],           \
+                                   (double)steps, &b, s->ub, &mistakes, &updates,    \
+                                   &loss);                                           \
+            SAXPY(m, (T)st.step, val + lo, idx + lo, w);                             \
             if (U != NULL) {                                                         \
-                SAXPY_ACC(m, step * (double)steps, val + lo, idx + lo, U);           \
-                if (fit_intercept) {                                                 \
-                    *s->ub += step * (double)steps;                                  \
-                }                                                                    \
+                SAXPY_ACC(m, st.acc, val + lo, idx + lo, U);                         \
             }                                                                        \
-            updates++;                                                               \
             steps++;                                                                 \
         }                                                                            \
         *s->b = b;                                                                   \

@@ -5,11 +5,11 @@
  *
  * For k = start, start + 1, ... < stop, with i = s->rows[k] and
  * a = s->w . x_i + s->b (the level's dot product, summed in double), returns
- * the first k where the perceptron must act: not (margin < y_i*a < +inf),
- * which is y_i*a <= margin (a mistake, or a margin violation) or a
- * non-finite activation (NaN or infinity in x_i, or overflowed weights:
- * the caller tells which).  *act receives that a.  Returns stop, with *act
- * untouched, when every row of the stretch is right.
+ * the first k where the perceptron must act (ptn_must_update of
+ * ptn_update.h: y_i*a <= margin, or a non-finite activation, which the
+ * caller tells apart as NaN or infinity in x_i or overflowed weights).
+ * *act receives that a.  Returns stop, with *act untouched, when every
+ * row of the stretch is right.
  *
  * The weights are read, never written: the caller updates them and scans
  * on from k + 1.  When s->ahead > 0 the row at position k + ahead (if
@@ -26,6 +26,7 @@
 #include <math.h>
 
 #include "ptn_prefetch.h"
+#include "ptn_update.h"
 
 /*
  * The loop, with the activation's dot product given as an expression of the
@@ -49,7 +50,7 @@
         }                                                                            \
         a_ = (ROWDOT) + b_;                                                          \
         ya_ = (double)y_[i_] * a_;                                                   \
-        if (!(margin_ < ya_ && ya_ < HUGE_VAL)) {                                    \
+        if (ptn_must_update(margin_, ya_)) {                                         \
             *act = a_;                                                               \
             return k_;                                                               \
         }                                                                            \

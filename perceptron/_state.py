@@ -11,9 +11,9 @@ import numpy as np
 
 from ._core import online as _online
 
-# slots of `counters` (the same names in _online.pyx)
-C_STEPS, C_UPDATES, C_RUN, C_POCKET_RUN, C_POCKET_CHECKED, C_EPOCHS = range(6)
-N_COUNTERS = 6
+# slots of `counters`, defined once for the loops (perceptron/_core/loop.pxd)
+from ._core.online import (C_STEPS, C_UPDATES, C_RUN, C_POCKET_RUN,
+                           C_POCKET_CHECKED, C_EPOCHS, N_COUNTERS)
 
 
 class OnlineState:

@@ -250,9 +250,10 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
     @staticmethod
     def _loop_params(p, stop_when_converged=True):
-        return {"eta": p["eta"], "margin": p["margin"], "fit_intercept": p["fit_intercept"],
-                "shuffle": p["shuffle"], "average": p["average"], "pocket": p["pocket"],
-                "stop_when_converged": stop_when_converged, "batch_size": p["batch_size"]}
+        return _online.LoopParams(
+            eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
+            shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
+            stop_when_converged=stop_when_converged, batch_size=p["batch_size"])
 
     # --------------------------------------------------------------- targets
 

@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron._core.centroid (see _centroid.pyx).
+# Type stubs of the compiled module perceptron._core.centroid (see centroid.pyx).
 from typing import Any, Optional
 
 import numpy as np

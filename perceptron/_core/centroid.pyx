@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Typed loop of the centroid method: the weighted sum of each class's rows.
 
-Written once over the fused row type of perceptron/_rows.pxd: dense rows and
+Written once over the fused row type of perceptron/_core/rows.pxd: dense rows and
 CSR rows (int32 or int64 indices), float32 or float64 values, summed in
 float64.
 """
@@ -12,7 +12,7 @@ from libc.stdint cimport int32_t, int64_t
 
 from perceptron.simd cimport ptn_simd, active_simd
 from perceptron._core.prefetch cimport rows_ahead
-from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
                               row_axpy_acc,
                               row_prefetch, row_bytes, max_ahead)
 
@@ -68,8 +68,6 @@ def _sums_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const int
               const double[::1] sw, double[:, ::1] sums, double[::1] totals):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
-    cdef const int32_t[::1] i32, p32
-    cdef const int64_t[::1] i64, p64
     cdef const floating *val = NULL
     cdef const double *w = NULL
     cdef Py_ssize_t n = indptr.shape[0] - 1
@@ -77,15 +75,9 @@ def _sums_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const int
         w = &sw[0]
     if data.shape[0]:
         val = &data[0]
-    if indices.dtype == np.int32:
-        i32 = indices
-        p32 = indptr
-        csr_rows32(&R32, val, i32, p32, d, <size_t>d * sizeof(floating))
+    if csr_rows(&R32, &R64, val, indices, indptr, d, <size_t>d * sizeof(floating)):
         with nogil:
             _sums(&R32, val, n, d, &t[0], w, &sums[0, 0], &totals[0])
     else:
-        i64 = indices
-        p64 = indptr
-        csr_rows64(&R64, val, i64, p64, d, <size_t>d * sizeof(floating))
         with nogil:
             _sums(&R64, val, n, d, &t[0], w, &sums[0, 0], &totals[0])

@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron._core.csr (see _csr.pyx).
+# Type stubs of the compiled module perceptron._core.csr (see csr.pyx).
 from typing import Tuple
 
 import numpy as np

@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron._core.decision (see _decision.pyx).
+# Type stubs of the compiled module perceptron._core.decision (see decision.pyx).
 from typing import Optional
 
 import numpy as np

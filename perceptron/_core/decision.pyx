@@ -5,7 +5,7 @@ A row is read once and dotted with each row of weights by the SIMD kernels
 (the weights stay in cache); the caller may split the rows among threads,
 each call writing only its own rows of the output, which is how prediction
 uses several cores.  Dense rows (decision_dense) and CSR rows
-(decision_csr, over the fused row type of perceptron/_rows.pxd) each have
+(decision_csr, over the fused row type of perceptron/_core/rows.pxd) each have
 their loop.
 """
 import numpy as np
@@ -15,7 +15,7 @@ from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int32_t, int64_t
 
 from perceptron.simd cimport ptn_simd, active_simd, kdot
-from perceptron._core.rows cimport (Rows, CsrRows32, CsrRows64, csr_rows32, csr_rows64, row_dot,
+from perceptron._core.rows cimport (Rows, CsrRows32, CsrRows64, csr_rows, row_dot,
                               row_prefetch,
                               row_bytes as csr_row_bytes)
 from perceptron._core.prefetch cimport ptn_prefetch_range, rows_ahead, PREFETCH_MAX_CSR_ROWS
@@ -81,8 +81,6 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
     """
     cdef CsrRows32 R32
     cdef CsrRows64 R64
-    cdef const int32_t[::1] i32, p32
-    cdef const int64_t[::1] i64, p64
     cdef Py_ssize_t n = out.shape[0], k = W.shape[0], n_rows = indptr.shape[0] - 1
     cdef const floating *val = NULL
     cdef const ptrdiff_t *row_ptr = NULL
@@ -98,10 +96,8 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
         val = &data[0]
     if rows is not None:
         row_ptr = &rows[0]
-    if indices.dtype == np.int32:
-        i32 = indices
-        p32 = indptr
-        csr_rows32(&R32, val, i32, p32, n_features, <size_t>n_features * sizeof(floating))
+    if csr_rows(&R32, &R64, val, indices, indptr, n_features,
+                <size_t>n_features * sizeof(floating)):
         if rows is not None:
             ahead = rows_ahead(n, csr_row_bytes(&R32, n_rows, &W[0, 0]), PREFETCH_MAX_CSR_ROWS)
             ahead = 0 if ahead >= n else ahead
@@ -109,9 +105,6 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
             _decision_rows(&R32, &W[0, 0], &b[0], k, n_features, start, n, row_ptr, ahead,
                            &out[0, 0])
     else:
-        i64 = indices
-        p64 = indptr
-        csr_rows64(&R64, val, i64, p64, n_features, <size_t>n_features * sizeof(floating))
         if rows is not None:
             ahead = rows_ahead(n, csr_row_bytes(&R64, n_rows, &W[0, 0]), PREFETCH_MAX_CSR_ROWS)
             ahead = 0 if ahead >= n else ahead

@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron._core.kernel (see _kernel.pyx).
+# Type stubs of the compiled module perceptron._core.kernel (see kernel.pyx).
 from typing import Any, Dict, Iterable, List, Tuple
 
 import numpy as np

@@ -1,6 +1,10 @@
 # cython: language_level=3
-"""Typed loops of the kernel perceptron: kernel values, the Gram cache, the
-dual training loop and scoring, all without the GIL.
+"""The dual training loop of the kernel perceptron, without the GIL.
+
+Its parts live beside it: the kernel values in perceptron/_core/kernel_values.pxd,
+the Gram cache in perceptron/_core/gram_cache.pxd, scoring (decision_dual,
+decision_precomputed, kernel_matrix, re-exported here) in
+perceptron/_core/kernel_scoring.pyx.
 
 The dual perceptron (Aizerman, Braverman and Rozonoer 1964; Freund and
 Schapire 1999, section 2) keeps a mistake count ``alpha_j`` per training row
@@ -54,23 +58,20 @@ import numpy as np
 from perceptron._parallel import map_threads, row_chunks
 
 from cython cimport floating
-from libc.math cimport isfinite, tanh, HUGE_VAL
+from libc.math cimport isfinite, HUGE_VAL
 from libc.stdint cimport uint64_t, int64_t
 from libc.stddef cimport ptrdiff_t
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron.simd cimport (ptn_simd, active_simd, kdot, ksqdist, kdot_block, ptn_rng,
-                               ptn_rng_seed)
-
-cdef extern from "ptn_prefetch.h" nogil:
-    void ptn_prefetch_write_range(const void *p, size_t nbytes)
-
-cdef enum:
-    _KIND_LINEAR = 0
-    _KIND_POLY = 1
-    _KIND_RBF = 2
-    _KIND_SIGMOID = 3
-    _KIND_PRECOMPUTED = 4
+from perceptron.simd cimport ptn_simd, active_simd, kdot, ksqdist, ptn_rng, ptn_rng_seed
+from perceptron._core.prefetch cimport ptn_prefetch_write_range
+from perceptron._core.kernel_values cimport (KernelSpec, _spec, _finish, _pack, _row_norms,
+                                             _block_values, _KIND_LINEAR, _KIND_POLY, _KIND_RBF,
+                                             _KIND_SIGMOID, _KIND_PRECOMPUTED)
+from perceptron._core.gram_cache cimport (GramCache, PROBATION, PROTECTED, _cache_init,
+                                          _cache_touch, _cache_acquire)
+# scoring lives in its own module; its functions are part of this one's API
+from perceptron._core.kernel_scoring import decision_dual, decision_precomputed, kernel_matrix
 
 KIND_LINEAR = _KIND_LINEAR
 KIND_POLY = _KIND_POLY
@@ -97,204 +98,6 @@ cdef enum:
     SIGNAL_CHECK_WORK = 4000000
 
 BLOCK_SIZE = BLOCK_MAX
-
-
-cdef struct KernelSpec:
-    int kind
-    double gamma
-    double neg_gamma
-    double coef0
-    int degree
-
-
-cdef KernelSpec _spec(int kind, double gamma, double coef0, int degree):
-    cdef KernelSpec ks
-    ks.kind = kind
-    ks.gamma = gamma
-    ks.neg_gamma = -gamma
-    ks.coef0 = coef0
-    ks.degree = degree
-    return ks
-
-
-cdef inline double _ipow(double v, int degree) noexcept nogil:
-    """v**degree by repeated squaring: exact whenever the powers are (integers)."""
-    cdef double result = 1.0
-    while degree > 0:
-        if degree & 1:
-            result *= v
-        degree >>= 1
-        if degree:
-            v *= v
-    return result
-
-
-cdef double _finish(const KernelSpec *ks, double v) noexcept nogil:
-    """Kernel value from the pair's dot product (poly, sigmoid; linear: as is)."""
-    if ks.kind == _KIND_POLY:
-        return _ipow(ks.gamma * v + ks.coef0, ks.degree)
-    if ks.kind == _KIND_SIGMOID:
-        return tanh(ks.gamma * v + ks.coef0)
-    return v
-
-
-cdef void _pack(const KernelSpec *ks, const floating[:, ::1] X, const Py_ssize_t *rows,
-                Py_ssize_t first, Py_ssize_t p, const double *shift, double *BT,
-                double *nb) noexcept nogil:
-    """BT (d, p) = the rows (rows[q], or first + q when rows is NULL) of X
-    minus shift, transposed, for dot_block; rbf: nb[q] = ||row_q - shift||^2."""
-    cdef Py_ssize_t d = X.shape[1], q, i, r
-    cdef double v, acc
-    for q in range(p):
-        r = rows[q] if rows != NULL else first + q
-        acc = 0.0
-        for i in range(d):
-            v = X[r, i] - shift[i]
-            BT[i * p + q] = v
-            acc += v * v
-        nb[q] = acc
-
-
-cdef void _row_norms(const floating[:, ::1] X, Py_ssize_t first, Py_ssize_t m,
-                     const double *shift, double *na) noexcept nogil:
-    """na[r] = ||X[first + r] - shift||^2."""
-    cdef Py_ssize_t d = X.shape[1], r, i
-    cdef double v, acc
-    for r in range(m):
-        acc = 0.0
-        for i in range(d):
-            v = X[first + r, i] - shift[i]
-            acc += v * v
-        na[r] = acc
-
-
-cdef void _block_values(const ptn_simd *K, const KernelSpec *ks, Py_ssize_t rows,
-                        Py_ssize_t d, const floating *A, const double *shift, Py_ssize_t p,
-                        const double *BT, const double *na, const double *nb,
-                        double *buf) noexcept nogil:
-    """buf[r*p + q] = K(A_r, B_q) for r < rows, q < p: A's rows contiguous
-    (d apart), B packed by _pack, na the norms of A's shifted rows (rbf)."""
-    cdef Py_ssize_t i
-    kdot_block(K, rows, d, A, d, shift, p, BT, buf)
-    if ks.kind == _KIND_RBF:
-        # the squared distances from the norms, clipped at 0 (rounding can
-        # leave a tiny negative for nearly equal points), and their exp
-        K.rbf_block_f64(<size_t>rows, <size_t>p, na, nb, ks.gamma, buf)
-    elif ks.kind == _KIND_POLY or ks.kind == _KIND_SIGMOID:
-        for i in range(rows * p):
-            buf[i] = _finish(ks, buf[i])
-
-
-# ------------------------------------------------------------ the Gram cache
-
-cdef enum:
-    # the two segments of the cache (Karedla, Love and Wherry 1994): new
-    # columns enter on probation; a column used again is protected
-    PROBATION = 0
-    PROTECTED = 1
-
-
-cdef struct GramCache:
-    double *data                # capacity columns of n values each
-    Py_ssize_t n
-    Py_ssize_t capacity
-    Py_ssize_t used
-    Py_ssize_t protected_capacity
-    Py_ssize_t *slot_of         # (n,) slot of a column, -1 when not cached
-    Py_ssize_t *column_of       # (capacity,) column held by a slot
-    Py_ssize_t *prev            # (capacity,) lists of the segments, head = most recent
-    Py_ssize_t *next
-    Py_ssize_t *seg             # (capacity,) segment of a slot
-    Py_ssize_t *stamp           # (capacity,) round in which a slot was filled
-    Py_ssize_t head[2]
-    Py_ssize_t tail[2]
-    Py_ssize_t size[2]
-    Py_ssize_t round            # slots filled in the current round are never evicted
-    int64_t computed            # columns computed (cache misses)
-    int64_t reused              # updates served from a cached column (hits)
-
-
-cdef void _cache_init(GramCache *c, double *data, Py_ssize_t n, Py_ssize_t capacity,
-                      Py_ssize_t *slot_of, Py_ssize_t *slots) noexcept nogil:
-    """An empty cache; slot_of (n,) and slots (5, capacity) filled with -1."""
-    c.data = data
-    c.n = n
-    c.capacity = capacity
-    c.used = 0
-    c.protected_capacity = capacity * 4 // 5
-    c.slot_of = slot_of
-    c.column_of = slots
-    c.prev = slots + capacity
-    c.next = slots + 2 * capacity
-    c.seg = slots + 3 * capacity
-    c.stamp = slots + 4 * capacity
-    c.head[0] = c.head[1] = c.tail[0] = c.tail[1] = -1
-    c.size[0] = c.size[1] = 0
-    c.round = 0
-    c.computed = 0
-    c.reused = 0
-
-
-cdef inline void _lru_unlink(GramCache *c, Py_ssize_t s) noexcept nogil:
-    cdef Py_ssize_t g = c.seg[s]
-    if c.prev[s] >= 0:
-        c.next[c.prev[s]] = c.next[s]
-    else:
-        c.head[g] = c.next[s]
-    if c.next[s] >= 0:
-        c.prev[c.next[s]] = c.prev[s]
-    else:
-        c.tail[g] = c.prev[s]
-    c.size[g] -= 1
-
-
-cdef inline void _lru_push_front(GramCache *c, Py_ssize_t s, Py_ssize_t g) noexcept nogil:
-    c.seg[s] = g
-    c.prev[s] = -1
-    c.next[s] = c.head[g]
-    if c.head[g] >= 0:
-        c.prev[c.head[g]] = s
-    c.head[g] = s
-    if c.tail[g] < 0:
-        c.tail[g] = s
-    c.size[g] += 1
-
-
-cdef inline void _cache_touch(GramCache *c, Py_ssize_t s) noexcept nogil:
-    """A hit: the column becomes the most recent protected one; a protected
-    column pushed out of its segment goes back on probation."""
-    cdef Py_ssize_t t
-    if c.seg[s] == PROTECTED and c.head[PROTECTED] == s:
-        return
-    _lru_unlink(c, s)
-    _lru_push_front(c, s, PROTECTED)
-    if c.size[PROTECTED] > c.protected_capacity:
-        t = c.tail[PROTECTED]
-        _lru_unlink(c, t)
-        _lru_push_front(c, t, PROBATION)
-
-
-cdef Py_ssize_t _cache_acquire(GramCache *c, Py_ssize_t j) noexcept nogil:
-    """A slot for column j (not cached), on probation: a free one, else the
-    least recent probation column's (the least recent protected one's if
-    probation holds only columns of this round).  The caller fills it."""
-    cdef Py_ssize_t s
-    if c.used < c.capacity:
-        s = c.used
-        c.used += 1
-    else:
-        s = c.tail[PROBATION]
-        while s >= 0 and c.stamp[s] == c.round:
-            s = c.prev[s]
-        if s < 0:
-            s = c.tail[PROTECTED]
-        c.slot_of[c.column_of[s]] = -1
-        _lru_unlink(c, s)
-    c.column_of[s] = j
-    c.slot_of[j] = s
-    c.stamp[s] = c.round
-    _lru_push_front(c, s, PROBATION)
-    return s
 
 
 cdef struct Block:
@@ -707,157 +510,6 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
         "columns_reused": int(c.reused),
         "block": block,
     }
-
-
-# ------------------------------------------------------------------ scoring
-
-cdef enum:
-    # support vectors per block of a score computation (a multiple of the 64
-    # outputs dot_block computes at once with AVX-512), and rows per tile: the
-    # packed block (d x 64) and the tile's values (64 x 64) stay in L1/L2;
-    # 256 x 16 ran 1.5-2x slower
-    SCORE_BLOCK = 64
-    SCORE_TILE = 64
-
-
-cdef class _Packed:
-    """Rows of a matrix packed for dot_block in blocks of SCORE_BLOCK (each
-    (d, p) transposed and shifted), with their shifted norms."""
-    cdef object BT
-    cdef object nb
-    cdef object shift
-    cdef Py_ssize_t n
-    cdef Py_ssize_t d
-
-
-cdef _Packed _pack_rows(const floating[:, ::1] Y, const KernelSpec *ks):
-    cdef _Packed pk = _Packed()
-    cdef Py_ssize_t n = Y.shape[0], d = Y.shape[1], start, p
-    pk.n, pk.d = n, d
-    pk.shift = (np.asarray(Y).mean(axis=0, dtype=np.float64) if ks.kind == _KIND_RBF and n
-                else np.zeros(d, dtype=np.float64))
-    pk.BT = np.zeros(max(1, n * d), dtype=np.float64)
-    pk.nb = np.zeros(max(1, n), dtype=np.float64)
-    cdef double[::1] BT = pk.BT, nb = pk.nb, shift = pk.shift
-    with nogil:
-        start = 0
-        while start < n:
-            p = min(SCORE_BLOCK, n - start)
-            # block b starts at start * d in BT: its (d, p) matrix
-            _pack(ks, Y, NULL, start, p, &shift[0], &BT[start * d], &nb[start])
-            start += p
-    return pk
-
-
-cdef void _score_rows(const ptn_simd *K, const KernelSpec *ks, const floating[:, ::1] X,
-                      const double *BT, const double *nb, const double *shift, Py_ssize_t n_sv,
-                      const double[:, ::1] coef, const double[::1] intercept,
-                      double[:, ::1] out, double[:, ::1] values) noexcept nogil:
-    """out[t, e] = sum_j coef[e, j] K(x_t, sv_j) + intercept[e] for every row
-    t of X, or values[t, j] = K(x_t, sv_j) when `values` has rows; tile by
-    tile of rows, block by block of support vectors."""
-    cdef Py_ssize_t m = X.shape[0], d = X.shape[1], n_est = coef.shape[0]
-    cdef Py_ssize_t t0, rows, start, p, r, e, q
-    cdef double buf[SCORE_TILE * SCORE_BLOCK]
-    cdef double na[SCORE_TILE]
-    cdef bint want_values = values.shape[0] > 0
-    t0 = 0
-    while t0 < m:
-        rows = min(SCORE_TILE, m - t0)
-        if ks.kind == _KIND_RBF:
-            _row_norms(X, t0, rows, shift, na)
-        if not want_values:
-            for r in range(rows):
-                for e in range(n_est):
-                    out[t0 + r, e] = intercept[e]
-        start = 0
-        while start < n_sv:
-            p = min(SCORE_BLOCK, n_sv - start)
-            _block_values(K, ks, rows, d, &X[t0, 0], shift, p, BT + start * d, na, nb + start,
-                          buf)
-            for r in range(rows):
-                if want_values:
-                    for q in range(p):
-                        values[t0 + r, start + q] = buf[r * p + q]
-                else:
-                    for e in range(n_est):
-                        out[t0 + r, e] += K.dot_f64(<size_t>p, buf + r * p, &coef[e, start])
-            start += p
-        t0 += rows
-
-
-def decision_dual(const floating[:, ::1] X, const floating[:, ::1] SV, const double[:, ::1] coef,
-                  const double[::1] intercept, double[:, ::1] out, *, int kind, double gamma,
-                  double coef0, int degree):
-    """out[t, e] = sum_j coef[e, j] K(SV[j], X[t]) + intercept[e] (shapes trusted).
-
-    The support vectors are packed once (transposed, and for rbf shifted by
-    their mean), then each tile of rows meets each block of support vectors
-    in one dot_block call; the kernel values are finished (exp or the
-    polynomial) in that small buffer and dotted with each class's
-    coefficients.
-    """
-    cdef const ptn_simd *K = active_simd()
-    cdef Py_ssize_t m = X.shape[0], d = X.shape[1], n_sv = SV.shape[0], n_est = coef.shape[0]
-    cdef KernelSpec ks = _spec(kind, gamma, coef0, degree)
-    if (SV.shape[1] != d or coef.shape[1] != n_sv or intercept.shape[0] != n_est
-            or out.shape[0] != m or out.shape[1] != n_est or kind == _KIND_PRECOMPUTED):
-        raise ValueError("decision_dual: inconsistent shapes or kernel")
-    if m == 0:
-        return
-    cdef _Packed pk = _pack_rows(SV, &ks)
-    cdef double[::1] BT = pk.BT, nb = pk.nb, shift = pk.shift
-    cdef double[:, ::1] no_values = np.empty((0, 1), dtype=np.float64)
-    with nogil:
-        _score_rows(K, &ks, X, &BT[0], &nb[0], &shift[0], n_sv, coef, intercept, out, no_values)
-
-
-def decision_precomputed(const floating[:, ::1] G, const Py_ssize_t[::1] columns,
-                         const double[:, ::1] coef, const double[::1] intercept,
-                         double[:, ::1] out):
-    """out[t, e] = sum_j coef[e, j] G[t, columns[j]] + intercept[e], summed in
-    double (G: kernel values against the training rows; shapes trusted,
-    columns in range)."""
-    cdef Py_ssize_t m = G.shape[0], n_sv = columns.shape[0], n_est = coef.shape[0]
-    cdef Py_ssize_t t, j, e
-    cdef double acc
-    if coef.shape[1] != n_sv or intercept.shape[0] != n_est or out.shape[0] != m \
-            or out.shape[1] != n_est:
-        raise ValueError("decision_precomputed: inconsistent shapes")
-    for j in range(n_sv):
-        if columns[j] < 0 or columns[j] >= G.shape[1]:
-            raise ValueError("decision_precomputed: column index out of range")
-    with nogil:
-        for t in range(m):
-            for e in range(n_est):
-                acc = 0.0
-                for j in range(n_sv):
-                    acc += coef[e, j] * G[t, columns[j]]
-                out[t, e] = acc + intercept[e]
-
-
-def kernel_matrix(const floating[:, ::1] X, const floating[:, ::1] Y, *, int kind,
-                  double gamma, double coef0, int degree):
-    """The kernel matrix K[a, b] = K(X[a], Y[b]) (n_X, n_Y), float64, by the
-    blocked code path of scoring (for tests, and for users who want the Gram
-    matrix of a kernel)."""
-    cdef const ptn_simd *K = active_simd()
-    cdef Py_ssize_t nx = X.shape[0], ny = Y.shape[0], d = X.shape[1]
-    cdef KernelSpec ks = _spec(kind, gamma, coef0, degree)
-    if Y.shape[1] != d or kind == _KIND_PRECOMPUTED:
-        raise ValueError("kernel_matrix: X and Y need the same number of columns")
-    out = np.empty((nx, ny), dtype=np.float64)
-    if nx == 0 or ny == 0:
-        return out
-    cdef _Packed pk = _pack_rows(Y, &ks)
-    cdef double[::1] BT = pk.BT, nb = pk.nb, shift = pk.shift
-    cdef double[:, ::1] values = out
-    cdef double[:, ::1] no_coef = np.empty((0, 1), dtype=np.float64)
-    cdef double[::1] no_intercept = np.empty(0, dtype=np.float64)
-    with nogil:
-        _score_rows(K, &ks, X, &BT[0], &nb[0], &shift[0], ny, no_coef, no_intercept, values,
-                    values)
-    return out
 
 
 def _lru_trace(Py_ssize_t n, Py_ssize_t capacity, accesses):

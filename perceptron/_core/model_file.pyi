@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron._core.model_file (see _model_file.pyx).
+# Type stubs of the compiled module perceptron._core.model_file (see model_file.pyx).
 from typing import Any, Dict, Tuple
 
 import numpy as np

@@ -11,15 +11,10 @@ layout itself is documented in csrc/ptn_model_file.h; the writer is
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 
-cdef extern from "ptn_model_file.h" nogil:
-    ctypedef struct ptn_linear_model:
-        int32_t kind
-        int32_t dtype
-        int64_t n_rows
-        int64_t n_features
-        const void *coef
-        const void *intercept
+from perceptron.model cimport ptn_linear_model
+from perceptron._core.pyapi cimport _c_bytes
 
+cdef extern from "ptn_model_file.h" nogil:
     ctypedef struct ptn_mf_array:
         char name[32]
         int32_t dtype
@@ -68,9 +63,6 @@ cdef extern from "ptn_model_file.h" nogil:
 
     uint64_t PTN_MODEL_FILE_MAX_HEADER
     const char *PTN_MODEL_FILE_MAGIC
-
-cdef extern from "Python.h":
-    bytes _c_bytes "PyBytes_FromStringAndSize" (const char *s, Py_ssize_t n)
 
 MAGIC = PTN_MODEL_FILE_MAGIC[:8]
 VERSION = PTN_MODEL_FILE_VERSION

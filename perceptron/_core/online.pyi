@@ -1,5 +1,5 @@
-# Type stubs of the compiled module perceptron._core.online (see _online.pyx).
-from typing import Any, Dict, Optional
+# Type stubs of the compiled module perceptron._core.online (see online.pyx).
+from typing import Any, Dict, Mapping, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -9,8 +9,31 @@ STATUS_NONFINITE_X: int
 STATUS_OVERFLOW: int
 STATUS_STOPPED: int
 
+C_STEPS: int
+C_UPDATES: int
+C_RUN: int
+C_POCKET_RUN: int
+C_POCKET_CHECKED: int
+C_EPOCHS: int
+N_COUNTERS: int
+
+class LoopParams:
+    eta: float
+    margin: float
+    fit_intercept: bool
+    shuffle: bool
+    average: bool
+    pocket: bool
+    stop_when_converged: bool
+    batch_size: Optional[int]
+    def __init__(self, *, eta: float, margin: float, fit_intercept: bool, shuffle: bool,
+                 average: bool, pocket: bool, stop_when_converged: bool,
+                 batch_size: Optional[int] = ...) -> None: ...
+    def _asdict(self) -> Dict[str, Any]: ...
+
 def run_epochs(state: Any, X: npt.NDArray[np.floating], labels: npt.NDArray[Any],
-               sample_weight: Optional[npt.NDArray[np.float64]], params: Dict[str, Any],
+               sample_weight: Optional[npt.NDArray[np.float64]],
+               params: Union[LoopParams, Mapping[str, Any]],
                n_epochs: int, stop_flag: Optional[npt.NDArray[np.uint8]] = ...) -> Dict[str, Any]: ...
 def training_score(state: Any, X: npt.NDArray[np.floating], labels: npt.NDArray[Any],
                    sample_weight: Optional[npt.NDArray[np.float64]],

@@ -8,6 +8,7 @@
 
 cdef extern from "ptn_prefetch.h" nogil:
     void ptn_prefetch_range(const void *p, size_t nbytes)
+    void ptn_prefetch_write_range(const void *p, size_t nbytes)
 
 cdef enum:
     # how far ahead of the current row to prefetch, in bytes of rows

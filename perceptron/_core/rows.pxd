@@ -62,6 +62,19 @@ cdef inline void csr_rows64(CsrRows64 *R, const void *val, const int64_t[::1] in
     R.dotk = sparse_dot_kernels(weight_bytes)
 
 
+cdef inline bint csr_rows(CsrRows32 *R32, CsrRows64 *R64, const void *val, indices, indptr,
+                          Py_ssize_t d, size_t weight_bytes) except -1:
+    """The one dispatch on a CSR matrix's index type: fills R32 and returns
+    True for int32 indices and row pointers, fills R64 and returns False for
+    int64 ones (the only two the Python layer lets through).  The caller
+    passes &R32 or &R64 on to a loop instantiated for both."""
+    if indices.dtype.itemsize == 4:
+        csr_rows32(R32, val, indices, indptr, d, weight_bytes)
+        return True
+    csr_rows64(R64, val, indices, indptr, d, weight_bytes)
+    return False
+
+
 ctypedef fused Rows:
     DenseRows
     CsrRows32
@@ -172,7 +185,7 @@ cdef inline void row_prefetch_start(const Rows *R, ptrdiff_t i) noexcept nogil:
 
 
 cdef inline Py_ssize_t max_ahead(const Rows *R) noexcept nogil:
-    """The most rows a loop over R prefetches ahead (perceptron/_prefetch.pxd)."""
+    """The most rows a loop over R prefetches ahead (perceptron/_core/prefetch.pxd)."""
     if Rows is DenseRows:
         return PREFETCH_MAX_ROWS
     else:

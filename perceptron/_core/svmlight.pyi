@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron._core.svmlight (see _svmlight.pyx).
+# Type stubs of the compiled module perceptron._core.svmlight (see svmlight.pyx).
 from typing import Optional, Tuple
 
 import numpy as np

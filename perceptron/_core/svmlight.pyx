@@ -17,6 +17,7 @@ from cython cimport floating
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, strlen
+from perceptron._core.pyapi cimport _c_bytes
 
 cdef extern from "ptn_svmlight.h" nogil:
     ctypedef struct ptn_svm_parser:
@@ -80,7 +81,6 @@ cdef extern from "ptn_svmlight.h" nogil:
     void ptn_svm_free_buffer(void *buffer)
 
 cdef extern from "Python.h":
-    bytes _c_bytes "PyBytes_FromStringAndSize" (const char *s, Py_ssize_t n)
     char *PyOS_double_to_string(double val, char format_code, int precision, int flags,
                                 int *ptype) except NULL
     double PyOS_string_to_double(const char *s, char **endptr, object overflow_exception) \

@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron._core.voted (see _voted.pyx).
+# Type stubs of the compiled module perceptron._core.voted (see voted.pyx).
 # X: a dense float32/float64 array or checked CSR data (perceptron._validation.CsrInput).
 from typing import Any, Dict
 

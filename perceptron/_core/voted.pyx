@@ -10,7 +10,7 @@ larger count (a newcomer loses ties), so the store holds the
 `max_vectors` heaviest voters and memory is bounded by
 max_vectors * (d + 2) numbers.
 
-The loops are written once over the fused row type of perceptron/_rows.pxd:
+The loops are written once over the fused row type of perceptron/_core/rows.pxd:
 dense rows and CSR rows (int32 or int64 indices) in float32 or float64.
 """
 import numpy as np
@@ -25,7 +25,7 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron.simd cimport ptn_simd, active_simd, ptn_rng, ptn_rng_seed
 from perceptron._core.prefetch cimport rows_ahead
-from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows32, csr_rows64,
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
                               row_dot, row_axpy,
                               row_finite, row_prefetch, row_prefetch_start,
                               row_bytes, max_ahead)
@@ -187,21 +187,13 @@ def _fit_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const sign
              uint64_t seed, Py_ssize_t max_vectors):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
-    cdef const int32_t[::1] i32, p32
-    cdef const int64_t[::1] i64, p64
     cdef const floating *val = NULL
     cdef Py_ssize_t n = indptr.shape[0] - 1
     if data.shape[0]:
         val = &data[0]
-    if indices.dtype == np.int32:
-        i32 = indices
-        p32 = indptr
-        csr_rows32(&R32, val, i32, p32, d, <size_t>d * sizeof(floating))
+    if csr_rows(&R32, &R64, val, indices, indptr, d, <size_t>d * sizeof(floating)):
         return _fit_rows(&R32, val, n, d, y, rows, fit_intercept, shuffle, max_iter, seed,
                          max_vectors)
-    i64 = indices
-    p64 = indptr
-    csr_rows64(&R64, val, i64, p64, d, <size_t>d * sizeof(floating))
     return _fit_rows(&R64, val, n, d, y, rows, fit_intercept, shuffle, max_iter, seed,
                      max_vectors)
 
@@ -316,8 +308,6 @@ def _decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t d,
                   double[::1] out, Py_ssize_t start):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
-    cdef const int32_t[::1] i32, p32
-    cdef const int64_t[::1] i64, p64
     cdef const floating *val = NULL
     cdef Py_ssize_t n = out.shape[0], m = V.shape[0]
     _check_vote_shapes(indptr.shape[0] - 1, d, V.shape[1], m, b, c, out, start)
@@ -326,15 +316,9 @@ def _decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t d,
         return
     if data.shape[0]:
         val = &data[0]
-    if indices.dtype == np.int32:
-        i32 = indices
-        p32 = indptr
-        csr_rows32(&R32, val, i32, p32, d, <size_t>d * sizeof(floating))
+    if csr_rows(&R32, &R64, val, indices, indptr, d, <size_t>d * sizeof(floating)):
         with nogil:
             _vote(&R32, &V[0, 0], &b[0], &c[0], m, d, start, n, &out[0])
     else:
-        i64 = indices
-        p64 = indptr
-        csr_rows64(&R64, val, i64, p64, d, <size_t>d * sizeof(floating))
         with nogil:
             _vote(&R64, &V[0, 0], &b[0], &c[0], m, d, start, n, &out[0])

@@ -1,0 +1,88 @@
+/*
+ * ptn_update.h - the perceptron's update rule, in one place.
+ *
+ * Every online loop (the dense epoch in perceptron/_core/online.pyx, the
+ * CSR epoch of ptn_csr_online.h, the scans of ptn_scan.h, the multinomial
+ * and mini-batch epochs) decides and makes its updates through these
+ * functions, at float32 and float64 alike; only the way a row is read and
+ * added (dense kernels, sparse inline loops) differs between them.
+ *
+ * With y in {-1, +1}, a = w.x + b the row's activation, s its sample weight:
+ *
+ * - the trigger (Rosenblatt 1958; Daume III, "A Course in Machine Learning",
+ *   ch. 4, Algorithm 5): act when y*a <= margin.  It is tested as
+ *   "not (margin < y*a < +inf)" so that the same branch catches a
+ *   non-finite activation (NaN or infinity in x, or overflowed weights),
+ *   which makes the loops the finiteness check of X at no extra cost.
+ *   margin > 0 is the perceptron with margins (Krauth & Mezard 1987;
+ *   Li et al. 2002, PAUM with equal margins);
+ * - the accounting: y*a <= 0 is a mistake, and its loss is -s*y*a; a
+ *   margin violation with y*a > 0 updates without being a mistake;
+ * - the binary step: w += step*x, b += step (fit_intercept), step = eta*s*y;
+ * - averaging (Freund & Schapire 1999; Collins 2002; Daume III, ch. 4,
+ *   Algorithm 7) by the lazy trick: with c the number of steps taken before
+ *   this one, U += c*step*x and ub += c*step; the average of the weights
+ *   after every step is then w - U/c.
+ *
+ * The order of the floating-point operations is the loops' historical one,
+ * so that results are the same bits wherever the rule runs.
+ */
+#ifndef PTN_UPDATE_H
+#define PTN_UPDATE_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "ptn_config.h"
+
+/* The coefficients of an update's row: w += step * x, U += acc * x. */
+typedef struct ptn_step {
+    double step;
+    double acc;
+} ptn_step;
+
+/* Whether the rule acts on a row whose y*a (or, multiclass, the true
+ * class's lead over the best other) is ya: a mistake, a margin violation
+ * or a non-finite activation. */
+PTN_INLINE int ptn_must_update(double margin, double ya)
+{
+    return !(margin < ya && ya < HUGE_VAL);
+}
+
+/* Counts a row the rule acts on: a mistake (with its loss -s*ya) when
+ * ya <= 0, nothing for a margin violation. */
+PTN_INLINE void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss)
+{
+    if (ya <= 0.0) {
+        *mistakes += 1;
+        *loss -= s * ya;
+    }
+}
+
+/*
+ * The binary rule on a row it acts on (ptn_must_update was true and the
+ * activation is finite): counts the mistake and the update, moves the bias
+ * (fit_intercept) and its averaging accumulator (average; ub is not read
+ * otherwise), and returns the coefficients by which the caller adds the row
+ * to the weights (step) and, when averaging, to U (acc).  c is the
+ * averaging clock: the steps taken before this one.
+ */
+PTN_INLINE ptn_step ptn_binary_update(double eta, int fit_intercept, int average, double ya,
+                                      double s, double y, double c, double *b, double *ub,
+                                      int64_t *mistakes, int64_t *updates, double *loss)
+{
+    ptn_step r;
+    ptn_count_mistake(ya, s, mistakes, loss);
+    r.step = eta * s * y;
+    r.acc = r.step * c;
+    if (fit_intercept) {
+        *b += r.step;
+    }
+    if (average && fit_intercept) {
+        *ub += r.acc;
+    }
+    *updates += 1;
+    return r;
+}
+
+#endif /* PTN_UPDATE_H */

@@ -1,0 +1,110 @@
+# The mini-batch epoch: stochastic subgradient steps on the perceptron loss
+# max(0, margin - y*a) (the perceptron criterion of Duda, Hart & Stork 2001,
+# ch. 5.5, averaged over a batch of rows), binary or multiclass.
+
+from cython cimport floating
+from libc.math cimport isfinite, HUGE_VAL
+from libc.stdint cimport int32_t
+from libc.stddef cimport ptrdiff_t
+from libc.string cimport memset
+
+from perceptron.simd cimport ptn_simd, active_simd
+from perceptron._core.rows cimport (Rows, row_dot, row_axpy_acc, row_finite, row_prefetch,
+                                    row_prefetch_start)
+from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_NONFINITE_X,
+                                    STATUS_OVERFLOW, STATUS_STOPPED, _weight, _ahead,
+                                    _check_signals, ptn_must_update, ptn_count_mistake)
+
+cdef inline void _add_scaled(floating *w, double s, const double *g, Py_ssize_t d,
+                             const ptn_simd *K) noexcept nogil:
+    """w += s * g with float64 g (a mini-batch step): O(d), once per batch."""
+    cdef Py_ssize_t j
+    if floating is double:
+        K.axpy_f64(<size_t>d, s, g, w)
+    else:
+        for j in range(d):
+            w[j] = <float>(w[j] + s * g[j])
+
+
+cdef inline int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M, const Params *P,
+                      bint multinomial, Epoch *E, Py_ssize_t *countdown,
+                      Py_ssize_t check_every) except -1 nogil:
+    """One epoch of mini-batch subgradient steps on the perceptron loss.
+
+    The rows (shuffled) are cut into consecutive batches of P.batch_size (the
+    last may be shorter); within a batch the weights are fixed, the violating
+    rows' s*y*x are summed into G, and then w += (eta/B) G with B the batch's
+    size.  A batch of all rows is the full gradient step of the
+    batch perceptron (Duda, Hart & Stork 2001, section 5.5.1)."""
+    cdef const ptn_simd *K = active_simd()
+    cdef Py_ssize_t d = D.d, n = D.n_rows, kc = M.k, start, stop, bs, k, j, r
+    cdef Py_ssize_t ahead = _ahead(R, D, W)
+    cdef ptrdiff_t i
+    cdef int32_t t
+    cdef double a, ya, best, diff, s, scale, c
+    cdef bint any_violation
+    start = 0
+    while start < n:
+        stop = min(start + P.batch_size, n)
+        bs = stop - start
+        memset(M.G, 0, <size_t>(kc * d) * sizeof(double))
+        memset(M.gb, 0, <size_t>kc * sizeof(double))
+        any_violation = False
+        for k in range(start, stop):
+            i = D.rows[k]
+            if k + ahead < n:
+                if k + 2 * ahead < n:
+                    row_prefetch_start(R, D.rows[k + 2 * ahead])
+                row_prefetch(R, D.rows[k + ahead], W)
+            s = _weight(D, i)
+            if not multinomial:
+                a = row_dot(R, K, i, W) + M.b[0]
+                ya = D.y[i] * a
+                if ptn_must_update(P.margin, ya):
+                    if not isfinite(a):
+                        E.status = STATUS_NONFINITE_X if not row_finite(R, i, W) else STATUS_OVERFLOW
+                        E.bad_row = i
+                        return 0
+                    ptn_count_mistake(ya, s, &E.mistakes, &E.loss)
+                    row_axpy_acc(R, K, i, s * D.y[i], M.G, W)
+                    M.gb[0] += s * D.y[i]
+                    any_violation = True
+            else:
+                t = D.t[i]
+                r = -1
+                best = -HUGE_VAL
+                for j in range(kc):
+                    M.acts[j] = row_dot(R, K, i, W + j * d) + M.b[j]
+                    if j != t and (r < 0 or M.acts[j] > best):
+                        best = M.acts[j]
+                        r = j
+                diff = M.acts[t] - best
+                if ptn_must_update(P.margin, diff):
+                    if not (isfinite(M.acts[t]) and isfinite(best)):
+                        E.status = STATUS_NONFINITE_X if not row_finite(R, i, W) else STATUS_OVERFLOW
+                        E.bad_row = i
+                        return 0
+                    ptn_count_mistake(diff, s, &E.mistakes, &E.loss)
+                    row_axpy_acc(R, K, i, s, M.G + t * d, W)
+                    row_axpy_acc(R, K, i, -s, M.G + r * d, W)
+                    M.gb[t] += s
+                    M.gb[r] -= s
+                    any_violation = True
+            if _check_signals(countdown, check_every, D):
+                E.status = STATUS_STOPPED
+                return 0
+        if any_violation:
+            scale = P.eta / <double>bs
+            c = <double>M.counters[C_STEPS]
+            for j in range(kc):
+                _add_scaled(W + j * d, scale, M.G + j * d, d, K)
+                if P.average:
+                    K.axpy_f64(<size_t>d, scale * c, M.G + j * d, M.U + j * d)
+                if P.fit_intercept:
+                    M.b[j] += scale * M.gb[j]
+                    if P.average:
+                        M.ub[j] += scale * c * M.gb[j]
+            E.updates += 1
+        M.counters[C_STEPS] += 1
+        start = stop
+    return 0

@@ -1,0 +1,233 @@
+# Shared declarations of the online loops (perceptron/_core/online.pyx and the
+# epochs it cimports: csr_epoch.pxd, batch_epoch.pxd): the update rule
+# (csrc/ptn_update.h), the status codes and counter slots (the only
+# definition: perceptron/_state.py reads them from perceptron._core.online),
+# the loop's parameters and state as C structs, and the helpers every epoch
+# uses (sample weights, Ctrl-C, the pocket's ratchet).
+
+from cython cimport floating
+from libc.math cimport isfinite, HUGE_VAL
+from libc.stdint cimport int64_t, int32_t, uint8_t
+from libc.stddef cimport ptrdiff_t
+from libc.string cimport memcpy
+from cpython.exc cimport PyErr_CheckSignals
+
+from perceptron.simd cimport ptn_simd, ptn_rng
+from perceptron._core.prefetch cimport rows_ahead
+from perceptron._core.rows cimport Rows, row_dot, row_bytes, row_finite, max_ahead
+
+cdef extern from "ptn_update.h" nogil:
+    # the rule (csrc/ptn_update.h documents it)
+    ctypedef struct ptn_step:
+        double step             # w += step * x
+        double acc              # U += acc * x (averaging)
+    bint ptn_must_update(double margin, double ya)
+    void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss)
+    ptn_step ptn_binary_update(double eta, int fit_intercept, int average, double ya, double s,
+                               double y, double c, double *b, double *ub, int64_t *mistakes,
+                               int64_t *updates, double *loss)
+
+# Status codes of a call, turned into exceptions by the Python layer.
+cdef enum:
+    STATUS_OK = 0
+    STATUS_NONFINITE_X = 1     # a row of X holds NaN or infinity
+    STATUS_OVERFLOW = 2        # the weights stopped being finite
+    STATUS_STOPPED = 3         # the caller's stop flag was raised
+
+
+# Slots of the int64 counter array of a state (perceptron/_state.py), exposed
+# to Python by perceptron._core.online.
+cdef enum:
+    C_STEPS = 0          # steps taken (examples, or batches): the averaging clock
+    C_UPDATES = 1        # updates made
+    C_RUN = 2            # pocket: current run of steps without an update
+    C_POCKET_RUN = 3     # pocket: the run length of the pocket weights
+    C_POCKET_CHECKED = 4 # pocket: the current run was already checked
+    C_EPOCHS = 5         # epochs completed
+    N_COUNTERS = 6
+
+cdef enum:
+    # bytes of data between two checks for Ctrl-C (about a millisecond of work)
+    SIGNAL_CHECK_BYTES = 4194304
+
+
+cdef struct Params:
+    double eta
+    double margin
+    bint fit_intercept
+    bint shuffle
+    bint average
+    bint pocket
+    bint stop_when_converged
+    Py_ssize_t batch_size       # 0: online
+
+
+cdef struct Model:
+    # borrowed pointers into the state's arrays
+    Py_ssize_t k                # rows of weights
+    Py_ssize_t d
+    void *W                     # (k, d) in the data's dtype
+    double *b                   # (k,)
+    double *U                   # (k, d) averaging accumulators, or NULL
+    double *ub                  # (k,)
+    void *PW                    # (k, d) pocket weights, or NULL
+    double *pb                  # (k,)
+    double *pocket_score        # weighted count of training rows the pocket gets right
+    double *G                   # (k, d) mini-batch gradient scratch, or NULL
+    double *gb                  # (k,)
+    double *acts                # (k,) activation scratch
+    int64_t *counters
+    ptn_rng *rng
+
+
+cdef struct Epoch:
+    # what one epoch did, and why a call stopped early
+    int64_t mistakes
+    int64_t updates
+    double loss
+    int status
+    Py_ssize_t bad_row
+
+
+cdef struct Data:
+    # the rows themselves come apart, as a Rows (perceptron/_core/rows.pxd)
+    Py_ssize_t n
+    Py_ssize_t d
+    const signed char *y        # binary: labels in {-1, +1}
+    const int32_t *t            # multinomial: class index of each row
+    const double *sw            # sample weights, or NULL for all ones
+    ptrdiff_t *rows             # the rows to visit, permuted in place when shuffling
+    Py_ssize_t n_rows
+    volatile uint8_t *stop      # raised by another thread to cancel
+
+
+# ----------------------------------------------------------------- helpers
+
+cdef inline bint _all_finite(const floating *x, Py_ssize_t d) noexcept nogil:
+    cdef Py_ssize_t j
+    for j in range(d):
+        if not isfinite(x[j]):
+            return False
+    return True
+
+
+cdef inline bint _all_finite_f64(const double *x, Py_ssize_t d) noexcept nogil:
+    cdef Py_ssize_t j
+    for j in range(d):
+        if not isfinite(x[j]):
+            return False
+    return True
+
+
+cdef inline void _set_nonfinite(const Rows *R, ptrdiff_t i, const floating *w,
+                                Epoch *E) noexcept nogil:
+    """Row i's activation is not finite: NaN or infinity in the row
+    (STATUS_NONFINITE_X, bad_row i), or else weights that overflowed."""
+    if not row_finite(R, i, w):
+        E.status = STATUS_NONFINITE_X
+        E.bad_row = i
+    else:
+        E.status = STATUS_OVERFLOW
+
+
+cdef inline double _weight(const Data *D, ptrdiff_t i) noexcept nogil:
+    return 1.0 if D.sw == NULL else D.sw[i]
+
+
+cdef inline int _check_signals(Py_ssize_t *countdown, Py_ssize_t reset, const Data *D) except -1 nogil:
+    """Every `reset` rows: raise KeyboardInterrupt (and any other pending
+    signal's exception) in the main thread, and honour the stop flag."""
+    countdown[0] -= 1
+    if countdown[0] > 0:
+        return 0
+    countdown[0] = reset
+    if D.stop != NULL and D.stop[0]:
+        return 1
+    with gil:
+        PyErr_CheckSignals()
+    return 0
+
+
+cdef inline void _after_update_pocket(Model *M) noexcept nogil:
+    M.counters[C_RUN] = 0
+    M.counters[C_POCKET_CHECKED] = 0
+
+
+cdef inline double _training_score_binary(const Rows *R, const Data *D, const floating *w, double b,
+                                   const ptn_simd *K) noexcept nogil:
+    """Weighted count of the training rows that w, b classify right (y*a > 0)."""
+    cdef Py_ssize_t k
+    cdef ptrdiff_t i
+    cdef double score = 0.0, a
+    for k in range(D.n_rows):
+        i = D.rows[k]
+        a = row_dot(R, K, i, w) + b
+        if D.y[i] * a > 0.0:
+            score += _weight(D, i)
+    return score
+
+
+cdef inline double _training_score_multi(const Rows *R, const Data *D, const floating *W,
+                                  const double *b, Py_ssize_t k_classes,
+                                  const ptn_simd *K) noexcept nogil:
+    """Weighted count of the training rows whose true class strictly wins."""
+    cdef Py_ssize_t k, j
+    cdef ptrdiff_t i
+    cdef double score = 0.0, at, best
+    for k in range(D.n_rows):
+        i = D.rows[k]
+        at = row_dot(R, K, i, W + D.t[i] * D.d) + b[D.t[i]]
+        best = -HUGE_VAL
+        for j in range(k_classes):
+            if j != D.t[i]:
+                best = max(best, row_dot(R, K, i, W + j * D.d) + b[j])
+        if at > best:
+            score += _weight(D, i)
+    return score
+
+
+cdef inline void _pocket_ratchet(const Rows *R, const floating *W, const Data *D, Model *M,
+                          bint multinomial, const ptn_simd *K) noexcept nogil:
+    """Gallant's ratchet: weights whose run of correct predictions outlasts the
+    pocket's replace it only if they classify more of the training set right."""
+    cdef double score
+    if multinomial:
+        score = _training_score_multi(R, D, W, M.b, M.k, K)
+    else:
+        score = _training_score_binary(R, D, W, M.b[0], K)
+    if score > M.pocket_score[0]:
+        memcpy(M.PW, M.W, <size_t>(M.k * M.d) * sizeof(floating))
+        memcpy(M.pb, M.b, <size_t>M.k * sizeof(double))
+        M.pocket_score[0] = score
+        M.counters[C_POCKET_RUN] = M.counters[C_RUN]
+    # The weights do not change during a run, so a second check in the same
+    # run would find the same score, which is never "more" than itself:
+    # Gallant's loop checks on every step of the run; one check is the same.
+    M.counters[C_POCKET_CHECKED] = 1
+
+
+cdef inline void _pocket_correct_run(const Rows *R, const floating *W, const Data *D, Model *M,
+                                     Py_ssize_t c, bint multinomial,
+                                     const ptn_simd *K) noexcept nogil:
+    """c correct rows in a row, as c calls of _pocket_step_correct would see
+    them: the weights do not change during the run, so the one check it may
+    trigger happens when the run first outlasts the pocket's, and the run
+    length the ratchet records is the one at that row."""
+    cdef int64_t run0 = M.counters[C_RUN]
+    if not M.counters[C_POCKET_CHECKED] and run0 + c > M.counters[C_POCKET_RUN]:
+        M.counters[C_RUN] = max(run0 + 1, M.counters[C_POCKET_RUN] + 1)
+        _pocket_ratchet(R, W, D, M, multinomial, K)
+    M.counters[C_RUN] = run0 + c
+
+
+cdef inline void _pocket_step_correct(const Rows *R, const floating *W, const Data *D, Model *M,
+                                      bint multinomial, const ptn_simd *K) noexcept nogil:
+    M.counters[C_RUN] += 1
+    if not M.counters[C_POCKET_CHECKED] and M.counters[C_RUN] > M.counters[C_POCKET_RUN]:
+        _pocket_ratchet(R, W, D, M, multinomial, K)
+
+
+cdef inline Py_ssize_t _ahead(const Rows *R, const Data *D, const floating *W) noexcept nogil:
+    """How many positions ahead to prefetch a row: n_rows (never) for data
+    that stays in cache."""
+    return rows_ahead(D.n_rows, row_bytes(R, D.n, W), max_ahead(R))
