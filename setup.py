@@ -17,13 +17,25 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 CSRC = "csrc"
-KERNEL_SOURCES = [
-    "csrc/simd_scalar.c",
-    "csrc/simd_x86.c",
-    "csrc/simd_neon.c",
-    "csrc/cpu.c",
-    "csrc/dispatch.c",
-]
+
+
+def c_sources(group):
+    """The C files of `group` in csrc/sources.txt, the one list of C sources
+    (the C tests and tools/fuzz.sh read it too), as paths from here."""
+    files, current = [], None
+    with open(os.path.join(CSRC, "sources.txt"), encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line.startswith("[") and line.endswith("]"):
+                current = line[1:-1]
+            elif line and current == group:
+                files.append(f"{CSRC}/{line}")
+    if not files:
+        raise RuntimeError(f"csrc/sources.txt lists no sources for [{group}]")
+    return files
+
+
+KERNEL_SOURCES = c_sources("kernels")
 
 DEBUG = os.environ.get("PERCEPTRON_CYTHON_DEBUG", "") not in ("", "0")
 
@@ -57,8 +69,8 @@ EXTENSIONS = [
     extension("_core.centroid"),
     extension("_core.kernel"),
     # file formats: plain C parsers (no kernels), each in the module that uses it
-    extension("_core.svmlight", ["csrc/svmlight.c"]),
-    extension("_core.model_file", ["csrc/model_file.c"]),
+    extension("_core.svmlight", c_sources("svmlight")),
+    extension("_core.model_file", c_sources("model_file")),
 ]
 
 
