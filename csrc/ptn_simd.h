@@ -252,7 +252,7 @@ void ptn_draws_scalar(ptn_rng *r, size_t top, size_t count, uint32_t *out);
 void ptn_shuffle_scalar(ptn_rng *r, ptrdiff_t *order, size_t n);
 
 #if PTN_HAVE_X86_SIMD
-/* simd_x86.c */
+/* simd_avx2.c, simd_avx512.c */
 double ptn_dot_f32_avx2(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx2(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx2(size_t n, float a, const float *x, float *y);
