@@ -1,5 +1,6 @@
 /*
- * simd_neon.c - Advanced SIMD (NEON) kernels for 64-bit ARM.
+ * simd_neon.c - the kernels of the neon level: Advanced SIMD for 64-bit
+ * ARM.  What each kernel computes, and its guarantees, is in ptn_simd.h.
  *
  * NEON is part of every ARMv8-A core, so on aarch64 these need no run-time
  * check and no compiler flag.  On other architectures the file is empty.
