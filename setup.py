@@ -94,7 +94,13 @@ def copy_public_sources():
     if not os.path.isdir(CSRC):  # building from an installed tree: nothing to do
         return
     os.makedirs(os.path.join(include, "perceptron"), exist_ok=True)
-    for path in glob.glob(os.path.join(CSRC, "*.h")) + glob.glob(os.path.join(CSRC, "*.c")):
+    sources = glob.glob(os.path.join(CSRC, "*.h")) + glob.glob(os.path.join(CSRC, "*.c"))
+    names = {os.path.basename(path) for path in sources}
+    # a C file renamed or removed in csrc/ must not linger in a built tree
+    for path in glob.glob(os.path.join(include, "*.h")) + glob.glob(os.path.join(include, "*.c")):
+        if os.path.basename(path) not in names:
+            os.remove(path)
+    for path in sources:
         shutil.copyfile(path, os.path.join(include, os.path.basename(path)))
     for path in glob.glob(os.path.join("perceptron", "*.pxd")):
         shutil.copyfile(path, os.path.join(include, "perceptron", os.path.basename(path)))
