@@ -150,6 +150,14 @@
  * is computed again exactly (see dot_f32 above). */
 #define PTN_F32_BLOCK_FLOOR 1.9721522630525295e-31
 
+/* True when a blocked float32 dot product r of n terms must be computed again
+ * with exact products: out of float32's range (products or lane sums that
+ * overflowed, or underflowed far enough to matter: then |r| < n 2^-102, so
+ * the lost part, under n 2^-126, is below 2^-24 |r|), or NaN.  For the level
+ * files, which include <math.h>. */
+#define PTN_F32_BLOCKS_REDO(r, n) \
+    (!(fabs(r) >= (double)(n) * PTN_F32_BLOCK_FLOOR) || fabs(r) == HUGE_VAL)
+
 /* Sparse dot products gather their weights with vector gathers only when the
  * weight vector is larger than this (see sdot above): smaller ones stay
  * in L1, where the scalar loop is faster. */

@@ -108,10 +108,7 @@ PTN_INLINE double ptn_dot_f32_inline_avx2(size_t n, const float *x, const float 
         return ptn_dot_f32_exact_avx2(n, x, y);
     }
     r = ptn_hsum_pd_avx2(_mm256_add_pd(a0, a1)) + ptn_dot_f32_exact_avx2(n - i, x + i, y + i);
-    /* Out of float32's range (products or lane sums that overflowed, or
-     * underflowed far enough to matter: then |r| < n 2^-102, so the lost
-     * part, under n 2^-126, is below 2^-24 |r|), or NaN: exactly again. */
-    if (!(fabs(r) >= (double)n * PTN_F32_BLOCK_FLOOR) || fabs(r) == HUGE_VAL) {
+    if (PTN_F32_BLOCKS_REDO(r, n)) {
         return ptn_dot_f32_exact_avx2(n, x, y);
     }
     return r;
