@@ -13,9 +13,8 @@
  *   VD_MASKLOAD(m, p)      a load of the masked lanes (the others read as 0)
  *   VD_MASKSTORE(p, m, v)  a store of the masked lanes only
  *   VD_EXP(v)              exp of every lane (ptn_exp.h's method)
- * A template instantiated at both levels runs the same sequence of
- * operations per lane at both, so its results do not depend on the level
- * (where the contract in ptn_simd.h says they must not).
+ * A template runs the same sequence of operations per lane at both levels:
+ * only the number of lanes differs.
  *
  * Included only by the two x86 kernel files, compiled for the baseline: the
  * functions the templates define carry PTN_TARGET(PTN_X86_TARGET).
