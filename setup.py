@@ -17,13 +17,25 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 CSRC = "csrc"
-KERNEL_SOURCES = [
-    "csrc/simd_scalar.c",
-    "csrc/simd_x86.c",
-    "csrc/simd_neon.c",
-    "csrc/cpu.c",
-    "csrc/dispatch.c",
-]
+
+
+def c_sources(group):
+    """The C files of `group` in csrc/sources.txt, the one list of C sources
+    (the C tests and tools/fuzz.sh read it too), as paths from here."""
+    files, current = [], None
+    with open(os.path.join(CSRC, "sources.txt"), encoding="utf-8") as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if line.startswith("[") and line.endswith("]"):
+                current = line[1:-1]
+            elif line and current == group:
+                files.append(f"{CSRC}/{line}")
+    if not files:
+        raise RuntimeError(f"csrc/sources.txt lists no sources for [{group}]")
+    return files
+
+
+KERNEL_SOURCES = c_sources("kernels")
 
 DEBUG = os.environ.get("PERCEPTRON_CYTHON_DEBUG", "") not in ("", "0")
 
@@ -58,8 +70,8 @@ EXTENSIONS = [
     extension("_core.kernel"),
     extension("_core.kernel_scoring"),
     # file formats: plain C parsers (no kernels), each in the module that uses it
-    extension("_core.svmlight", ["csrc/svmlight.c"]),
-    extension("_core.model_file", ["csrc/model_file.c"]),
+    extension("_core.svmlight", c_sources("svmlight")),
+    extension("_core.model_file", c_sources("model_file")),
 ]
 
 
@@ -83,7 +95,13 @@ def copy_public_sources():
     if not os.path.isdir(CSRC):  # building from an installed tree: nothing to do
         return
     os.makedirs(os.path.join(include, "perceptron"), exist_ok=True)
-    for path in glob.glob(os.path.join(CSRC, "*.h")) + glob.glob(os.path.join(CSRC, "*.c")):
+    sources = glob.glob(os.path.join(CSRC, "*.h")) + glob.glob(os.path.join(CSRC, "*.c"))
+    names = {os.path.basename(path) for path in sources}
+    # a C file renamed or removed in csrc/ must not linger in a built tree
+    for path in glob.glob(os.path.join(include, "*.h")) + glob.glob(os.path.join(include, "*.c")):
+        if os.path.basename(path) not in names:
+            os.remove(path)
+    for path in sources:
         shutil.copyfile(path, os.path.join(include, os.path.basename(path)))
     for path in glob.glob(os.path.join("perceptron", "*.pxd")):
         shutil.copyfile(path, os.path.join(include, "perceptron", os.path.basename(path)))

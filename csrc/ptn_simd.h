@@ -1,106 +1,144 @@
 /*
- * ptn_simd.h - the dense vector kernels and their dispatch table.
+ * ptn_simd.h - the dense and sparse vector kernels, their contracts, and the
+ * dispatch table.
  *
  * Each kernel exists once per instruction-set level:
- *   scalar  portable C99, every CPU
- *   avx2    x86 with AVX2 and FMA (Haswell, Zen and later)
- *   avx512  x86 with AVX-512F and DQ, AVX2 and FMA (Skylake-SP, Ice Lake, Zen 4 and later)
- *   neon    64-bit ARM (Advanced SIMD is part of every ARMv8-A core)
+ *   scalar  portable C99, every CPU (simd_scalar.c)
+ *   avx2    x86 with AVX2 and FMA: Haswell, Zen and later (simd_avx2.c)
+ *   avx512  x86 with AVX-512F and DQ, AVX2 and FMA: Skylake-SP, Ice Lake,
+ *           Zen 4 and later (simd_avx512.c)
+ *   neon    64-bit ARM, where Advanced SIMD is part of every ARMv8-A core
+ *           (simd_neon.c)
+ * A level may hand an operation to another level's kernel (dispatch.c says
+ * which); the contracts below hold for every entry of every table, and the
+ * level files do not repeat them.
  *
- * Conventions (the same at every level):
- *   - lengths are element counts; pointers need no particular alignment;
- *     n == 0 is valid and touches no memory;
- *   - ptn_dot_f32 sums in double, in blocks: at the SIMD levels each lane
- *     of a block (64 elements with AVX-512, 32 with AVX2, 16 with NEON)
- *     adds its four products in float32 (fused multiply-adds: one rounding
- *     each), and the blocks are summed in double.  The error of a dot
- *     product is then a few float32 roundings of the terms of one block,
- *     at most 4 * 2^-24 * sum |x_i y_i| plus the double summation's,
- *     whatever n is (a float32 accumulator's error would grow with n, and
- *     2^24 + 1 ones would sum to 2^24).  Converting every product to double
- *     instead costs twice the instructions, which a shuffled epoch cannot
- *     hide behind its memory reads (1.5x slower, measured).  The tail of
- *     fewer than a block, and the scalar level, use exact double products
- *     (the product of two floats is exact in double), so short vectors and
- *     integer-valued data sum exactly as in float64.  Out of float32's
- *     range the blocks are not used: a result that is not finite, or
- *     smaller than n * 2^-102 (where products may have underflowed), is
- *     computed again with exact products, so data scaled by 1e30 or 1e-30
- *     get the same activations as in float64 up to the rounding above;
- *   - ptn_axpy computes y[i] += a * x[i] in the vector's own precision, fused
- *     (one rounding) where the level has FMA; x and y may be the same array
- *     but must not otherwise overlap;
- *   - ptn_axpy_f32_f64 adds float32 data into float64 accumulators
- *     (y[i] += a * (double)x[i]): averaged weights, mini-batch gradients and
- *     class sums are accumulated in double for float32 data;
- *   - ptn_sqdist is the squared Euclidean distance sum_i (x[i] - y[i])^2,
- *     summed in double like the dot product (the Gaussian/RBF kernel needs
+ * Every kernel:
+ *   - takes lengths as element counts; n == 0 (nnz == 0, m == 0, p == 0) is
+ *     valid and touches no memory;
+ *   - needs no particular alignment of its pointers (a level may read an
+ *     unaligned array by aligned lines, never outside the array);
+ *   - reads its inputs and writes only its outputs, which must not overlap
+ *     the inputs except where an entry below allows it;
+ *   - keeps no state between calls, so any number of threads may call it.
+ *
+ * Results may differ between levels in the last bits of a dot product
+ * because the summation order differs; they are exact when every partial
+ * sum is representable (integer-valued data), which the tests use.
+ *
+ * dot_f32(n, x, y), dot_f64(n, x, y)
+ *     sum_i x[i] * y[i], returned in double.  float64: fused multiply-adds
+ *     into lane accumulators.  float32: in blocks (64 elements with AVX-512,
+ *     32 with AVX2, 16 with NEON) whose lanes add their four products in
+ *     float32 (fused multiply-adds: one rounding each), the blocks summed
+ *     in double.  The error is then a few float32 roundings of the terms of
+ *     one block, at most 4 * 2^-24 * sum |x_i y_i| plus the double
+ *     summation's, whatever n is (a float32 accumulator's error would grow
+ *     with n, and 2^24 + 1 ones would sum to 2^24).  Converting every
+ *     product to double instead costs twice the instructions, which a
+ *     shuffled epoch cannot hide behind its memory reads (1.5x slower,
+ *     measured).  The tail of fewer than a block, and the scalar level, use
+ *     exact double products (the product of two floats is exact in double),
+ *     so short vectors and integer-valued data sum exactly as in float64.
+ *     Out of float32's range the blocks are not used: a result that is not
+ *     finite, or smaller than n * PTN_F32_BLOCK_FLOOR (2^-102, where
+ *     products may have underflowed), is computed again with exact
+ *     products, so data scaled by 1e30 or 1e-30 get the same activations as
+ *     in float64 up to the rounding above.
+ *
+ * axpy_f32(n, a, x, y), axpy_f64(n, a, x, y)
+ *     y[i] += a * x[i] in the vector's own precision, fused (one rounding)
+ *     where the level has FMA.  x and y may be the same array but must not
+ *     otherwise overlap.
+ * axpy_f32_f64(n, a, x, y)
+ *     y[i] += a * (double)x[i]: float32 data into float64 accumulators
+ *     (averaged weights, mini-batch gradients and class sums are
+ *     accumulated in double for float32 data).
+ *
+ * sqdist_f32(n, x, y), sqdist_f64(n, x, y)
+ *     sum_i (x[i] - y[i])^2, summed in double like the float64 dot product
+ *     (float32 inputs converted exactly).  The Gaussian (RBF) kernel needs
  *     it; computing it directly avoids the cancellation of
- *     ||x||^2 + ||y||^2 - 2 x.y when x and y are close);
- *   - ptn_exp_f64 writes y[i] = exp(x[i]) (y may be x itself), within a few
- *     ulp of the correctly rounded value over the whole double range
- *     (overflow to +inf, gradual underflow to 0, NaN propagated); the RBF
- *     kernel applies it to a whole row of distances at once;
- *   - ptn_dot_block computes many dot products at once, the way the kernel
- *     methods need them (a tile of rows of X against a block of vectors):
+ *     ||x||^2 + ||y||^2 - 2 x.y when x and y are close.
+ *
+ * exp_f64(n, x, y)
+ *     y[i] = exp(x[i]), within a few ulp of the correctly rounded value over
+ *     the whole double range (overflow to +inf, gradual underflow to 0, NaN
+ *     propagated); ptn_exp.h holds the method, the same at every level.  y
+ *     may be x itself.
+ *
+ * dot_block_f32(m, d, A, lda, shift, p, BT, out), dot_block_f64(...)
+ *     many dot products at once, the way the kernel methods need them (a
+ *     tile of rows of X against a block of vectors):
  *       out[k*p + q] = sum_i (A[k*lda + i] - shift[i]) * BT[i*p + q]
- *     for k < m, q < p, in double, with A's rows shifted by `shift` (the
- *     data's mean, so that squared distances taken as ||a||^2 + ||b||^2 -
- *     2 a.b do not lose digits to a large offset; zeros for no shift) and
- *     the p vectors stored transposed (BT, d x p).  Each output is one
- *     accumulator lane summed over i in order, so a value does not depend
- *     on m, p or its position; vectorising over q needs no horizontal sums,
- *     and the inner loop is nothing but FMAs;
- *   - ptn_rbf_block_f64 turns such a block of dot products, in place, into
- *     Gaussian kernel values:
+ *     for k < m, q < p, i < d, in double, with A's rows (m rows of d values,
+ *     lda apart) shifted by `shift` (the data's mean, so that squared
+ *     distances taken as ||a||^2 + ||b||^2 - 2 a.b do not lose digits to a
+ *     large offset; zeros for no shift) and the p vectors stored transposed
+ *     (BT, d x p).  Each output is one accumulator lane summed over i in
+ *     order, so a value does not depend on m, p or its position;
+ *     vectorising over q needs no horizontal sums, and the inner loop is
+ *     nothing but FMAs.  out (m x p) must not overlap the inputs.
+ * rbf_block_f64(m, p, na, nb, gamma, buf)
+ *     turns such a block of dot products, in place, into Gaussian kernel
+ *     values:
  *       buf[r*p + q] = exp(-gamma * max(na[r] + nb[q] - 2 buf[r*p + q], 0))
  *     with na, nb the squared norms of the (shifted) rows: the squared
  *     distance, clipped at 0 against rounding, and its exp in one pass.
  *
- *   - ptn_scan_f32 / ptn_scan_f64 are the perceptron's search for its next
- *     update (ptn_scan.h): over the positions k of an epoch's row order,
- *     the activation a = w.x + b of row rows[k] (summed in double), until
- *     the first row the rule must act on, y*a <= margin (or a non-finite
- *     a); rows to come are prefetched when they are visited out of order.
- *     Between two updates the weights do not change, so the whole stretch
- *     of correct rows runs here, with the dot product inlined and nothing
- *     else per row; the training loop only sees the rows it updates on.
+ * scan_f32(s, start, stop, act), scan_f64(...)
+ *     the perceptron's search for its next update (the loop is in
+ *     ptn_scan.h).  For k = start, start + 1, ... < stop, with i =
+ *     s->rows[k] and a = s->w . x_i + s->b (the level's dot product, summed
+ *     in double), returns the first k where the rule must act: not
+ *     (margin < y_i*a < +inf), which is y_i*a <= margin (a mistake, or a
+ *     margin violation) or a non-finite activation (the caller tells
+ *     which); *act receives that a.  Returns stop, with *act untouched,
+ *     when every row of the stretch is right.  The weights are read, never
+ *     written.  With s->ahead > 0 the row at position k + ahead (if
+ *     < s->n_rows) is prefetched before row k is read.  Between two updates
+ *     the weights do not change, so the whole stretch of correct rows runs
+ *     here, with the dot product inlined and nothing else per row; the
+ *     training loop only sees the rows it updates on.  a has the bits of
+ *     the same level's dot_<type>(d, x_i, w) + b (tested).
  *
- *   - ptn_sdot / ptn_saxpy are the same two operations on a sparse row (CSR:
- *     nnz values with their column indices, int32 or int64 as scipy stores
- *     them): sum_j val[j] * w[idx[j]] in double (exact double products), and
- *     w[idx[j]] += a * val[j].  The dot products gather the weights: at the
- *     AVX2 and AVX-512 levels with vector gathers, which keep many loads in
- *     flight and pay when the weights miss L1 (measured on this project's
- *     machine: 2x faster than the scalar loop with 1 MB of weights, 1.3x
- *     slower with 512 bytes); so a loop uses the level's sdot for weight
- *     vectors larger than PTN_SPARSE_GATHER_MIN_BYTES and the scalar one
- *     below.  The updates are scalar at every level: a scatter must write
- *     each lane on its own, and an update happens only on a mistake.
- *     Indices must be valid (0 <= idx < len(w)) and, for saxpy, distinct
- *     within a row: the Python layer checks both;
+ * sdot_<value>_<index>(nnz, val, idx, w)
+ *     sum_j val[j] * w[idx[j]] over a sparse row (CSR: nnz values with
+ *     their column indices, int32 or int64 as scipy stores them), in double
+ *     with exact double products.  At the AVX2 and AVX-512 levels the
+ *     weights are fetched with vector gathers, which keep many loads in
+ *     flight and pay when the weights miss L1 (measured: 2x faster than the
+ *     scalar loop with 1 MB of weights, 1.3x slower with 512 bytes); so a
+ *     loop uses the level's sdot for weight vectors larger than
+ *     PTN_SPARSE_GATHER_MIN_BYTES and the scalar one below.
+ * saxpy_<value>_<index>(nnz, a, val, idx, w), saxpy_f32_f64_<index>(...)
+ *     w[idx[j]] += a * val[j] (float32 values into float64 weights for the
+ *     _f32_f64 ones).  Scalar at every level: a scatter must write each
+ *     lane on its own, and an update happens only on a mistake.
+ *     For both: indices must be valid (0 <= idx < len(w)) and, for saxpy,
+ *     distinct within a row; the Python layer checks both.
  *
- *   - ptn_descents_i32 / ptn_descents_i64 check CSR structure in one pass:
- *     over a[0, n), the number of k in [1, n) with a[k] <= a[k-1] (with
- *     strict: a[k] < a[k-1]), and the least and greatest element (*lo and
- *     *hi, untouched when n == 0).  Over indptr (strict) a count of 0 means
- *     the row pointers never decrease; over indices the count minus the
- *     descents at row starts is the number of columns out of order within
- *     rows (perceptron/_csr.pyx).  Exact integers at every level (int32
- *     arrays of up to 2^36 elements: the vector levels count in 32-bit
- *     lanes).
+ * descents_i32(n, a, strict, lo, hi), descents_i64(...)
+ *     CSR structure in one pass: over a[0, n), the number of k in [1, n)
+ *     with a[k] <= a[k-1] (with strict: a[k] < a[k-1]), and the least and
+ *     greatest element (*lo and *hi, untouched when n == 0).  Over indptr
+ *     (strict) a count of 0 means the row pointers never decrease; over
+ *     indices the count minus the descents at row starts is the number of
+ *     columns out of order within rows (perceptron/_core/csr.pyx).  Exact
+ *     integers at every level, for int32 arrays of up to 2^36 elements (the
+ *     vector levels count in 32-bit lanes).
  *
- *   - ptn_draws / ptn_shuffle make an epoch's row order (ptn_rng.h): the
- *     Fisher-Yates shuffle of the notes, its bounded draws SplitMix64 and
- *     Lemire's multiply-shift.  Every level gives the same permutation and
- *     leaves the generator in the same state (the row orders are part of a
- *     fit's result, reproducible from its seed): the AVX-512 level computes
- *     eight draws at once (with AVX-512DQ's 64-bit products) and hands the
- *     rare draw that needs Lemire's rejection test to the scalar code.
- *
- * Results may differ between levels in the last bits of a dot product
- * because the summation order differs; they are exact when every partial sum
- * is representable (integer-valued data), which the tests use.
+ * draws(r, top, count, out), shuffle(r, order, n)
+ *     an epoch's row order (ptn_rng.h).  draws: out[l] = ptn_rng_below(r,
+ *     top - l) for l < count (top < 2^32, top - count + 1 >= 1), the
+ *     generator left where those calls would leave it.  shuffle: order[0, n)
+ *     permuted in place by the Fisher-Yates shuffle (Durstenfeld 1964;
+ *     Knuth, TAOCP vol. 2, 3.4.2, Algorithm P) with those draws, exactly as
+ *     ptn_shuffle.  Every level gives the same permutation and leaves the
+ *     generator in the same state (the row orders are part of a fit's
+ *     result, reproducible from its seed): the AVX-512 level computes eight
+ *     draws at once (with AVX-512DQ's 64-bit products) and hands the rare
+ *     draw that needs Lemire's rejection test to the scalar code.
  */
 #ifndef PTN_SIMD_H
 #define PTN_SIMD_H
@@ -109,11 +147,19 @@
 #include "ptn_rng.h"
 
 /* 2^-102: a blocked float32 dot product of n terms smaller than n times this
- * is computed again exactly (see ptn_dot_f32 above). */
+ * is computed again exactly (see dot_f32 above). */
 #define PTN_F32_BLOCK_FLOOR 1.9721522630525295e-31
 
+/* True when a blocked float32 dot product r of n terms must be computed again
+ * with exact products: out of float32's range (products or lane sums that
+ * overflowed, or underflowed far enough to matter: then |r| < n 2^-102, so
+ * the lost part, under n 2^-126, is below 2^-24 |r|), or NaN.  For the level
+ * files, which include <math.h>. */
+#define PTN_F32_BLOCKS_REDO(r, n) \
+    (!(fabs(r) >= (double)(n) * PTN_F32_BLOCK_FLOOR) || fabs(r) == HUGE_VAL)
+
 /* Sparse dot products gather their weights with vector gathers only when the
- * weight vector is larger than this (see ptn_sdot below): smaller ones stay
+ * weight vector is larger than this (see sdot above): smaller ones stay
  * in L1, where the scalar loop is faster. */
 #define PTN_SPARSE_GATHER_MIN_BYTES 32768
 
@@ -188,7 +234,7 @@ typedef struct ptn_simd {
     ptn_axpy_f32_fn axpy_f32;
     ptn_axpy_f64_fn axpy_f64;
     ptn_axpy_f32_f64_fn axpy_f32_f64;
-    /* kernel methods (issue 4): squared distances and exp for the RBF kernel */
+    /* the kernel methods: squared distances, exp, blocks for the RBF kernel */
     ptn_sqdist_f32_fn sqdist_f32;
     ptn_sqdist_f64_fn sqdist_f64;
     ptn_exp_f64_fn exp_f64;
@@ -252,7 +298,7 @@ void ptn_draws_scalar(ptn_rng *r, size_t top, size_t count, uint32_t *out);
 void ptn_shuffle_scalar(ptn_rng *r, ptrdiff_t *order, size_t n);
 
 #if PTN_HAVE_X86_SIMD
-/* simd_x86.c */
+/* simd_avx2.c */
 double ptn_dot_f32_avx2(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx2(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx2(size_t n, float a, const float *x, float *y);
@@ -269,6 +315,13 @@ void ptn_rbf_block_f64_avx2(size_t m, size_t p, const double *na, const double *
                             double *buf);
 size_t ptn_scan_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
+double ptn_sdot_f32_i32_avx2(size_t nnz, const float *val, const int32_t *idx, const float *w);
+double ptn_sdot_f32_i64_avx2(size_t nnz, const float *val, const int64_t *idx, const float *w);
+double ptn_sdot_f64_i32_avx2(size_t nnz, const double *val, const int32_t *idx, const double *w);
+double ptn_sdot_f64_i64_avx2(size_t nnz, const double *val, const int64_t *idx, const double *w);
+size_t ptn_descents_i32_avx2(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
+size_t ptn_descents_i64_avx2(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
+/* simd_avx512.c */
 double ptn_dot_f32_avx512(size_t n, const float *x, const float *y);
 double ptn_dot_f64_avx512(size_t n, const double *x, const double *y);
 void ptn_axpy_f32_avx512(size_t n, float a, const float *x, float *y);
@@ -285,16 +338,10 @@ void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double
                               double *buf);
 size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
-double ptn_sdot_f32_i32_avx2(size_t nnz, const float *val, const int32_t *idx, const float *w);
-double ptn_sdot_f32_i64_avx2(size_t nnz, const float *val, const int64_t *idx, const float *w);
-double ptn_sdot_f64_i32_avx2(size_t nnz, const double *val, const int32_t *idx, const double *w);
-double ptn_sdot_f64_i64_avx2(size_t nnz, const double *val, const int64_t *idx, const double *w);
 double ptn_sdot_f32_i32_avx512(size_t nnz, const float *val, const int32_t *idx, const float *w);
 double ptn_sdot_f32_i64_avx512(size_t nnz, const float *val, const int64_t *idx, const float *w);
 double ptn_sdot_f64_i32_avx512(size_t nnz, const double *val, const int32_t *idx, const double *w);
 double ptn_sdot_f64_i64_avx512(size_t nnz, const double *val, const int64_t *idx, const double *w);
-size_t ptn_descents_i32_avx2(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
-size_t ptn_descents_i64_avx2(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
 size_t ptn_descents_i32_avx512(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
 size_t ptn_descents_i64_avx512(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
 void ptn_draws_avx512(ptn_rng *r, size_t top, size_t count, uint32_t *out);

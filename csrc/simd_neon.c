@@ -1,5 +1,6 @@
 /*
- * simd_neon.c - Advanced SIMD (NEON) kernels for 64-bit ARM.
+ * simd_neon.c - the kernels of the neon level: Advanced SIMD for 64-bit
+ * ARM.  What each kernel computes, and its guarantees, is in ptn_simd.h.
  *
  * NEON is part of every ARMv8-A core, so on aarch64 these need no run-time
  * check and no compiler flag.  On other architectures the file is empty.
@@ -55,10 +56,7 @@ PTN_INLINE double ptn_dot_f32_inline_neon(size_t n, const float *x, const float 
         return ptn_dot_f32_exact_neon(n, x, y);
     }
     r = vaddvq_f64(vaddq_f64(a0, a1)) + ptn_dot_f32_exact_neon(n - i, x + i, y + i);
-    /* Out of float32's range (products or lane sums that overflowed, or
-     * underflowed far enough to matter: then |r| < n 2^-102, so the lost
-     * part, under n 2^-126, is below 2^-24 |r|), or NaN: exactly again. */
-    if (!(fabs(r) >= (double)n * PTN_F32_BLOCK_FLOOR) || fabs(r) == HUGE_VAL) {
+    if (PTN_F32_BLOCKS_REDO(r, n)) {
         return ptn_dot_f32_exact_neon(n, x, y);
     }
     return r;

@@ -1,6 +1,8 @@
 /*
- * simd_scalar.c - portable C99 kernels: the reference level, and the
- * fallback on CPUs (or architectures) without a faster one.
+ * simd_scalar.c - the kernels of the scalar level: portable C99, the
+ * reference level, and the fallback on CPUs (or architectures) without a
+ * faster one.  What each kernel computes, and its guarantees, is in
+ * ptn_simd.h.
  *
  * Four independent partial sums let the compiler overlap the additions; the
  * code stays plain C so that it builds for the baseline of any target.

@@ -20,7 +20,22 @@ import perceptron
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHECKER = ROOT / "wheelhouse-config" / "check_baseline_isa.py"
 CSRC = ROOT / "csrc"
-KERNEL_SOURCES = ["simd_scalar.c", "simd_x86.c", "simd_neon.c", "cpu.c", "dispatch.c"]
+
+
+def c_sources(group):
+    """The files of `group` in csrc/sources.txt, the one list of C sources
+    (relative to csrc/); none when csrc/ is not beside the tests."""
+    path, files, current = CSRC / "sources.txt", [], None
+    for line in path.read_text().splitlines() if path.exists() else []:
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1]
+        elif line and current == group:
+            files.append(line)
+    return files
+
+
+KERNEL_SOURCES = c_sources("kernels")
 
 pytestmark = [
     pytest.mark.skipif(not CHECKER.exists(),

@@ -14,10 +14,24 @@ import pytest
 from perceptron import CentroidClassifier, ConvergenceWarning, Perceptron
 
 CSRC = pathlib.Path(__file__).resolve().parents[1] / "csrc"
-KERNELS = ["simd_scalar.c", "simd_x86.c", "simd_neon.c", "cpu.c", "dispatch.c"]
+
+
+def c_sources(group):
+    """The files of `group` in csrc/sources.txt, the one list of C sources
+    (relative to csrc/); none when csrc/ is not beside the tests."""
+    path, files, current = CSRC / "sources.txt", [], None
+    for line in path.read_text().splitlines() if path.exists() else []:
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = line[1:-1]
+        elif line and current == group:
+            files.append(line)
+    return files
+
+
 PROGRAMS = {
-    "test_svmlight": ["tests/test_svmlight.c", "svmlight.c"],
-    "test_model_file": ["tests/test_model_file.c", "model_file.c", *KERNELS],
+    "test_svmlight": ["tests/test_svmlight.c", *c_sources("svmlight")],
+    "test_model_file": ["tests/test_model_file.c", *c_sources("model_file"), *c_sources("kernels")],
 }
 WARNINGS = ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 SANITIZE = ["-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",

@@ -20,11 +20,18 @@ if ! command -v "$CC" >/dev/null; then
 fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/perceptron-fuzz.XXXXXX")
 FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Icsrc"
-KERNELS="csrc/simd_scalar.c csrc/simd_x86.c csrc/simd_neon.c csrc/cpu.c csrc/dispatch.c"
+# the files of a group of csrc/sources.txt (the one list of C sources), as paths from here
+c_sources() {
+    sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e 's/^[[:space:]]*//' csrc/sources.txt |
+        awk -v group="[$1]" '/^\[/ { on = ($0 == group); next } on && NF { printf "csrc/%s ", $0 }'
+}
+KERNELS=$(c_sources kernels)
+SVMLIGHT=$(c_sources svmlight)
+MODEL_FILE=$(c_sources model_file)
 
 echo "== building the fuzz targets in $WORK"
-$CC $FLAGS tools/fuzz/fuzz_svmlight.c csrc/svmlight.c -lm -o "$WORK/fuzz_svmlight"
-$CC $FLAGS tools/fuzz/fuzz_model_file.c csrc/model_file.c $KERNELS -lm -o "$WORK/fuzz_model_file"
+$CC $FLAGS tools/fuzz/fuzz_svmlight.c $SVMLIGHT -lm -o "$WORK/fuzz_svmlight"
+$CC $FLAGS tools/fuzz/fuzz_model_file.c $MODEL_FILE $KERNELS -lm -o "$WORK/fuzz_model_file"
 
 echo "== seed corpora"
 mkdir -p "$WORK/svmlight" "$WORK/model_file"

@@ -1,0 +1,114 @@
+/*
+ * ptn_svmlight_parser.h - the inside of the svmlight parser of ptn_svmlight.h,
+ * shared by its two files: svmlight.c (the parser object: its buffers, its
+ * errors, the API) and svmlight_lines.c (reading a line: numbers and rows).
+ * Not part of the public headers.
+ */
+#ifndef PTN_SVMLIGHT_PARSER_H
+#define PTN_SVMLIGHT_PARSER_H
+
+#include "ptn_config.h"
+#include "ptn_svmlight.h"
+
+#include <float.h>
+
+/* The fast path needs double arithmetic without excess precision (x87
+ * double rounding would break its exactness). */
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define PTN_SVM_FAST_PATH 1
+#else
+#define PTN_SVM_FAST_PATH 0
+#endif
+
+#define INITIAL_ROWS 256
+#define INITIAL_NNZ 1024
+#define TOKEN_SHOWN 40          /* bytes of an offending token quoted in a message */
+#define SMALL_SORT 32           /* rows up to this length are sorted by insertion */
+
+typedef struct pair {
+    int64_t index;
+    double value;
+} pair;
+
+struct ptn_svm_parser {
+    ptn_svm_options opt;
+    int base;                   /* the base in force */
+    int status;                 /* 0, or the sticky error */
+    int finished;
+    int64_t line;               /* complete lines read so far */
+    int64_t index_max;          /* largest column index the index type allows */
+    int64_t type_max;           /* INT32_MAX or INT64_MAX */
+
+    /* the rows waiting to be taken */
+    int64_t n_rows;
+    int64_t nnz;
+    size_t row_cap;             /* labels: row_cap, indptr: row_cap + 1 */
+    size_t nnz_cap;
+    void *data;
+    void *indices;
+    void *indptr;
+    double *labels;
+
+    int64_t max_index;
+    int64_t max_index_line;
+    int64_t first_zero_line;
+
+    char *carry;                /* a line cut by the end of a chunk */
+    size_t carry_len;
+    size_t carry_cap;
+
+    pair *row;                  /* the line being parsed */
+    size_t row_len;
+    size_t pair_cap;
+
+    char *num;                  /* NUL-terminated copy of a number for strtod */
+    size_t num_cap;
+    char decimal_point[8];
+
+    ptn_svm_error err;
+};
+
+/* the parser's buffers (svmlight.c) */
+
+/* Grow *buf to hold at least `need` elements of `size` bytes (doubling). */
+int ptn_svm_reserve(void **buf, size_t *cap, size_t need, size_t size, size_t floor);
+/* Room for `need` non-zeros in data and indices. */
+int ptn_svm_grow_nnz(ptn_svm_parser *p, size_t need);
+/* Room for `need` rows: labels hold row_cap, indptr row_cap + 1 entries. */
+int ptn_svm_grow_rows(ptn_svm_parser *p, size_t need);
+
+PTN_INLINE size_t ptn_svm_index_size(const ptn_svm_parser *p)
+{
+    return p->opt.index_type == PTN_SVM_INT32 ? sizeof(int32_t) : sizeof(int64_t);
+}
+
+PTN_INLINE size_t ptn_svm_value_size(const ptn_svm_parser *p)
+{
+    return p->opt.value_type == PTN_SVM_FLOAT32 ? sizeof(float) : sizeof(double);
+}
+
+PTN_INLINE void ptn_svm_set_indptr(ptn_svm_parser *p, int64_t i, int64_t v)
+{
+    if (p->opt.index_type == PTN_SVM_INT32) {
+        ((int32_t *)p->indptr)[i] = (int32_t)v;
+    } else {
+        ((int64_t *)p->indptr)[i] = v;
+    }
+}
+
+/* errors (svmlight.c) */
+
+/* Record an error on line `line` (the line's bytes [ls, le)) and return code. */
+int ptn_svm_fail(ptn_svm_parser *p, int code, int64_t line, const char *ls, const char *le,
+                 const char *fmt, ...);
+/* [s, e) quoted into dst for a message: control bytes as \xHH, at most
+ * TOKEN_SHOWN bytes. */
+void ptn_svm_quote_token(char *dst, size_t cap, const char *s, const char *e);
+
+/* lines (svmlight_lines.c) */
+
+/* Parse a complete line [ls, le) (without its '\n') and count it:
+ * PTN_SVM_OK, PTN_SVM_FULL when the batch is full, or an error code. */
+int ptn_svm_process_line(ptn_svm_parser *p, const char *ls, const char *le);
+
+#endif /* PTN_SVMLIGHT_PARSER_H */
