@@ -1,6 +1,6 @@
 /*
  * ptn_exp.h - the constants and the polynomial of the vectorised exp kernels
- * (simd_x86.c, simd_neon.c); header only, no code of its own.
+ * (simd_avx2.c, simd_avx512.c, simd_neon.c); header only, no code of its own.
  *
  * The method, the same at every SIMD level:
  *

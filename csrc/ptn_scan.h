@@ -31,7 +31,7 @@
 /*
  * The loop, with the activation's dot product given as an expression of the
  * row x_ (and d_, the row's length): PTN_SCAN_BODY below passes the level's
- * dot product; the short-row scans (simd_x86.c) pass one whose weights
+ * dot product; the short-row scans (simd_avx2.c, simd_avx512.c) pass one whose weights
  * were loaded into registers before the loop.
  */
 #define PTN_SCAN_LOOP(T, ROWDOT)                                                     \

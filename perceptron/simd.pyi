@@ -1,4 +1,4 @@
-# Type stubs of the compiled module perceptron.simd (see _simd.pyx).
+# Type stubs of the compiled module perceptron.simd (see simd.pyx).
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np

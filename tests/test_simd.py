@@ -90,7 +90,7 @@ def test_integer_valued_data_is_exact_at_every_level(level, dtype, rng):
 @pytest.mark.parametrize("n", [31, 32, 33, 63, 64, 65, 127, 128, 200, 256, 1000])
 def test_dot_bits_do_not_depend_on_alignment(level, dtype, n, rng):
     # the AVX-512 dots read a row that starts off a cache line with aligned
-    # loads and permutes (csrc/simd_x86.c): the same vectors as unaligned
+    # loads and permutes (csrc/simd_avx512.c): the same vectors as unaligned
     # loads, so a row gives the same bits wherever it sits in memory
     values = rng.standard_normal(n).astype(dtype)
     w = rng.standard_normal(n).astype(dtype)
@@ -445,7 +445,7 @@ def test_descents_of_nothing():
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_scan_activation_is_the_dot_product_bit_for_bit(level, dtype, rng):
-    # the short-row scans (csrc/simd_x86.c) hold the weights in registers
+    # the short-row scans (csrc/simd_avx512.c) hold the weights in registers
     # and must give each row the bits of the level's dot product; longer
     # rows take the general loop: every length up to past both thresholds
     for d in list(range(1, 70)) + [97, 130]:
