@@ -12,21 +12,8 @@ import numpy as np
 import pytest
 
 from perceptron import CentroidClassifier, ConvergenceWarning, Perceptron
+from c_sources import CSRC, c_sources
 
-CSRC = pathlib.Path(__file__).resolve().parents[1] / "csrc"
-
-
-def c_sources(group):
-    """The files of `group` in csrc/sources.txt, the one list of C sources
-    (relative to csrc/); none when csrc/ is not beside the tests."""
-    path, files, current = CSRC / "sources.txt", [], None
-    for line in path.read_text().splitlines() if path.exists() else []:
-        line = line.split("#", 1)[0].strip()
-        if line.startswith("[") and line.endswith("]"):
-            current = line[1:-1]
-        elif line and current == group:
-            files.append(line)
-    return files
 
 
 PROGRAMS = {
