@@ -34,6 +34,7 @@ __all__ = [
 ]
 
 _POS, _NEG, _BAD = "#1f77b4", "#ff7f0e", "#d62728"
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
 
 
 def _pyplot():
@@ -76,34 +77,71 @@ def _signs(y, classes):
     return np.where(np.asarray(y) == classes[1], 1, -1)
 
 
-def plot_decision_boundary(model, X, y, ax=None, title=None):
-    """Draw a fitted 2-D binary linear model over its data.
+def plot_decision_boundary(model, X, y, ax=None, title=None, resolution=250):
+    """Draw a fitted 2-D linear model over its data.
 
-    The line ``w.x + b = 0``; the margin band, the strip within the data's
-    geometric margin ``min_i y_i (w.x_i + b) / ||w||`` of the line (over the
-    correctly classified points); the two classes; misclassified points
-    circled in red.
+    For a binary model (``coef_`` of shape (1, 2)): the line ``w.x + b = 0``;
+    the margin band, the strip within the data's geometric margin
+    ``min_i y_i (w.x_i + b) / ||w||`` of the line (over the correctly
+    classified points); the two classes; misclassified points circled in
+    red.
+
+    For a multiclass model (``coef_`` of shape (k, 2), k >= 3): the plane
+    coloured by the class ``model.predict`` gives each point of a
+    ``resolution`` by ``resolution`` grid, the points in their class's
+    colour, misclassified points circled in red.
+
+    The legend sits outside the axes, to their right, so that it hides no
+    point; a new figure is made wide enough for it.  When drawing into an
+    ``ax`` of your own, leave room on its right (or save with
+    ``bbox_inches="tight"``).
 
     Parameters
     ----------
-    model : a fitted binary linear estimator of the package (``coef_`` of
-        shape (1, 2)).
+    model : estimator
+        A fitted linear estimator of the package with 2 features: binary
+        (``coef_`` of shape (1, 2)) or multiclass (``coef_`` of shape
+        (k, 2)).
     X : array-like of shape (n_samples, 2)
-    y : array-like of shape (n_samples,), labels from ``model.classes_``
+        The points.
+    y : array-like of shape (n_samples,)
+        Their labels, from ``model.classes_``.
     ax : matplotlib Axes, optional
+        Where to draw; a new figure when omitted.
+    title : str, optional
+        The title; the default names the model and its accuracy on (X, y).
+    resolution : int, default=250
+        Grid points per side of the mesh a multiclass model's regions are
+        computed on.
 
     Returns
     -------
-    ax
+    ax : matplotlib Axes
     """
     plt = _pyplot()
     check_is_fitted(model)
     X = _check_2d(X)
-    if model.coef_.shape != (1, 2):
-        raise ValueError(f"the model must be binary with 2 features, coef_ has shape "
-                         f"{model.coef_.shape}")
-    if ax is None:
-        _, ax = plt.subplots(figsize=(5, 5))
+    if model.coef_.ndim != 2 or model.coef_.shape[1] != 2:
+        raise ValueError(f"the model must be binary with 2 features (coef_ of shape (1, 2)) or "
+                         f"multiclass with 2 features (k, 2); coef_ has shape {model.coef_.shape}")
+    new_figure = ax is None
+    if new_figure:
+        _, ax = plt.subplots(figsize=(7, 5))
+    if model.coef_.shape[0] == 1:
+        accuracy = _draw_binary(ax, model, X, y)
+    else:
+        accuracy = _draw_regions(ax, model, X, y, resolution)
+    ax.set_title(title or f"{type(model).__name__}: accuracy {accuracy:.3f}")
+    # Outside the axes: "best" only minimises the overlap, it can still sit
+    # on points (and on the margin band, which is not a point at all).
+    ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+              fontsize="small")
+    if new_figure:
+        ax.figure.tight_layout()
+    return ax
+
+
+def _draw_binary(ax, model, X, y):
     s = _signs(y, model.classes_)
     w, b = model.coef_[0].astype(np.float64), float(model.intercept_[0])
     lo, hi = _limits(X)
@@ -119,15 +157,58 @@ def plot_decision_boundary(model, X, y, ax=None, title=None):
         ax.plot([], [], color="#dddddd", lw=8, label=f"margin band (gamma={gamma:.3g})")
     ax.scatter(*X[s > 0].T, c=_POS, s=18, label=str(model.classes_[1]))
     ax.scatter(*X[s < 0].T, c=_NEG, s=18, marker="s", label=str(model.classes_[0]))
-    if wrong.any():
-        ax.scatter(*X[wrong].T, facecolors="none", edgecolors=_BAD, s=90, linewidths=1.5,
-                   label=f"misclassified ({int(wrong.sum())})")
+    _circle_mistakes(ax, X, wrong)
     _draw_line(ax, w, b, lo, hi, color="k", lw=2, label="w.x + b = 0")
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
-    ax.set_title(title or f"{type(model).__name__}: accuracy {np.mean(~wrong):.3f}")
-    ax.legend(loc="best", fontsize="small")
-    return ax
+    return float(np.mean(~wrong))
+
+
+def _draw_regions(ax, model, X, y, resolution):
+    from matplotlib.colors import ListedColormap
+
+    classes = np.asarray(model.classes_)
+    k = len(classes)
+    lo, hi = _limits(X)
+    xs = np.linspace(lo[0], hi[0], resolution)
+    ys = np.linspace(lo[1], hi[1], resolution)
+    xx, yy = np.meshgrid(xs, ys)
+    predicted = np.asarray(model.predict(np.column_stack([xx.ravel(), yy.ravel()])))
+    if predicted.ndim != 1:
+        # A multi-label model gives every point a set of labels: the plane
+        # has no partition into one region per label to colour.
+        raise ValueError("a multi-label model's regions overlap: only binary and multiclass "
+                         "models are drawn")
+    colors = [_class_color(i) for i in range(k)]
+    # Region and points share a colour per class: class i is index i of the
+    # colour map, the values centred on the integers.
+    region = np.searchsorted(classes, predicted).reshape(xx.shape)
+    ax.pcolormesh(xx, yy, region, cmap=ListedColormap(colors), vmin=-0.5, vmax=k - 0.5,
+                  alpha=0.25, shading="nearest", rasterized=True)
+    y = np.asarray(y)
+    for i, label in enumerate(classes):
+        rows = y == label
+        ax.scatter(*X[rows].T, color=colors[i], s=18, marker=_MARKERS[i % len(_MARKERS)],
+                   edgecolors="none", label=str(label))
+    wrong = np.asarray(model.predict(X)) != y
+    _circle_mistakes(ax, X, wrong)
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    return float(np.mean(~wrong))
+
+
+def _class_color(i):
+    from matplotlib import colormaps
+
+    # tab10 without its red, which marks the misclassified points
+    palette = [colormaps["tab10"](j) for j in range(10) if j != 3]
+    return palette[i % len(palette)]
+
+
+def _circle_mistakes(ax, X, wrong):
+    if wrong.any():
+        ax.scatter(*X[wrong].T, facecolors="none", edgecolors=_BAD, s=90, linewidths=1.5,
+                   label=f"misclassified ({int(wrong.sum())})")
 
 
 @dataclass

@@ -8,6 +8,8 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.image as mpimg  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.collections import QuadMesh  # noqa: E402
+from matplotlib.colors import same_color  # noqa: E402
 
 from perceptron import Perceptron  # noqa: E402
 from perceptron import plotting  # noqa: E402
@@ -19,6 +21,23 @@ def separable_2d(rng, n=40):
     s = X @ [1.0, -0.7] + 0.1
     keep = np.abs(s) > 0.1
     return X[keep], np.where(s[keep] > 0, "up", "down")
+
+
+def three_blobs(rng, n=30):
+    centers = np.array([[0.0, 2.5], [2.5, -1.5], [-2.5, -1.5]])
+    X = np.vstack([c + 0.5 * rng.standard_normal((n, 2)) for c in centers])
+    return X, np.repeat(["north", "east", "west"], n), centers
+
+
+def assert_legend_off_the_axes(ax):
+    """The legend is inside the figure and outside the axes, so it hides no
+    point drawn in them."""
+    fig = ax.figure
+    fig.canvas.draw()
+    box = ax.get_legend().get_window_extent()
+    assert not box.overlaps(ax.get_window_extent())
+    assert fig.bbox.x0 <= box.x0 and box.x1 <= fig.bbox.x1
+    assert fig.bbox.y0 <= box.y0 and box.y1 <= fig.bbox.y1
 
 
 def render(fig, dpi=50):
@@ -50,6 +69,62 @@ def test_decision_boundary_with_margin_and_mistakes(rng):
     ax = plotting.plot_decision_boundary(model, X, noisy)
     assert any("misclassified" in t.get_text() for t in ax.get_legend().get_texts())
     render(ax.figure)
+
+
+def test_decision_boundary_legend_hides_no_point(rng):
+    X, y = separable_2d(rng, n=200)
+    model = Perceptron(random_state=0).fit(X, y)
+    ax = plotting.plot_decision_boundary(model, X, y)
+    assert_legend_off_the_axes(ax)
+    render(ax.figure)
+
+
+def test_decision_boundary_multiclass_regions(rng):
+    X, y, centers = three_blobs(rng)
+    model = Perceptron(random_state=0).fit(X, y)
+    assert model.coef_.shape == (3, 2)
+    ax = plotting.plot_decision_boundary(model, X, y)
+    (mesh,) = [c for c in ax.collections if isinstance(c, QuadMesh)]
+    corners = mesh.get_coordinates()
+    coords = (corners[:-1, :-1] + corners[1:, 1:]) / 2     # the cells' centres
+    region = np.asarray(mesh.get_array()).reshape(coords.shape[:2])
+    classes = list(model.classes_)
+    # one region per class, each where the model predicts it
+    assert set(np.unique(region)) == {0, 1, 2}
+    grid = coords.reshape(-1, 2)
+    predicted = model.predict(grid).reshape(region.shape)
+    np.testing.assert_array_equal(region, np.searchsorted(model.classes_, predicted))
+    for center, label in zip(centers, ["north", "east", "west"]):
+        nearest = np.unravel_index(np.argmin(((coords - center) ** 2).sum(axis=-1)),
+                                   region.shape)
+        assert classes[region[nearest]] == label
+    # the points of a class in their region's colour, one legend entry each
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    for i, label in enumerate(classes):
+        (points,) = [c for c in ax.collections if c.get_label() == str(label)]
+        np.testing.assert_allclose(points.get_offsets(), X[y == label])
+        assert same_color(points.get_facecolor()[0][:3], mesh.cmap(mesh.norm(i))[:3])
+        assert texts.count(str(label)) == 1
+    # no line or margin band: those are a binary model's
+    assert not any("w.x + b" in t or "margin" in t for t in texts)
+    assert_legend_off_the_axes(ax)
+    render(ax.figure)
+
+
+def test_decision_boundary_binary_has_no_regions(rng):
+    X, y = separable_2d(rng)
+    ax = plotting.plot_decision_boundary(Perceptron(random_state=0).fit(X, y), X, y)
+    assert not [c for c in ax.collections if isinstance(c, QuadMesh)]
+    assert [line for line in ax.lines if line.get_label() == "w.x + b = 0"]
+
+
+def test_decision_boundary_refuses_multilabel(rng):
+    X = rng.standard_normal((50, 2))
+    Y = np.column_stack([X[:, 0] > 0, X[:, 1] > 0, X.sum(axis=1) > 0]).astype(int)
+    # three labels a line each can separate: the fit converges
+    model = Perceptron(random_state=0).fit(X, Y)
+    with pytest.raises(ValueError, match="multi-label"):
+        plotting.plot_decision_boundary(model, X, Y[:, 0])
 
 
 def test_learning_steps_follow_the_rule(rng):
