@@ -392,9 +392,26 @@ def learning_curve(estimator, X_train, y_train, X_val, y_val):
 
 
 def plot_learning_curve(curve, ax=None, label=None):
-    """Plot a ``learning_curve`` result: error per epoch, training and held-out
-    (Daume III's figure 3.3: the held-out error's "sweet spot" is where early
-    stopping would stop).  Returns the Axes."""
+    """Plot a ``learning_curve`` result: error per epoch, training and held-out.
+
+    As Daume III's figure 3.3: the held-out error's "sweet spot" is where
+    early stopping would stop; a dot marks its lowest value, labelled with
+    its epoch in the legend.
+
+    Parameters
+    ----------
+    curve : dict
+        A ``learning_curve`` result ("epoch", "train_error", "val_error").
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when omitted.  Several curves can share
+        one Axes.
+    label : str, optional
+        A prefix for this curve's legend entries.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+    """
     plt = _pyplot()
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 4))
@@ -404,7 +421,7 @@ def plot_learning_curve(curve, ax=None, label=None):
                     label=f"{prefix}held-out error")
     best = int(np.argmin(curve["val_error"]))
     ax.scatter([curve["epoch"][best]], [curve["val_error"][best]], color=line.get_color(),
-               zorder=3)
+               zorder=3, label=f"{prefix}lowest held-out error (epoch {curve['epoch'][best]})")
     ax.set_xlabel("epoch (passes over the training data)")
     ax.set_ylabel("error")
     ax.set_title("learning curve")

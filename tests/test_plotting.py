@@ -164,6 +164,15 @@ def test_learning_curve(rng):
     assert ((curve["train_error"] >= 0) & (curve["train_error"] <= 1)).all()
     ax = plotting.plot_learning_curve(curve, label="plain")
     assert len(ax.lines) == 2
+    # the dot at the lowest held-out error is in the legend, with its epoch
+    best = int(np.argmin(curve["val_error"]))
+    epoch = int(curve["epoch"][best])
+    (dot,) = ax.collections
+    np.testing.assert_allclose(dot.get_offsets(), [[epoch, curve["val_error"][best]]])
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert len(texts) == 3
+    assert f"plain: lowest held-out error (epoch {epoch})" in texts
+    assert dot.get_label() in texts
     render(ax.figure)
 
 
