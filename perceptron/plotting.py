@@ -437,9 +437,30 @@ def plot_mistake_bound(X, y, w_star, b_star=0.0, ax=None, **fit_kwargs):
     augmented with a 1 for the bias (for ``fit_intercept=False`` and
     ``b_star = 0``, the plain rows), so Novikoff's (1962) theorem applies to the
     perceptron fitted here from zero.  Plots the cumulative updates per epoch
-    and the bound; returns the Axes.
+    (whole epochs on the axis) and the bound.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        The rows.
+    y : array-like of shape (n_samples,)
+        Their labels, two classes.
+    w_star : array-like of shape (n_features,)
+        The weights of a separating hyperplane.
+    b_star : float, default=0.0
+        Its bias.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure when omitted.
+    **fit_kwargs
+        Passed to the ``Perceptron`` fitted on (X, y).
+
+    Returns
+    -------
+    ax : matplotlib Axes
     """
     plt = _pyplot()
+    from matplotlib.ticker import MaxNLocator
+
     X = check_array(X)
     y = np.asarray(y)
     classes = np.unique(y)
@@ -465,6 +486,8 @@ def plot_mistake_bound(X, y, w_star, b_star=0.0, ax=None, **fit_kwargs):
     ax.step(epochs, np.cumsum(model.updates_), where="post", lw=2,
             label=f"updates made ({model.t_})")
     ax.axhline(bound, color=_BAD, ls="--", lw=2, label=f"(R/gamma)^2 = {bound:.4g}")
+    # epochs are whole passes: a run of a few epochs would get 1.5, 2.5 ticks
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("epoch")
     ax.set_ylabel("cumulative updates")
     ax.set_title(f"mistake bound: R={R:.3g}, gamma={gamma:.3g}")

@@ -10,6 +10,7 @@ import matplotlib.image as mpimg  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.collections import QuadMesh  # noqa: E402
 from matplotlib.colors import same_color  # noqa: E402
+from matplotlib.ticker import AutoLocator  # noqa: E402
 
 from perceptron import Perceptron  # noqa: E402
 from perceptron import plotting  # noqa: E402
@@ -185,6 +186,14 @@ def test_mistake_bound_plot(rng):
     updates = ax.lines[0].get_ydata()[-1]
     bound = ax.lines[1].get_ydata()[0]
     assert updates <= bound
+    # few epochs, where matplotlib's default ticks would fall between them
+    lo, hi = ax.get_xlim()
+    assert len(ax.lines[0].get_xdata()) <= 3
+    assert any(t != round(t) for t in AutoLocator().tick_values(lo, hi) if lo <= t <= hi)
+    ax.figure.canvas.draw()
+    ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
+    assert len(ticks) >= 2
+    assert all(t == round(t) for t in ticks)
     render(ax.figure)
     with pytest.raises(ValueError, match="does not separate"):
         plotting.plot_mistake_bound(X, -y, w_star, fit_intercept=False)
