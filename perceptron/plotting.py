@@ -269,20 +269,47 @@ def learning_steps(X, y, *, eta0=1.0, fit_intercept=True, max_iter=100, max_step
     return steps
 
 
+# styles shared by the panels and their legend (bare dicts: matplotlib's
+# typed keyword arguments take them unpacked)
+_BEFORE: dict = {"color": "0.5", "ls": "--", "lw": 1.5}
+_AFTER: dict = {"color": "k", "ls": "-", "lw": 2}
+_TRIGGER: dict = {"facecolors": "none", "edgecolors": _BAD, "s": 120, "linewidths": 2}
+
+
+def _step_legend(fig, classes, **kwargs):
+    """A figure legend for the step panels, which share their meaning."""
+    from matplotlib.lines import Line2D
+
+    handles = [
+        Line2D([], [], **_BEFORE, label="line before the update"),
+        Line2D([], [], **_AFTER, label="line after the update"),
+        Line2D([], [], ls="none", marker="o", markersize=10, markerfacecolor="none",
+               markeredgecolor=_BAD, markeredgewidth=2, label="misclassified row (triggers the update)"),
+        Line2D([], [], ls="none", marker="o", markersize=5, color=_POS, label=str(classes[1])),
+        Line2D([], [], ls="none", marker="s", markersize=5, color=_NEG, label=str(classes[0])),
+    ]
+    return fig.legend(handles=handles, loc="lower center", frameon=False, **kwargs)
+
+
 def _draw_step(ax, X, s, step, lo, hi, number):
     ax.scatter(*X[s > 0].T, c=_POS, s=14)
     ax.scatter(*X[s < 0].T, c=_NEG, s=14, marker="s")
-    _draw_line(ax, step.w_before, step.b_before, lo, hi, color="0.5", ls="--", lw=1.5)
-    _draw_line(ax, step.w_after, step.b_after, lo, hi, color="k", lw=2)
+    before = _draw_line(ax, step.w_before, step.b_before, lo, hi, **_BEFORE,
+                        label="line before the update")
+    _draw_line(ax, step.w_after, step.b_after, lo, hi, **_AFTER, label="line after the update")
     x = X[step.index]
-    ax.scatter([x[0]], [x[1]], facecolors="none", edgecolors=_BAD, s=120, linewidths=2)
+    ax.scatter([x[0]], [x[1]], **_TRIGGER, zorder=3, label="misclassified row (triggers the update)")
     # the update direction y*x, drawn from the misclassified point
     direction = step.label * x / max(np.linalg.norm(x), 1e-12) * 0.15 * np.max(hi - lo)
     ax.annotate("", xy=x + direction, xytext=x,
                 arrowprops={"arrowstyle": "->", "color": _BAD, "lw": 1.5})
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
-    ax.set_title(f"update {number} (epoch {step.epoch}, row {step.index})", fontsize="small")
+    # w = 0 before the first update: there is no line to draw, which the
+    # title says rather than leave the reader looking for the dashed one
+    start = ", from w = 0" if before is None else ""
+    ax.set_title(f"update {number} (epoch {step.epoch}, row {step.index}){start}",
+                 fontsize="small")
     ax.set_xticks([])
     ax.set_yticks([])
 
@@ -290,13 +317,30 @@ def _draw_step(ax, X, s, step, lo, hi, number):
 def plot_learning_steps(X, y, n_steps=6, ncols=3, steps=None, **kwargs):
     """A grid of the first ``n_steps`` updates on 2-D data.
 
-    Each panel shows the line before the update (dashed), after it (solid),
-    the misclassified row (red circle) and the direction ``y*x`` it pushes
-    the weights.  ``kwargs`` go to ``learning_steps``.
+    Each panel shows the line before the update (dashed grey), after it
+    (solid black), the misclassified row that made the update (red circle)
+    and the direction ``y*x`` it pushes the weights; one legend below the
+    grid says which is which.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, 2)
+        The points.
+    y : array-like of shape (n_samples,)
+        Their labels, two classes.
+    n_steps : int, default=6
+        How many updates to draw, from the first.
+    ncols : int, default=3
+        Panels per row.
+    steps : list of Step, optional
+        The updates to draw (from ``learning_steps``); computed on (X, y)
+        when omitted.
+    **kwargs
+        Passed to ``learning_steps``.
 
     Returns
     -------
-    fig
+    fig : matplotlib Figure
     """
     plt = _pyplot()
     X = _check_2d(X)
@@ -307,7 +351,8 @@ def plot_learning_steps(X, y, n_steps=6, ncols=3, steps=None, **kwargs):
     if not shown:
         raise ValueError("the perceptron made no update on these data")
     nrows = -(-len(shown) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 3.2 * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 3.2 * nrows + 0.6),
+                             squeeze=False)
     lo, hi = _limits(X)
     for k, ax in enumerate(axes.ravel()):
         if k < len(shown):
@@ -315,16 +360,21 @@ def plot_learning_steps(X, y, n_steps=6, ncols=3, steps=None, **kwargs):
         else:
             ax.axis("off")
     fig.suptitle(f"the perceptron learning algorithm: {len(shown)} of {len(steps)} updates")
-    fig.tight_layout()
+    legend = _step_legend(fig, classes, ncol=min(3, ncols), fontsize="small")
+    # the panels above the legend, whatever its height
+    fig.canvas.draw()
+    height = legend.get_window_extent().height / fig.bbox.height
+    fig.tight_layout(rect=(0, height, 1, 1))
     return fig
 
 
 def animate_learning(X, y, path, fps=2, steps=None, dpi=80, **kwargs):
     """Write the updates on 2-D data as an animated GIF at ``path``.
 
-    One frame per update (as in ``plot_learning_steps``); uses matplotlib's
-    Pillow writer (Pillow comes with matplotlib).  ``kwargs`` go to
-    ``learning_steps``.  Returns the number of frames written.
+    One frame per update (drawn as in ``plot_learning_steps``, with the
+    same legend); uses matplotlib's Pillow writer (Pillow comes with
+    matplotlib).  ``kwargs`` go to ``learning_steps``.  Returns the number
+    of frames written.
     """
     plt = _pyplot()
     from matplotlib.animation import FuncAnimation, PillowWriter
@@ -336,6 +386,8 @@ def animate_learning(X, y, path, fps=2, steps=None, dpi=80, **kwargs):
     if not steps:
         raise ValueError("the perceptron made no update on these data")
     fig, ax = plt.subplots(figsize=(4, 4))
+    _step_legend(fig, classes, ncol=2, fontsize="x-small")
+    fig.subplots_adjust(left=0.04, right=0.96, top=0.92, bottom=0.2)
     lo, hi = _limits(X)
 
     def frame(k):

@@ -30,6 +30,11 @@ def three_blobs(rng, n=30):
     return X, np.repeat(["north", "east", "west"], n), centers
 
 
+def legend_handles(legend):
+    # renamed from legendHandles in matplotlib 3.7
+    return getattr(legend, "legend_handles", None) or legend.legendHandles
+
+
 def assert_legend_off_the_axes(ax):
     """The legend is inside the figure and outside the axes, so it hides no
     point drawn in them."""
@@ -154,6 +159,49 @@ def test_learning_steps_grid_and_gif(rng, tmp_path):
         assert gif.format == "GIF"
         assert getattr(gif, "n_frames", 1) == frames
         assert gif.size == (320, 320)
+
+
+def test_learning_steps_say_before_and_after(rng):
+    X, y = separable_2d(rng)
+    steps = plotting.learning_steps(X, y)
+    assert len(steps) >= 4
+    fig = plotting.plot_learning_steps(X, y, n_steps=4, ncols=2, steps=steps)
+    panels = [ax for ax in fig.axes if ax.has_data()]
+    assert len(panels) == 4
+    for ax, step in zip(panels, steps):
+        lines = {line.get_label(): line for line in ax.lines}
+        after = lines["line after the update"]
+        assert after.get_linestyle() == "-"
+        # the solid line is the weights after the update: w_after.p + b_after = 0
+        points = np.column_stack([after.get_xdata(), after.get_ydata()])
+        np.testing.assert_allclose(points @ step.w_after + step.b_after, 0, atol=1e-9)
+        if np.any(step.w_before):
+            before = lines["line before the update"]
+            assert before.get_linestyle() == "--"
+            assert not same_color(before.get_color(), after.get_color())
+            points = np.column_stack([before.get_xdata(), before.get_ydata()])
+            np.testing.assert_allclose(points @ step.w_before + step.b_before, 0, atol=1e-9)
+        else:
+            assert "line before the update" not in lines
+            assert "from w = 0" in ax.get_title()
+        # the row that triggered the update, circled in red
+        (trigger,) = [c for c in ax.collections if c.get_label().startswith("misclassified")]
+        np.testing.assert_allclose(trigger.get_offsets(), X[[step.index]])
+        assert same_color(trigger.get_edgecolor()[0], "#d62728")
+        assert len(trigger.get_facecolor()) == 0 or trigger.get_facecolor()[0][3] == 0
+    assert not any(np.any(step.w_before) for step in steps[:1])
+    (legend,) = fig.legends
+    entries = {t.get_text(): h for t, h in zip(legend.get_texts(), legend_handles(legend))}
+    assert entries["line before the update"].get_linestyle() == "--"
+    assert entries["line after the update"].get_linestyle() == "-"
+    assert "misclassified row (triggers the update)" in entries
+    assert {"1", "-1"} <= set(entries) or {"up", "down"} <= set(entries)
+    # below the panels, on none of them
+    fig.canvas.draw()
+    box = legend.get_window_extent()
+    for ax in panels:
+        assert not box.overlaps(ax.get_window_extent())
+    render(fig)
 
 
 def test_learning_curve(rng):
