@@ -291,7 +291,7 @@ def _step_legend(fig, classes, **kwargs):
     return fig.legend(handles=handles, loc="lower center", frameon=False, **kwargs)
 
 
-def _draw_step(ax, X, s, step, lo, hi, number):
+def _draw_step(ax, X, s, step, lo, hi, number, total=None):
     ax.scatter(*X[s > 0].T, c=_POS, s=14)
     ax.scatter(*X[s < 0].T, c=_NEG, s=14, marker="s")
     before = _draw_line(ax, step.w_before, step.b_before, lo, hi, **_BEFORE,
@@ -305,10 +305,11 @@ def _draw_step(ax, X, s, step, lo, hi, number):
                 arrowprops={"arrowstyle": "->", "color": _BAD, "lw": 1.5})
     ax.set_xlim(lo[0], hi[0])
     ax.set_ylim(lo[1], hi[1])
+    of = f" of {total}" if total is not None else ""
     # w = 0 before the first update: there is no line to draw, which the
     # title says rather than leave the reader looking for the dashed one
     start = ", from w = 0" if before is None else ""
-    ax.set_title(f"update {number} (epoch {step.epoch}, row {step.index}){start}",
+    ax.set_title(f"update {number}{of} (epoch {step.epoch}, row {step.index}){start}",
                  fontsize="small")
     ax.set_xticks([])
     ax.set_yticks([])
@@ -368,23 +369,65 @@ def plot_learning_steps(X, y, n_steps=6, ncols=3, steps=None, **kwargs):
     return fig
 
 
-def animate_learning(X, y, path, fps=2, steps=None, dpi=80, **kwargs):
+def _frame_indices(n_steps, max_frames):
+    """Which of ``n_steps`` updates become frames: all of them up to
+    ``max_frames``, else ``max_frames`` evenly spaced, first and last kept."""
+    if max_frames is None or n_steps <= max_frames:
+        return np.arange(n_steps)
+    # n_steps > max_frames >= 2: the spacing exceeds 1, so rounding keeps
+    # the indices distinct
+    return np.unique(np.round(np.linspace(0, n_steps - 1, max_frames)).astype(int))
+
+
+def animate_learning(X, y, path, fps=2, steps=None, dpi=80, max_frames=60, **kwargs):
     """Write the updates on 2-D data as an animated GIF at ``path``.
 
     One frame per update (drawn as in ``plot_learning_steps``, with the
-    same legend); uses matplotlib's Pillow writer (Pillow comes with
-    matplotlib).  ``kwargs`` go to ``learning_steps``.  Returns the number
-    of frames written.
+    same legend) up to ``max_frames`` updates.  A run with more updates is
+    sampled: ``max_frames`` frames at evenly spaced updates, always the
+    first and the last, each titled with its update's number out of the
+    total, so the GIF's size stays bounded however long the run.  Uses
+    matplotlib's Pillow writer (Pillow comes with matplotlib).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, 2)
+        The points.
+    y : array-like of shape (n_samples,)
+        Their labels, two classes.
+    path : str or path-like
+        Where to write the GIF.
+    fps : float, default=2
+        Frames per second.
+    steps : list of Step, optional
+        The updates to draw (from ``learning_steps``); computed on (X, y)
+        when omitted.
+    dpi : float, default=80
+        Resolution; a frame is 4 by 4 inches.
+    max_frames : int or None, default=60
+        The frame budget, at least 2; None for one frame per update
+        however many there are.
+    **kwargs
+        Passed to ``learning_steps``.
+
+    Returns
+    -------
+    n_frames : int
+        The number of frames written.
     """
     plt = _pyplot()
     from matplotlib.animation import FuncAnimation, PillowWriter
 
+    if max_frames is not None and max_frames < 2:
+        raise ValueError(f"max_frames must be at least 2 (the first and the last update) or "
+                         f"None, got {max_frames}")
     X = _check_2d(X)
     classes = np.unique(np.asarray(y))
     s = _signs(y, classes)
     steps = learning_steps(X, y, **kwargs) if steps is None else steps
     if not steps:
         raise ValueError("the perceptron made no update on these data")
+    chosen = _frame_indices(len(steps), max_frames)
     fig, ax = plt.subplots(figsize=(4, 4))
     _step_legend(fig, classes, ncol=2, fontsize="x-small")
     fig.subplots_adjust(left=0.04, right=0.96, top=0.92, bottom=0.2)
@@ -392,13 +435,13 @@ def animate_learning(X, y, path, fps=2, steps=None, dpi=80, **kwargs):
 
     def frame(k):
         ax.clear()
-        _draw_step(ax, X, s, steps[k], lo, hi, k + 1)
+        _draw_step(ax, X, s, steps[chosen[k]], lo, hi, chosen[k] + 1, total=len(steps))
         return ()
 
-    animation = FuncAnimation(fig, frame, frames=len(steps), blit=False)
+    animation = FuncAnimation(fig, frame, frames=len(chosen), blit=False)
     animation.save(str(path), writer=PillowWriter(fps=fps), dpi=dpi)
     plt.close(fig)
-    return len(steps)
+    return len(chosen)
 
 
 def learning_curve(estimator, X_train, y_train, X_val, y_val):

@@ -24,6 +24,15 @@ def separable_2d(rng, n=40):
     return X[keep], np.where(s[keep] > 0, "up", "down")
 
 
+def slow_2d(n=60):
+    """Separable points with a tiny margin: the perceptron makes hundreds of
+    updates on them."""
+    rng = np.random.default_rng(1)
+    X = rng.uniform(-1, 1, size=(n, 2))
+    s = X @ [1.0, -0.7] + 0.3
+    return X, np.where(s > 0, 1, -1)
+
+
 def three_blobs(rng, n=30):
     centers = np.array([[0.0, 2.5], [2.5, -1.5], [-2.5, -1.5]])
     X = np.vstack([c + 0.5 * rng.standard_normal((n, 2)) for c in centers])
@@ -202,6 +211,37 @@ def test_learning_steps_say_before_and_after(rng):
     for ax in panels:
         assert not box.overlaps(ax.get_window_extent())
     render(fig)
+
+
+def test_gif_frame_budget(tmp_path):
+    from PIL import Image
+
+    X, y = slow_2d()
+    steps = plotting.learning_steps(X, y)
+    assert len(steps) > 3 * 60, "the run must have many more updates than frames"
+    path = tmp_path / "long.gif"
+    frames = plotting.animate_learning(X, y, path, steps=steps, dpi=30)
+    assert frames == 60
+    with Image.open(path) as gif:
+        assert gif.n_frames == 60
+    frames = plotting.animate_learning(X, y, path, steps=steps, dpi=30, max_frames=7)
+    assert frames == 7
+    with Image.open(path) as gif:
+        assert gif.n_frames == 7
+    with pytest.raises(ValueError, match="max_frames"):
+        plotting.animate_learning(X, y, path, steps=steps, max_frames=1)
+
+
+def test_gif_frames_are_evenly_spaced_with_both_ends():
+    chosen = plotting._frame_indices(227, 60)
+    assert len(chosen) == 60
+    assert chosen[0] == 0 and chosen[-1] == 226
+    gaps = np.diff(chosen)
+    assert gaps.min() >= 3 and gaps.max() - gaps.min() <= 1
+    np.testing.assert_array_equal(plotting._frame_indices(5, 60), np.arange(5))
+    np.testing.assert_array_equal(plotting._frame_indices(60, 60), np.arange(60))
+    np.testing.assert_array_equal(plotting._frame_indices(227, None), np.arange(227))
+    np.testing.assert_array_equal(plotting._frame_indices(61, 2), [0, 60])
 
 
 def test_learning_curve(rng):
