@@ -1,17 +1,17 @@
 """Pictures of what a perceptron does (matplotlib, an optional extra).
 
 - ``plot_decision_boundary``: a 2-D model's line, its margin band and the
-  misclassified points;
+  misclassified points (a multiclass model: its regions, by predicted class);
 - ``learning_steps`` / ``plot_learning_steps`` / ``animate_learning``: the
   perceptron learning algorithm update by update on 2-D data, the pictures
   textbooks draw by hand (the line turning after each mistake), as a figure
-  grid or a GIF;
+  grid or a GIF (at most ``max_frames`` frames);
 - ``learning_curve`` / ``plot_learning_curve``: training and held-out error
   per epoch (Daume III, A Course in Machine Learning, figure 3.3);
 - ``plot_mistake_bound``: the updates made against Novikoff's (R/gamma)^2.
 
 Every function takes an optional ``ax`` (or returns a new figure) and never
-calls ``plt.show()``; install with ``pip install perceptron[plot]``.
+calls ``plt.show()``; install with ``pip install perceptron-family[plot]``.
 """
 import warnings
 from dataclasses import dataclass
@@ -41,7 +41,8 @@ def _pyplot():
     try:
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError("perceptron.plotting needs matplotlib: pip install perceptron[plot] "
+        raise ImportError("perceptron.plotting needs matplotlib: "
+                          "pip install perceptron-family[plot] "
                           "(or pip install matplotlib)") from None
     return plt
 
