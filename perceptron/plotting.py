@@ -285,7 +285,8 @@ def _step_legend(fig, classes, **kwargs):
         Line2D([], [], **_BEFORE, label="line before the update"),
         Line2D([], [], **_AFTER, label="line after the update"),
         Line2D([], [], ls="none", marker="o", markersize=10, markerfacecolor="none",
-               markeredgecolor=_BAD, markeredgewidth=2, label="misclassified row (triggers the update)"),
+               markeredgecolor=_BAD, markeredgewidth=2,
+               label="misclassified row (triggers the update)"),
         Line2D([], [], ls="none", marker="o", markersize=5, color=_POS, label=str(classes[1])),
         Line2D([], [], ls="none", marker="s", markersize=5, color=_NEG, label=str(classes[0])),
     ]
@@ -299,7 +300,8 @@ def _draw_step(ax, X, s, step, lo, hi, number, total=None):
                         label="line before the update")
     _draw_line(ax, step.w_after, step.b_after, lo, hi, **_AFTER, label="line after the update")
     x = X[step.index]
-    ax.scatter([x[0]], [x[1]], **_TRIGGER, zorder=3, label="misclassified row (triggers the update)")
+    ax.scatter([x[0]], [x[1]], **_TRIGGER, zorder=3,
+               label="misclassified row (triggers the update)")
     # the update direction y*x, drawn from the misclassified point
     direction = step.label * x / max(np.linalg.norm(x), 1e-12) * 0.15 * np.max(hi - lo)
     ax.annotate("", xy=x + direction, xytext=x,
