@@ -51,7 +51,8 @@ fig = plotting.plot_learning_steps(X, y, n_steps=6)
 save(fig, "pla_steps.png")
 
 # %%
-# The same run as an animation (a GIF: one frame an update).
+# The same run as an animation (a GIF: one frame an update, sampled evenly
+# down to 60 frames for a longer run).
 gif = os.path.join(out_dir if out_dir is not None else tempfile.mkdtemp(), "pla.gif")
 frames = plotting.animate_learning(X, y, gif)
 
