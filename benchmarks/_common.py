@@ -62,7 +62,7 @@ def header(title):
 
         print(f"# scikit-learn {sklearn.__version__}")
     except ImportError:
-        print("# scikit-learn not installed: its columns are skipped (pip install perceptron[bench])")
+        print("# scikit-learn not installed: its columns are skipped (pip install perceptron-family[bench])")
 
 
 def blas_threads():

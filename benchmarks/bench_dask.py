@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/bench_dask.py [--n 2000000] [--d 100] [--epochs 8]
 
-Needs dask and distributed (pip install perceptron[dask]); scikit-learn is
+Needs dask and distributed (pip install perceptron-family[dask]); scikit-learn is
 not used.  A dense float32 n x d problem (Gaussian rows, labels from a random
 hyperplane with 10% label noise, so that every epoch runs) is generated on the
 workers of a LocalCluster of single-threaded worker processes and persisted

@@ -23,7 +23,7 @@ shard's counts); the shard's rows, labels and its row order stay on its
 worker.  predict / decision_function of a fitted model on a dask array give
 a dask array (``map_blocks`` with the local estimator).
 
-dask and distributed are optional: ``pip install perceptron[dask]``.
+dask and distributed are optional: ``pip install perceptron-family[dask]``.
 """
 import operator
 import time
@@ -38,7 +38,7 @@ try:
 except ImportError as _err:  # pragma: no cover - depends on the environment
     raise ImportError(
         "perceptron.dask needs dask and distributed, which are not installed: "
-        "pip install perceptron[dask]") from _err
+        "pip install perceptron-family[dask]") from _err
 
 from ._core import online as _online
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState

@@ -6,9 +6,9 @@ import warnings
 import numpy as np
 import pytest
 
-da = pytest.importorskip("dask.array", reason="dask is not installed (pip install perceptron[dask])")
+da = pytest.importorskip("dask.array", reason="dask is not installed (pip install perceptron-family[dask])")
 distributed = pytest.importorskip("distributed",
-                                  reason="distributed is not installed (pip install perceptron[dask])")
+                                  reason="distributed is not installed (pip install perceptron-family[dask])")
 
 import perceptron.dask as pdask  # noqa: E402
 from perceptron import ConvergenceWarning, Perceptron  # noqa: E402
