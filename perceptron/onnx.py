@@ -97,8 +97,7 @@ def _check_exportable(model):
         raise TypeError(f"{name} is not an estimator of perceptron; perceptron.onnx exports "
                         "Perceptron, CentroidClassifier and KernelPerceptron(kernel='linear')")
     check_is_fitted(model)
-    kind = model.c_model().kind
-    return kind
+    return model.c_model().kind
 
 
 def _labels(model, nocl):
@@ -325,12 +324,13 @@ def to_onnx(model, X=None, *, dtype=None, options=None, target_opset=None, **kwa
         if isinstance(X, numbers.Integral) and not isinstance(X, bool):
             d = int(X)
         else:
-            arr = np.asarray(X)
-            if arr.ndim != 2:
+            # the shape and dtype only: X may be sparse (scipy, CSRData) or a DataFrame
+            arr = X if hasattr(X, "shape") else np.asarray(X)
+            if len(arr.shape) != 2:
                 raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}")
             d = arr.shape[1]
-            if arr.dtype in (np.float32, np.float64):
-                x_dtype = arr.dtype
+            if getattr(arr, "dtype", None) in (np.float32, np.float64):
+                x_dtype = np.dtype(arr.dtype)
         if d != n_features:
             raise ValueError(f"X has {d} features, but {type(model).__name__} is expecting "
                              f"{n_features} features as input")

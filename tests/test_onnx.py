@@ -163,6 +163,9 @@ def test_input_type_from_X_dtype_or_option():
     assert input_dtype(ponnx.to_onnx(model)) == np.float32  # the model's dtype
     assert input_dtype(ponnx.to_onnx(model, 6)) == np.float32
     assert input_dtype(ponnx.to_onnx(model, X.astype(np.float64))) == np.float64
+    sparse = pytest.importorskip("scipy.sparse")
+    assert input_dtype(ponnx.to_onnx(model, sparse.csr_matrix(X.astype(np.float64)))) == \
+        np.float64
     onx = ponnx.to_onnx(model, dtype=np.float64)
     assert input_dtype(onx) == np.float64
     X64 = X.astype(np.float64)
@@ -176,6 +179,19 @@ def test_input_type_from_X_dtype_or_option():
         ponnx.to_onnx(model, X[:, :3])
     with pytest.raises(TypeError, match="float32 or float64"):
         ponnx.to_onnx(model, dtype=np.int64)
+
+
+def test_outputs_renamed_with_final_types():
+    from skl2onnx.common.data_types import DoubleTensorType, StringTensorType
+
+    X, ys = _data(np.float64)
+    model = Perceptron(random_state=0).fit(X, _labels(ys["binary"], "str"))
+    onx = ponnx.to_onnx(model, X, final_types=[("class", StringTensorType([None])),
+                                               ("scores", DoubleTensorType([None]))])
+    out = _run(onx, X)
+    assert list(out) == ["class", "scores"]
+    np.testing.assert_array_equal(out["class"], model.predict(X))
+    _check_scores(out["scores"], model.decision_function(X), np.float64)
 
 
 def test_options_nocl_and_output_class_labels():
