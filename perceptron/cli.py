@@ -638,8 +638,8 @@ def cmd_evaluate(args, out):
         print(f"{name:>{width}}" + "".join(f"{v:>{width}d}" for v in row), file=out)
     print(f"{'class':>{width}}{'precision':>11}{'recall':>9}{'f1':>9}{'support':>9}", file=out)
     for c, precision, recall, f1, support in rows:
-        print(f"{label_text(c, data.plus):>{width}}{precision:>11.4f}{recall:>9.4f}{f1:>9.4f}{support:>9d}",
-              file=out)
+        print(f"{label_text(c, data.plus):>{width}}{precision:>11.4f}{recall:>9.4f}"
+              f"{f1:>9.4f}{support:>9d}", file=out)
     return 0
 
 

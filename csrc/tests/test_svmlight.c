@@ -332,8 +332,10 @@ static const char *cases[] = {
     "1 1:0.1000000000000000055511151231257827021181583404541015625\n",
     "-inf 1:INF 2:-Infinity 3:NaN 4:-nan\n",
     "1 1:1 # 2:2\n2 2:2",
-    "1 1:1\n\x01\x02\x03 and more bytes than the eighty shown of a line, to be refused before its end\n",
-    "  \x7f\x45\x4c\x46 more and more bytes, more than eighty of them, a binary file's start, no newline",
+    "1 1:1\n\x01\x02\x03 and more bytes than the eighty shown of a line, "
+    "to be refused before its end\n",
+    "  \x7f\x45\x4c\x46 more and more bytes, more than eighty of them, "
+    "a binary file's start, no newline",
     "1 1:1 2:2 3:3 4:4 5:5 6:6 7:7 8:8 9:9 10:10 11:11 12:12 13:13 14:14 15:15 16:16\n1",
 };
 
@@ -344,6 +346,7 @@ int main(void)
     static const int bases[] = {PTN_SVM_BASE_AUTO, PTN_SVM_BASE_ZERO, PTN_SVM_BASE_ONE};
     static const char alphabet[] = "0123456789:.-+e #\n\r\tqidnaf:1 1:";
     unsigned long long state = 0x9E3779B97F4A7C15ULL;
+    const size_t n_cases = sizeof cases / sizeof cases[0];
     size_t c, v, i, b;
     char buf[96];
 
@@ -365,8 +368,8 @@ int main(void)
 
     /* every case again with lines of at most 12 and 90 bytes: the same
      * outcome however the input is cut */
-    for (c = 0; c < 3 * (sizeof cases / sizeof cases[0]); c++) {
-        max_line = c < sizeof cases / sizeof cases[0] ? -1 : c < 2 * (sizeof cases / sizeof cases[0]) ? 12 : 90;
+    for (c = 0; c < 3 * n_cases; c++) {
+        max_line = c < n_cases ? -1 : c < 2 * n_cases ? 12 : 90;
         for (v = 0; v < 2; v++) {
             for (i = 0; i < 2; i++) {
                 for (b = 0; b < 3; b++) {
@@ -375,8 +378,7 @@ int main(void)
                     o.index_type = index_types[i];
                     o.base = bases[b];
                     o.max_rows = 0;
-                    all_readings_agree(cases[c % (sizeof cases / sizeof cases[0])],
-                                       strlen(cases[c % (sizeof cases / sizeof cases[0])]), &o);
+                    all_readings_agree(cases[c % n_cases], strlen(cases[c % n_cases]), &o);
                 }
             }
         }

@@ -5,8 +5,8 @@
  * small max_rows so that FULL and take happen mid-stream) and where the rest
  * of the input is cut into two chunks, so every byte position can be a chunk
  * boundary; with bit 6 set, the longest line allowed is short (a few dozen
- * bytes), so that lines past it, cut anywhere, are exercised.  Every status is acceptable; what must never happen is a read or
- * write out of bounds, undefined behaviour or a leak (ASan/UBSan/LSan).
+ * bytes), so that lines past it, cut anywhere, are exercised.  Every status
+ * is acceptable; what must never happen is a read or write out of bounds, undefined behaviour or a leak (ASan/UBSan/LSan).
  */
 #include <stddef.h>
 #include <stdint.h>
