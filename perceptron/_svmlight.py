@@ -318,8 +318,8 @@ def iter_svmlight(source, n_features=None, *, chunk_rows=10000, dtype=np.float64
 
     Yields ``(X_chunk, y_chunk)`` with ``chunk_rows`` rows each (the last
     chunk may have fewer) and the same number of columns in every chunk;
-    memory stays bounded by the chunk and ``buffer_size``, whatever the size
-    of the file.  The format and the errors are those of
+    memory stays bounded by the chunk, ``buffer_size`` and
+    ``max_line_length``, whatever the size of the file.  The format and the errors are those of
     :func:`load_svmlight`; the arguments are checked when this function is
     called, the file is read while iterating.
 

@@ -668,7 +668,8 @@ def test_one_huge_line_in_a_small_bz2_is_read_in_bounded_memory(tmp_path):
         assert proc.returncode == 0, proc.stderr
         message, grown = proc.stdout.splitlines()
         assert message == f"1 the line is longer than {limit} bytes"
-        assert int(grown) < bound, (limit, int(grown))  # the line is 4 GiB
+        if "asan" not in os.environ.get("LD_PRELOAD", ""):  # (its quarantine keeps freed memory)
+            assert int(grown) < bound, (limit, int(grown))  # the line is 4 GiB
 
 
 def test_label_signs_are_counted():
