@@ -46,6 +46,14 @@
  * one-based otherwise, shifting the rows not yet taken; from then on the
  * parser works in the chosen base.
  *
+ * Bounded input: a line longer than the maximum (PTN_SVM_DEFAULT_MAX_LINE,
+ * or ptn_svm_set_max_line) fails with PTN_SVM_ERR_LINE_TOO_LONG once its
+ * bytes pass it, so a line cut by a chunk never holds more than that many
+ * bytes.  A line whose first non-blank byte cannot begin a label or a
+ * comment (a NUL, any byte of a binary file) fails with PTN_SVM_ERR_LABEL as
+ * soon as PTN_SVM_TEXT_SHOWN bytes of it are seen, without waiting for its
+ * end: the same error, on the same line, that the whole line would give.
+ *
  * Column indices must leave room for n_features = index + 1 in the index
  * type: at most INT32_MAX - 1 (int32) or INT64_MAX - 1 (int64), after the
  * base is applied.  With int32 indices the non-zeros taken at once must also
@@ -92,8 +100,15 @@ typedef enum ptn_svm_status {
     PTN_SVM_ERR_DUPLICATE = -8,     /* an index twice on one line */
     PTN_SVM_ERR_TOO_MANY = -9,      /* more non-zeros than the index type counts */
     PTN_SVM_ERR_NO_MEMORY = -10,
-    PTN_SVM_ERR_USAGE = -11         /* a call out of order (feed after finish, ...) */
+    PTN_SVM_ERR_USAGE = -11,        /* a call out of order (feed after finish, ...) */
+    PTN_SVM_ERR_LINE_TOO_LONG = -12 /* a line longer than the parser's maximum */
 } ptn_svm_status;
+
+/* The longest line a new parser accepts, in bytes (without its '\n'):
+ * 64 MiB.  A longer line is an error as soon as its bytes exceed it, so
+ * that the memory a parser holds stays bounded whatever the input (one
+ * endless line, a binary file); ptn_svm_set_max_line changes it. */
+#define PTN_SVM_DEFAULT_MAX_LINE ((int64_t)64 << 20)
 
 typedef struct ptn_svm_options {
     int value_type;     /* a ptn_svm_value_type */
@@ -133,6 +148,10 @@ typedef struct ptn_svm_parser ptn_svm_parser;
 /* A new parser, or NULL if the options are invalid or memory is short. */
 ptn_svm_parser *ptn_svm_new(const ptn_svm_options *options);
 
+/* Set the longest line accepted, in bytes (0: no limit); before the first
+ * feed.  Returns PTN_SVM_OK, or PTN_SVM_ERR_USAGE (negative, or too late). */
+int ptn_svm_set_max_line(ptn_svm_parser *p, int64_t max_bytes);
+
 /* Free the parser and the rows it still holds (NULL is allowed). */
 void ptn_svm_free(ptn_svm_parser *p);
 
@@ -171,6 +190,11 @@ int64_t ptn_svm_first_zero_line(const ptn_svm_parser *p);
 
 /* Lines read so far (complete lines, plus the last one after finish). */
 int64_t ptn_svm_lines(const ptn_svm_parser *p);
+
+/* How the positive labels read so far were written: *plus with a leading
+ * '+' (LIBSVM's "+1"), *bare without one; so that a reader can write labels
+ * back the way the file did. */
+void ptn_svm_label_signs(const ptn_svm_parser *p, int64_t *plus, int64_t *bare);
 
 /* The error that stopped the parser (code 0 if none). */
 const ptn_svm_error *ptn_svm_last_error(const ptn_svm_parser *p);

@@ -53,9 +53,15 @@ struct ptn_svm_parser {
     int64_t max_index_line;
     int64_t first_zero_line;
 
+    int64_t max_line;           /* longest line accepted (0: no limit) */
+    int fed;                    /* feed was called */
+    int64_t plus_labels;        /* positive labels written with a '+' */
+    int64_t bare_labels;        /* positive labels written without one */
+
     char *carry;                /* a line cut by the end of a chunk */
     size_t carry_len;
     size_t carry_cap;
+    size_t carry_blank;         /* leading blanks of the carry already scanned */
 
     pair *row;                  /* the line being parsed */
     size_t row_len;
@@ -106,6 +112,13 @@ int ptn_svm_fail(ptn_svm_parser *p, int code, int64_t line, const char *ls, cons
 void ptn_svm_quote_token(char *dst, size_t cap, const char *s, const char *e);
 
 /* lines (svmlight_lines.c) */
+
+/* Whether the first n bytes of a line already make it an error for its
+ * label: its first non-blank byte (from *blank on, which is advanced past
+ * the blanks seen) can begin neither a number nor a comment, and more than
+ * PTN_SVM_TEXT_SHOWN bytes follow it, so that the error reads the same as
+ * the whole line's would. */
+int ptn_svm_refused_start(const char *s, size_t n, size_t *blank);
 
 /* Parse a complete line [ls, le) (without its '\n') and count it:
  * PTN_SVM_OK, PTN_SVM_FULL when the batch is full, or an error code. */

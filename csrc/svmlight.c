@@ -150,19 +150,84 @@ void ptn_svm_quote_token(char *dst, size_t cap, const char *s, const char *e)
     escape_into(dst, cap, s, (size_t)(e - s), TOKEN_SHOWN);
 }
 
+/* Room for `need` bytes in the carry, never more than the longest line
+ * allowed (so that an endless line costs at most that much memory). */
+static int carry_reserve(ptn_svm_parser *p, size_t need)
+{
+    size_t c = p->carry_cap ? p->carry_cap : 256;
+    void *q;
+    if (need <= p->carry_cap && p->carry != NULL) {
+        return 0;
+    }
+    while (c < need) {
+        c = c > SIZE_MAX / 2 ? need : c * 2;
+    }
+    if (p->max_line > 0 && (uint64_t)c > (uint64_t)p->max_line) {
+        c = need > (size_t)p->max_line ? need : (size_t)p->max_line;
+    }
+    q = realloc(p->carry, c);
+    if (q == NULL) {
+        return -1;
+    }
+    p->carry = (char *)q;
+    p->carry_cap = c;
+    return 0;
+}
+
+static int too_long(ptn_svm_parser *p, const char *ls, const char *le)
+{
+    return ptn_svm_fail(p, PTN_SVM_ERR_LINE_TOO_LONG, p->line + 1, ls, le,
+                        "the line is longer than %" PRId64 " bytes, the longest line allowed "
+                        "(an svmlight file has no such lines: is it text?)", p->max_line);
+}
+
+/* The first n bytes of a line that has more: its label may already be
+ * refused; else, past the longest line allowed, it is too long. */
+static int check_partial(ptn_svm_parser *p, const char *ls, size_t n, size_t *blank, int over)
+{
+    if (ptn_svm_refused_start(ls, n, blank)) {
+        return ptn_svm_process_line(p, ls, ls + n);   /* fails on the label */
+    }
+    return over ? too_long(p, ls, ls + n) : PTN_SVM_OK;
+}
+
+/* Append n bytes of the line being read to the carry, as far as the
+ * longest line allowed, then check what the carry holds. */
 static int carry_append(ptn_svm_parser *p, const char *s, size_t n)
 {
+    size_t keep = n;
+    int over = 0;
     if (n > SIZE_MAX - p->carry_len) {
-        return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, p->line + 1, NULL, NULL,
-                    "out of memory: the line is too long");
+        keep = SIZE_MAX - p->carry_len;
+        over = 1;
     }
-    if (ptn_svm_reserve((void **)&p->carry, &p->carry_cap, p->carry_len + n, 1, 256) != 0) {
-        return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, p->line + 1, NULL, NULL,
-                    "out of memory for a line of %zu bytes", p->carry_len + n);
+    if (p->max_line > 0 && (uint64_t)(p->carry_len + keep) > (uint64_t)p->max_line) {
+        keep = (size_t)p->max_line - p->carry_len;
+        over = 1;
     }
-    memcpy(p->carry + p->carry_len, s, n);
-    p->carry_len += n;
-    return PTN_SVM_OK;
+    if (carry_reserve(p, p->carry_len + keep) != 0) {
+        return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, p->line + 1, NULL, NULL,
+                    "out of memory for a line of %zu bytes", p->carry_len + keep);
+    }
+    memcpy(p->carry + p->carry_len, s, keep);
+    p->carry_len += keep;
+    return check_partial(p, p->carry, p->carry_len, &p->carry_blank, over);
+}
+
+static void carry_clear(ptn_svm_parser *p)
+{
+    p->carry_len = 0;
+    p->carry_blank = 0;
+}
+
+/* A complete line [ls, le) of the caller's buffer. */
+static int whole_line(ptn_svm_parser *p, const char *ls, const char *le)
+{
+    size_t n = (size_t)(le - ls), blank = 0;
+    if (p->max_line > 0 && (uint64_t)n > (uint64_t)p->max_line) {
+        return check_partial(p, ls, (size_t)p->max_line, &blank, 1);
+    }
+    return ptn_svm_process_line(p, ls, le);
 }
 
 /* --------------------------------------------------------------- the API */
@@ -213,6 +278,7 @@ ptn_svm_parser *ptn_svm_new(const ptn_svm_options *options)
     p->type_max = options->index_type == PTN_SVM_INT32 ? (int64_t)INT32_MAX : INT64_MAX;
     p->index_max = p->type_max - 1;
     p->max_index = -1;
+    p->max_line = PTN_SVM_DEFAULT_MAX_LINE;
     dp = localeconv()->decimal_point;
     if (dp == NULL || dp[0] == '\0' || strlen(dp) >= sizeof p->decimal_point) {
         dp = ".";
@@ -223,6 +289,15 @@ ptn_svm_parser *ptn_svm_new(const ptn_svm_options *options)
         return NULL;
     }
     return p;
+}
+
+int ptn_svm_set_max_line(ptn_svm_parser *p, int64_t max_bytes)
+{
+    if (p == NULL || max_bytes < 0 || p->fed || p->finished) {
+        return PTN_SVM_ERR_USAGE;
+    }
+    p->max_line = max_bytes;
+    return PTN_SVM_OK;
 }
 
 void ptn_svm_free(ptn_svm_parser *p)
@@ -248,6 +323,7 @@ int ptn_svm_feed(ptn_svm_parser *p, const char *buf, size_t len, size_t *consume
         return PTN_SVM_ERR_USAGE;
     }
     *consumed = 0;
+    p->fed = 1;
     if (p->status < 0) {
         return p->status;
     }
@@ -278,7 +354,7 @@ int ptn_svm_feed(ptn_svm_parser *p, const char *buf, size_t len, size_t *consume
         }
         pos = (size_t)(nl - buf) + 1;
         r = ptn_svm_process_line(p, p->carry, p->carry + p->carry_len);
-        p->carry_len = 0;
+        carry_clear(p);
         if (r != PTN_SVM_OK) {
             *consumed = pos;
             return r;
@@ -295,7 +371,7 @@ int ptn_svm_feed(ptn_svm_parser *p, const char *buf, size_t len, size_t *consume
             }
             break;
         }
-        r = ptn_svm_process_line(p, start, nl);
+        r = whole_line(p, start, nl);
         pos = (size_t)(nl - buf) + 1;
         if (r != PTN_SVM_OK) {
             *consumed = pos;
@@ -318,7 +394,7 @@ int ptn_svm_finish(ptn_svm_parser *p)
     p->finished = 1;
     if (p->carry_len > 0) {
         r = ptn_svm_process_line(p, p->carry, p->carry + p->carry_len);
-        p->carry_len = 0;
+        carry_clear(p);
     }
     return r;
 }
@@ -430,6 +506,12 @@ int64_t ptn_svm_first_zero_line(const ptn_svm_parser *p)
 int64_t ptn_svm_lines(const ptn_svm_parser *p)
 {
     return p == NULL ? 0 : p->line;
+}
+
+void ptn_svm_label_signs(const ptn_svm_parser *p, int64_t *plus, int64_t *bare)
+{
+    *plus = p == NULL ? 0 : p->plus_labels;
+    *bare = p == NULL ? 0 : p->bare_labels;
 }
 
 const ptn_svm_error *ptn_svm_last_error(const ptn_svm_parser *p)

@@ -36,6 +36,26 @@ static int lower(char c)
     return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
 }
 
+int ptn_svm_refused_start(const char *s, size_t n, size_t *blank)
+{
+    size_t i = *blank;
+    unsigned char c;
+    while (i < n && is_space(s[i])) {
+        i++;
+    }
+    *blank = i;
+    if (i == n) {
+        return 0;
+    }
+    c = (unsigned char)s[i];
+    /* a number's first byte ([+-.0-9], inf, nan) or a comment's */
+    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == '#'
+        || lower((char)c) == 'i' || lower((char)c) == 'n') {
+        return 0;
+    }
+    return n - i > PTN_SVM_TEXT_SHOWN;
+}
+
 /* [s, e) equals the lower-case word w, ignoring case. */
 static int word_is(const char *s, const char *e, const char *w)
 {
@@ -401,6 +421,13 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
         ptn_svm_quote_token(token, sizeof token, q, token_end(q, e));
         return ptn_svm_fail(p, PTN_SVM_ERR_LABEL, line, ls, le,
                     "the label '%s' is not a number (each line starts with its label)", token);
+    }
+    if (label > 0) {
+        if (*q == '+') {
+            p->plus_labels++;
+        } else {
+            p->bare_labels++;
+        }
     }
     q = t;
     p->row_len = 0;

@@ -8,6 +8,7 @@ functions, :func:`load_svmlight`, :func:`iter_svmlight` and
 import io as _io
 import numbers
 import os
+import stat
 
 import numpy as np
 
@@ -16,11 +17,17 @@ from ._validation import (CSR_INDEX_TOO_LARGE, CSR_NEGATIVE_INDEX, CSR_NOT_CANON
                           CSRData, canonical_csr, csr_structure, csr_to_dense, csr_to_scipy)
 from .exceptions import SvmlightFormatError
 
-__all__ = ["load_svmlight", "iter_svmlight", "dump_svmlight", "DEFAULT_BUFFER_SIZE"]
+__all__ = ["load_svmlight", "iter_svmlight", "dump_svmlight", "DEFAULT_BUFFER_SIZE",
+           "DEFAULT_MAX_LINE_LENGTH"]
 
 #: Bytes read from the file at a time by the svmlight readers (1 MiB: a buffer that stays
 #: in the CPU cache parses faster than a larger one).
 DEFAULT_BUFFER_SIZE = 1 << 20
+
+#: The longest line the svmlight readers accept by default, in bytes (64 MiB): far beyond
+#: any real row, and a bound on the memory one line can take (an endless line, a binary
+#: file read by mistake).
+DEFAULT_MAX_LINE_LENGTH = 64 << 20
 
 _OUTPUTS = ("scipy", "csr", "dense")
 
@@ -53,6 +60,13 @@ def _check_positive_int(value, name, low=1):
     if value < low:
         raise ValueError(f"{name} must be >= {low}, got {value!r}")
     return int(value)
+
+
+def _check_max_line(max_line_length):
+    """The parser's limit: 0 (none) for None, else a positive int."""
+    if max_line_length is None:
+        return 0
+    return _check_positive_int(max_line_length, "max_line_length")
 
 
 def _check_read_args(n_features, dtype, zero_based, index_dtype, output, buffer_size):
@@ -97,9 +111,10 @@ def _open_read(source):
 def _blocks(f, buffer_size):
     """Successive memoryviews of up to buffer_size bytes read from f (one
     buffer, reused)."""
-    try:  # no larger than a regular file needs
-        size = os.fstat(f.fileno()).st_size
-        if size >= 0 and getattr(f, "seekable", lambda: False)() and \
+    try:  # no larger than a regular file needs (a device such as /dev/zero says size 0)
+        st = os.fstat(f.fileno())
+        size = st.st_size
+        if stat.S_ISREG(st.st_mode) and getattr(f, "seekable", lambda: False)() and \
                 type(f).__module__ in ("io", "_io"):
             buffer_size = max(1, min(buffer_size, size - f.tell() + 1))
     except (AttributeError, OSError, ValueError, _io.UnsupportedOperation):
@@ -130,6 +145,8 @@ def _raise(parser, name, hint=""):
     if code in (_svmlight.ERR_INDEX_RANGE, _svmlight.ERR_TOO_MANY) and \
             parser.index_dtype == np.int32:
         message += "; pass index_dtype=np.int64"
+    if code == _svmlight.ERR_LINE_TOO_LONG:
+        message += " (max_line_length: pass a larger one, or None, for longer lines)"
     message += hint
     if text:
         message += f"\n  line {line}: {text}"
@@ -194,7 +211,8 @@ def _output(arrays, width, output, what):
 # ------------------------------------------------------------------ reading
 
 def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
-                  index_dtype=np.int64, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE):
+                  index_dtype=np.int64, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
+                  max_line_length=DEFAULT_MAX_LINE_LENGTH):
     """Read an svmlight / libsvm file into a sparse matrix and labels.
 
     The file is streamed through a compiled parser in blocks of
@@ -235,6 +253,14 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
         this); "csr": a :class:`CSRData` of numpy arrays; "dense": an ndarray.
     buffer_size : int, default=1 MiB
         Bytes read at a time.
+    max_line_length : int or None, default=64 MiB
+        The longest line accepted, in bytes (without its newline); None for
+        no limit.  A longer line raises ``SvmlightFormatError`` naming its
+        line number as soon as its bytes pass the limit, so that memory
+        stays bounded by the rows, the buffer and this limit whatever the
+        input (one endless line, even compressed).  A line whose first byte
+        cannot begin a label (a NUL, the start of a binary file) is refused
+        as soon as it is read, without reading on to its end.
 
     Returns
     -------
@@ -254,16 +280,29 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
     >>> X.shape, X.indices.dtype                       # doctest: +SKIP
     ((32561, 123), dtype('int64'))
     """
+    X, y, _ = load_svmlight_signs(source, n_features, dtype, zero_based, index_dtype,
+                                  output=output, buffer_size=buffer_size,
+                                  max_line_length=max_line_length)
+    return X, y
+
+
+def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="auto",
+                        index_dtype=np.int64, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
+                        max_line_length=DEFAULT_MAX_LINE_LENGTH):
+    """load_svmlight, and how the positive labels were written: (X, y, (number
+    written with a leading '+', number written without)), so that labels can
+    be written back as the file spelled them."""
     dtype, index_dtype, base, n_features, buffer_size = _check_read_args(
         n_features, dtype, zero_based, index_dtype, output, buffer_size)
-    parser = _svmlight.Parser(dtype, index_dtype, base)
+    parser = _svmlight.Parser(dtype, index_dtype, base, 0, _check_max_line(max_line_length))
     for _ in _parse_stream(source, parser, buffer_size):
         pass  # no row limit: never full
     name = _source_name(source)
     _resolve_base(parser, name)
     arrays = parser.take()
     width = _check_width(parser, n_features, name)
-    return _output(arrays, width, output, "load_svmlight(output='scipy')")
+    X, y = _output(arrays, width, output, "load_svmlight(output='scipy')")
+    return X, y, parser.label_signs
 
 
 def _source_name(source):
@@ -274,13 +313,13 @@ def _source_name(source):
 
 def iter_svmlight(source, n_features=None, *, chunk_rows=10000, dtype=np.float64,
                   zero_based="auto", index_dtype=np.int64, output="scipy",
-                  buffer_size=DEFAULT_BUFFER_SIZE):
+                  buffer_size=DEFAULT_BUFFER_SIZE, max_line_length=DEFAULT_MAX_LINE_LENGTH):
     """Read an svmlight / libsvm file a chunk of rows at a time.
 
     Yields ``(X_chunk, y_chunk)`` with ``chunk_rows`` rows each (the last
     chunk may have fewer) and the same number of columns in every chunk;
-    memory stays bounded by the chunk and ``buffer_size``, whatever the size
-    of the file.  The format and the errors are those of
+    memory stays bounded by the chunk, ``buffer_size`` and
+    ``max_line_length``, whatever the size of the file.  The format and the errors are those of
     :func:`load_svmlight`; the arguments are checked when this function is
     called, the file is read while iterating.
 
@@ -296,7 +335,7 @@ def iter_svmlight(source, n_features=None, *, chunk_rows=10000, dtype=np.float64
         seekable (it is rewound to where it was).
     chunk_rows : int, default=10000
         Rows per chunk (>= 1).
-    dtype, index_dtype, output, buffer_size :
+    dtype, index_dtype, output, buffer_size, max_line_length :
         As in :func:`load_svmlight`.
     zero_based : bool or "auto", default="auto"
         As in :func:`load_svmlight`.  A chunk iterator cannot look ahead: with
@@ -321,9 +360,10 @@ def iter_svmlight(source, n_features=None, *, chunk_rows=10000, dtype=np.float64
     dtype, index_dtype, base, n_features, buffer_size = _check_read_args(
         n_features, dtype, zero_based, index_dtype, output, buffer_size)
     chunk_rows = _check_positive_int(chunk_rows, "chunk_rows")
+    max_line = _check_max_line(max_line_length)
     _open_read_check(source)
     return _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output,
-                    buffer_size)
+                    buffer_size, max_line)
 
 
 def _open_read_check(source):
@@ -336,7 +376,8 @@ def _open_read_check(source):
         raise FileNotFoundError(f"no such file: {os.fsdecode(source)!r}")
 
 
-def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, buffer_size):
+def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, buffer_size,
+             max_line):
     name = _source_name(source)
     what = "iter_svmlight(output='scipy')"
     if n_features is None:
@@ -347,7 +388,7 @@ def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, b
                                  "that cannot be rewound (n_features=None reads the file "
                                  "twice)")
             start = source.tell()
-        scan = _svmlight.Parser(dtype, index_dtype, base, chunk_rows)
+        scan = _svmlight.Parser(dtype, index_dtype, base, chunk_rows, max_line)
         for _ in _parse_stream(source, scan, buffer_size):
             scan.take()  # the first pass keeps nothing
         _resolve_base(scan, name)
@@ -356,7 +397,7 @@ def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, b
         if start is not None:
             source.seek(start)
         del scan
-    parser = _svmlight.Parser(dtype, index_dtype, base, chunk_rows)
+    parser = _svmlight.Parser(dtype, index_dtype, base, chunk_rows, max_line)
     decided: list = []  # rows of the first chunk, once "auto" decided from it
 
     def hint():

@@ -8,14 +8,23 @@ evaluate  accuracy, confusion matrix and per-class precision/recall of a saved m
 demo      train on the breast cancer data shipped with the package, print results
 info      the package version, its SIMD level and the CPU's capabilities
 
-Data files: svmlight/libsvm text (``.svm``, ``.libsvm``, ``.svmlight``, ``.txt``,
-or any name with ``--format svmlight``; compressed ``.gz``/``.bz2``/``.xz``
-too), CSV (``.csv``: numbers, the label in the last column unless
-``--label-column`` says otherwise, an optional header line), and numpy
-(``.npz`` with arrays ``X`` and ``y``; ``.npy`` for X with ``--labels`` for y).
-Errors print one line and exit with status 1.
+Data files: svmlight/libsvm text, CSV (numbers, the label in the last column
+unless ``--label-column`` says otherwise, an optional header line) and numpy
+(``.npz`` with arrays ``X`` and ``y``; ``.npy`` for X with ``--labels`` for
+y), compressed or not (gzip, bzip2, xz).  The format is the name's when its
+suffix tells (``.svm``, ``.libsvm``, ``.svmlight``, ``.csv``, ``.npz``,
+``.npy``), else the one the first bytes show (``a9a``, ``a9a.t``,
+``data.txt.gz``, standard input as ``-``).  Predicted labels are written as
+the data spells them: integers as integers, with a ``+`` on positive ones
+when the data file writes its positive labels so (LIBSVM's ``+1``).
+Errors print one line on standard error and exit with status 1.
 """
 import argparse
+import io
+import math
+import numbers
+import os
+import re
 import sys
 import time
 import warnings
@@ -23,6 +32,7 @@ import warnings
 import numpy as np
 
 from . import io as pio
+from ._svmlight import DEFAULT_MAX_LINE_LENGTH, load_svmlight_signs
 from ._version import DISTRIBUTION, __version__
 from .simd import simd_info
 from .datasets import load_breast_cancer
@@ -129,35 +139,166 @@ def cmd_info(args, out):
 
 # --------------------------------------------------------------- data files
 
-_SVMLIGHT_SUFFIXES = (".svm", ".libsvm", ".svmlight", ".txt")
+_BY_NAME = {".csv": "csv", ".npz": "npz", ".npy": "npy", ".svm": "svmlight",
+            ".libsvm": "svmlight", ".svmlight": "svmlight"}
+_PACKED = {".gz": b"\x1f\x8b", ".bz2": b"BZh", ".xz": b"\xfd7zXZ\x00"}
+_HEAD = 1 << 16  # bytes looked at to tell a format from the content
+
+# one svmlight row, up to its comment: a label, an optional query id, index:value pairs
+_SVMLIGHT_ROW = re.compile(
+    r"[ \t\r\v\f]*[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)"
+    r"(?:[ \t\r\v\f]+qid:[+-]?[0-9]+)?(?:[ \t\r\v\f]+[+-]?[0-9]+:[^ \t\r\v\f]*)*"
+    r"[ \t\r\v\f]*", re.IGNORECASE)
+
+FORMATS_HELP = ("svmlight/libsvm text (<label> <index>:<value> ...), CSV, or numpy "
+                "(.npy, .npz)")
 
 
-def _format_of(path, given):
-    if given != "auto":
-        return given
-    name = str(path).lower()
-    for packed in (".gz", ".bz2", ".xz"):
-        if name.endswith(packed):
-            name = name[: -len(packed)]
-    if name.endswith(".csv"):
-        return "csv"
-    if name.endswith(".npz"):
-        return "npz"
-    if name.endswith(".npy"):
+class _Prefixed(io.RawIOBase):
+    """A binary stream that serves `head` (bytes already read from `rest`)
+    and then the rest: the first bytes of a pipe can be looked at without
+    being lost."""
+
+    def __init__(self, head, rest, name):
+        super().__init__()
+        self._head, self._pos, self._rest, self.name = head, 0, rest, name
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        b = memoryview(b).cast("B")
+        if self._pos < len(self._head):
+            n = min(len(b), len(self._head) - self._pos)
+            b[:n] = self._head[self._pos:self._pos + n]
+            self._pos += n
+            return n
+        if self._rest is None:
+            return 0
+        readinto = getattr(self._rest, "readinto", None)
+        if readinto is not None:
+            return readinto(b)
+        data = self._rest.read(len(b))
+        b[:len(data)] = data
+        return len(data)
+
+
+def _read_head(f, size=_HEAD):
+    """Up to `size` first bytes of f (fewer only at its end)."""
+    parts, got = [], 0
+    while got < size:
+        data = f.read(size - got)
+        if not data:
+            break
+        parts.append(data)
+        got += len(data)
+    return b"".join(parts)
+
+
+class DataSource:
+    """A data file opened for reading: its decompressed bytes as a stream
+    whose first bytes were looked at, and the format they tell."""
+
+    def __init__(self, path, stdin=None):
+        self.path, self.name = path, "<stdin>" if path == "-" else str(path)
+        if path == "-":
+            raw = (stdin if stdin is not None else sys.stdin.buffer)
+            self._closer = None
+        else:
+            raw = open(path, "rb")
+            self._closer = raw
+        try:
+            head = _read_head(raw, 8)
+            self.packed = next((k for k, magic in _PACKED.items() if head.startswith(magic)),
+                               None)
+            stream = _Prefixed(head, raw, self.name)
+            if self.packed is not None:
+                stream = _decompressed(self.packed, stream)
+            self.head = _read_head(stream)
+            self.stream = _Prefixed(self.head, stream, self.name)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self):
+        if self._closer is not None:
+            self._closer.close()
+            self._closer = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def format(self, given="auto"):
+        if given != "auto":
+            return given
+        name = os.path.basename(self.name).lower()
+        for suffix in _PACKED:
+            if name.endswith(suffix):
+                name = name[:-len(suffix)]
+        by_name = _BY_NAME.get(os.path.splitext(name)[1])
+        return by_name or sniff_format(self.head, self.name)
+
+
+def _decompressed(kind, stream):
+    if kind == ".gz":
+        import gzip
+        return gzip.GzipFile(fileobj=stream, mode="rb")
+    if kind == ".bz2":
+        import bz2
+        return bz2.BZ2File(stream, mode="rb")
+    import lzma
+    return lzma.LZMAFile(stream, mode="rb")
+
+
+def sniff_format(head, name="the data"):
+    """The format the first bytes of a data file (decompressed) tell:
+    "svmlight", "csv", "npy" or "npz"; a ValueError if none."""
+    if head.startswith(b"\x93NUMPY"):
         return "npy"
-    if name.endswith(_SVMLIGHT_SUFFIXES) or "." not in name.rsplit("/", 1)[-1]:
+    if head.startswith(b"PK\x03\x04"):
+        return "npz"
+    if head.startswith(b"\x89PTN"):
+        raise ValueError(f"{name} is a perceptron model file, not data")
+    complete = len(head) < _HEAD
+    if not complete:  # the last line may be cut: judge the lines before it
+        cut = head.rfind(b"\n")
+        head = head[:cut] if cut > 0 else head
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is None or "\x00" in text:
+        raise ValueError(f"cannot tell the format of {name}: its first bytes are binary, not "
+                         f"{FORMATS_HELP}")
+    lines = [line for line in text.splitlines() if line.strip()]
+    rows = [line.split("#", 1)[0] for line in lines if not line.lstrip().startswith("#")]
+    if not rows:  # nothing but comments and blank lines: an svmlight file of no rows
         return "svmlight"
-    raise ValueError(f"cannot tell the format of {path} from its name; pass --format "
-                     "svmlight, csv, npz or npy")
+    first = rows[0]
+    if not complete and len(lines) == 1 and " " in first.strip():
+        first = first.rsplit(None, 1)[0]  # one long line: its last token may be cut
+    if _SVMLIGHT_ROW.fullmatch(first):
+        return "svmlight"
+    if "," in lines[0]:
+        return "csv"
+    raise ValueError(f"cannot tell the format of {name}: its first line "
+                     f"{_quote(lines[0])} is not {FORMATS_HELP}; pass --format")
 
 
-def _read_csv(path, label_column):
+def _quote(line, width=60):
+    line = line.strip()
+    return repr(line if len(line) <= width else line[:width] + "...")
+
+
+def _read_csv(fh, name, label_column):
     import csv
 
-    with open(path, newline="") as fh:
-        rows = [row for row in csv.reader(fh) if row]
+    rows = [row for row in csv.reader(fh) if row]
     if not rows:
-        raise ValueError(f"{path} holds no rows")
+        raise ValueError(f"{name} holds no rows")
 
     def numeric(row):
         try:
@@ -172,25 +313,37 @@ def _read_csv(path, label_column):
     if by_name or not numeric([v for i, v in enumerate(first) if i != _column(label_column, first)]):
         header, rows = first, rows[1:]
     if not rows:
-        raise ValueError(f"{path} has a header and no data")
+        raise ValueError(f"{name} has a header and no data")
     width = len(rows[0])
     for line, row in enumerate(rows, start=2 if header else 1):
         if len(row) != width:
-            raise ValueError(f"{path}, line {line}: {len(row)} fields where the first row "
+            raise ValueError(f"{name}, line {line}: {len(row)} fields where the first row "
                              f"has {width}")
     col = _column(label_column, header if header is not None else rows[0], header)
-    labels = [row[col] for row in rows]
+    labels = [row[col].strip() for row in rows]
     try:
         X = np.array([[float(v) for i, v in enumerate(row) if i != col] for row in rows])
     except ValueError as exc:
-        raise ValueError(f"{path}: a feature is not a number ({exc})") from None
+        raise ValueError(f"{name}: a feature is not a number ({exc})") from None
     y = np.array(labels)
+    plus = False
     try:  # numeric labels stay numbers
         as_float = y.astype(np.float64)
-        y = as_float.astype(np.int64) if np.all(as_float == np.round(as_float)) else as_float
+        positive = [text for text, v in zip(labels, as_float) if v > 0]
+        plus = bool(positive) and all(text.startswith("+") for text in positive)
+        y = _integral(as_float)
     except ValueError:
         pass
-    return X, y
+    return X, y, plus
+
+
+def _integral(y):
+    """float labels as int64 when every one is an integer (exactly)."""
+    y = np.asarray(y)
+    if y.dtype.kind == "f" and y.size and np.all(np.isfinite(y)) and \
+            np.all(np.abs(y) <= 2.0 ** 53) and np.all(y == np.round(y)):
+        return y.astype(np.int64)
+    return y
 
 
 def _is_int(text):
@@ -218,35 +371,80 @@ def _column(label_column, first_row, header=None):
     return index % n
 
 
+class Data(tuple):
+    """(X, y) of a data file, with `plus`: whether its positive labels were
+    written with a leading '+' (each of them), as LIBSVM's +1/-1 files do."""
+    plus = False
+
+
 def load_data(path, fmt="auto", labels=None, label_column=None, n_features=None,
-              need_labels=True):
-    """(X, y) of a data file; y is None when the file has no labels and none are needed."""
-    fmt = _format_of(path, fmt)
-    if fmt == "svmlight":
-        return pio.load_svmlight(path, n_features=n_features)
-    if fmt == "csv":
-        return _read_csv(path, label_column)
-    if fmt == "npz":
-        with np.load(path, allow_pickle=False) as data:
-            names = set(data.files)
-            x_name = "X" if "X" in names else ("data" if "data" in names else None)
-            y_name = "y" if "y" in names else ("target" if "target" in names else None)
-            if x_name is None:
-                raise ValueError(f"{path} has no array named X (or data); it has "
-                                 f"{sorted(names)}")
-            X = data[x_name]
-            y = data[y_name] if y_name is not None else None
-    else:  # npy: X only, the labels from --labels
-        X = np.load(path, allow_pickle=False, mmap_mode="r")
-        y = None
+              need_labels=True, max_line_length=DEFAULT_MAX_LINE_LENGTH, stdin=None):
+    """(X, y) of a data file (a path, or "-" for standard input); y is None
+    when the file has no labels and none are needed.  The format is the one
+    given, else the name's suffix (.csv, .npz, .npy, .svm, .libsvm,
+    .svmlight, compressed or not), else what the first bytes tell; .gz, .bz2
+    and .xz files are told from their first bytes too."""
+    plus = False
+    with DataSource(os.fsdecode(path), stdin) as src:
+        fmt = src.format(fmt)
+        if fmt == "svmlight":
+            X, y, (n_plus, n_bare) = load_svmlight_signs(src.stream, n_features=n_features,
+                                                         max_line_length=max_line_length)
+            y, plus = _integral(y), n_plus > 0 and n_bare == 0
+        elif fmt == "csv":
+            text = io.TextIOWrapper(src.stream, encoding="utf-8", newline="")
+            X, y, plus = _read_csv(text, src.name, label_column)
+        else:
+            X, y = _load_numpy(src, fmt)
     if labels is not None:
         y = np.load(labels, allow_pickle=False)
     if y is None and need_labels:
         raise ValueError(f"{path} holds no labels: pass --labels FILE.npy")
-    return X, y
+    data = Data((X, y))
+    data.plus = bool(plus)
+    return data
+
+
+def _load_numpy(src, fmt):
+    if src.path != "-" and src.packed is None:
+        where = src.path  # a file as it is: .npy memory-mapped, not read
+    else:
+        where = io.BytesIO(src.stream.read())
+    if fmt == "npy":
+        return np.load(where, allow_pickle=False,
+                       mmap_mode="r" if isinstance(where, str) else None), None
+    with np.load(where, allow_pickle=False) as data:
+        names = set(data.files)
+        x_name = "X" if "X" in names else ("data" if "data" in names else None)
+        y_name = "y" if "y" in names else ("target" if "target" in names else None)
+        if x_name is None:
+            raise ValueError(f"{src.name} has no array named X (or data); it has "
+                             f"{sorted(names)}")
+        return data[x_name], (data[y_name] if y_name is not None else None)
+
+
+def label_text(value, plus=False):
+    """A label as the data spelled it: integers without a fraction (``3``,
+    not ``3.0``), with a leading ``+`` on positive ones when `plus`, other
+    numbers in their shortest exact form, text as it is."""
+    if isinstance(value, (bool, np.bool_)):
+        return str(value)
+    if isinstance(value, (numbers.Integral, np.integer)) or \
+            (isinstance(value, (float, np.floating)) and math.isfinite(value) and
+             float(value).is_integer() and abs(value) <= 2.0 ** 53):
+        v = int(value)
+        return f"+{v}" if plus and v > 0 else str(v)
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    return str(value)
 
 
 def _estimator(args):
+    if args.progress_validation and args.algorithm in ("voted", "centroid"):
+        raise ValueError(f"--progress-validation trains row by row, which --algorithm "
+                         f"{args.algorithm} does not (it has no partial_fit)")
+    if args.progress_validation and args.batch_size not in (None, 1):
+        raise ValueError("--progress-validation trains row by row: it takes no --batch-size")
     params = {"max_iter": args.epochs, "eta0": args.eta0, "random_state": args.seed}
     if args.algorithm == "centroid":
         return CentroidClassifier()
@@ -254,7 +452,7 @@ def _estimator(args):
         return VotedPerceptron(max_iter=args.epochs, random_state=args.seed)
     params.update(average=args.algorithm == "averaged", pocket=args.algorithm == "pocket",
                   margin=args.margin, batch_size=args.batch_size, multiclass=args.multiclass)
-    if not args.quiet:
+    if not (args.quiet or args.progress_validation):
         try:
             import tqdm  # noqa: F401
 
@@ -264,40 +462,132 @@ def _estimator(args):
     return Perceptron(**params)
 
 
+def _same_file(a, b):
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except OSError:  # one of them does not exist (yet)
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def refuse_overwrite(output, *inputs):
+    """A ValueError when the output path is one of the inputs (before
+    anything is read or written)."""
+    if output is None or output == "-":
+        return
+    for path in inputs:
+        if path is not None and path != "-" and _same_file(output, path):
+            raise ValueError(f"the output {output} is the input {path}: refusing to overwrite "
+                             "it")
+
+
+def _binary(out):
+    """The binary stream under a text output (sys.stdout's buffer)."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        raise ValueError("-o -: this output takes no bytes")
+    out.flush()
+    return buffer
+
+
 def cmd_train(args, out):
-    X, y = load_data(args.data, args.format, args.labels, args.label_column)
+    refuse_overwrite(args.output, args.data, args.labels)
+    to_stdout = args.output == "-"
+    report = sys.stderr if to_stdout else out  # standard output carries the model
+    X, y = data = load_data(args.data, args.format, args.labels, args.label_column,
+                            max_line_length=args.max_line_length)
     model = _estimator(args)
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        model.fit(X, y)
+        if args.progress_validation:
+            progressive_validation(model, X, y, report, plus=data.plus)
+            for _ in range(args.epochs - 1):
+                model.partial_fit(X, y)
+        else:
+            model.fit(X, y)
     seconds = time.perf_counter() - start
-    model.save(args.output)
+    if to_stdout:
+        pio.save_model(model, _binary(out))
+        out.flush()
+    else:
+        model.save(args.output)
     print(f"trained {model!r} on {X.shape[0]} rows x {X.shape[1]} features in "
-          f"{seconds:.3f} s", file=out)
-    if hasattr(model, "n_iter_"):
+          f"{seconds:.3f} s", file=report)
+    if args.progress_validation:  # one partial_fit a row: n_iter_ counts rows, not epochs
+        print(f"epochs {args.epochs} (the first progressive, in the file's order); training "
+              f"accuracy {model.score(X, y):.4f}", file=report)
+    elif hasattr(model, "n_iter_"):
         state = "converged" if getattr(model, "converged_", False) else "did not converge"
         print(f"epochs {model.n_iter_}, {state}; training accuracy "
-              f"{model.score(X, y):.4f}", file=out)
-    print(f"wrote {args.output}", file=out)
+              f"{model.score(X, y):.4f}", file=report)
+    print(f"wrote {'the model to standard output' if to_stdout else args.output}", file=report)
     return 0
 
 
+def _row(X, i):
+    return X[i:i + 1]
+
+
+def progressive_validation(model, X, y, out, plus=False):
+    """Train `model` row by row in the file's order, each row first scored
+    by the model trained on the rows before it (progressive validation:
+    Blum, Kalai and Langford 1999, as Vowpal Wabbit reports it), and print
+    the mistake rate so far and since the last line at rows 1, 2, 4, 8, ...
+    and at the last row.  Returns the number of mistakes.
+
+    Before the first row the model has no weights: its score is zero, which
+    predicts the first of the sorted classes, as a model of zero weights
+    does."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError("--progress-validation needs one label per row")
+    classes = np.unique(y)
+    n = y.shape[0]
+    print(f"{'rows':>12} {'mistake rate':>13} {'since last':>11}  label  predicted", file=out)
+    mistakes = since = 0
+    last, report_at = 0, 1
+    for i in range(n):
+        row = _row(X, i)
+        predicted = model.predict(row)[0] if i else classes[0]
+        wrong = bool(predicted != y[i])
+        mistakes += wrong
+        since += wrong
+        if i == 0:
+            model.partial_fit(row, y[:1], classes=classes)
+        else:
+            model.partial_fit(row, y[i:i + 1])
+        rows = i + 1
+        if rows == report_at or rows == n:
+            print(f"{rows:>12d} {mistakes / rows:>13.6f} {since / (rows - last):>11.6f}  "
+                  f"{label_text(y[i], plus):>5}  {label_text(predicted, plus)}", file=out)
+            last, since = rows, 0
+            while report_at <= rows:
+                report_at *= 2
+    return mistakes
+
+
 def _load_for(args):
+    refuse_overwrite(getattr(args, "output", None), args.model, args.data, args.labels)
     model = pio.load_model(args.model)
-    X, y = load_data(args.data, args.format, args.labels, args.label_column,
+    data = load_data(args.data, args.format, args.labels, args.label_column,
                      n_features=getattr(model, "n_features_in_", None),
-                     need_labels=args.command == "evaluate")
-    return model, X, y
+                     need_labels=args.command == "evaluate",
+                     max_line_length=args.max_line_length)
+    return model, data
 
 
 def cmd_predict(args, out):
-    model, X, _ = _load_for(args)
+    model, data = _load_for(args)
+    X = data[0]
     if args.scores:
         values = np.asarray(model.decision_function(X))
         lines = [",".join(repr(float(v)) for v in np.atleast_1d(row)) for row in values]
     else:
-        lines = [str(v) for v in np.asarray(model.predict(X)).tolist()]
+        lines = [label_text(v, data.plus) if np.ndim(v) == 0 else
+                 " ".join(label_text(u) for u in v)
+                 for v in np.asarray(model.predict(X)).tolist()]
     text = "\n".join(lines) + ("\n" if lines else "")
     if args.output in (None, "-"):
         out.write(text)
@@ -333,11 +623,12 @@ def classification_report(y_true, y_pred, classes):
 
 
 def cmd_evaluate(args, out):
-    model, X, y = _load_for(args)
+    model, data = _load_for(args)
+    X, y = data
     if np.asarray(y).ndim != 1:
         raise ValueError("evaluate needs one label per row")
     accuracy, confusion, rows = classification_report(y, model.predict(X), model.classes_)
-    names = [str(c) for c in np.asarray(model.classes_).tolist()]
+    names = [label_text(c, data.plus) for c in np.asarray(model.classes_).tolist()]
     width = max(8, max(len(n) for n in names) + 1)
     print(f"{type(model).__name__} on {len(y)} rows of {args.data}", file=out)
     print(f"accuracy {accuracy:.4f}", file=out)
@@ -347,26 +638,71 @@ def cmd_evaluate(args, out):
         print(f"{name:>{width}}" + "".join(f"{v:>{width}d}" for v in row), file=out)
     print(f"{'class':>{width}}{'precision':>11}{'recall':>9}{'f1':>9}{'support':>9}", file=out)
     for c, precision, recall, f1, support in rows:
-        print(f"{str(c):>{width}}{precision:>11.4f}{recall:>9.4f}{f1:>9.4f}{support:>9d}",
-              file=out)
+        print(f"{label_text(c, data.plus):>{width}}{precision:>11.4f}{recall:>9.4f}"
+              f"{f1:>9.4f}{support:>9d}", file=out)
     return 0
+
+
+def _byte_count(text):
+    """A number of bytes: an integer, optionally with K, M or G (binary units)."""
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    t = text.strip().lower().removesuffix("ib").removesuffix("b")
+    scale = units.get(t[-1:], 1)
+    try:
+        value = int(t[:-1] if scale > 1 else t) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of bytes (e.g. 65536, "
+                                         "64M, 1G)") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: at least 1 byte")
+    return value
 
 
 def _data_options(p, labels_help="labels of an .npy X (an .npy file)"):
     p.add_argument("--format", choices=["auto", "svmlight", "csv", "npz", "npy"], default="auto",
-                   help="the data file's format (default: from its name)")
+                   help="the data file's format (default: from its name, else from its first "
+                   "bytes)")
     p.add_argument("--labels", metavar="FILE", help=labels_help)
     p.add_argument("--label-column", metavar="COLUMN",
                    help="CSV: the label column, an index or a header name (default: the last)")
+    p.add_argument("--max-line-length", type=_byte_count, metavar="BYTES",
+                   default=DEFAULT_MAX_LINE_LENGTH,
+                   help="svmlight: the longest line read, in bytes, K, M or G "
+                   "(default 64M); a longer line is an error naming it")
+
+
+_INT64_MAX = (1 << 63) - 1
+
+
+def _count(text):
+    """A positive integer that the compiled loops can count to."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if not 1 <= value <= _INT64_MAX:
+        raise argparse.ArgumentTypeError(f"{text} is out of range (1 to 2**63 - 1)")
+    return value
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, whose mistakes are one line and status 1, as every other error."""
+
+    def error(self, message):
+        raise _UsageError(f"{message} (see {self.prog} --help)")
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(prog="perceptron", description=__doc__.splitlines()[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(prog="perceptron", description=__doc__.splitlines()[0],
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="command")
     demo = sub.add_parser("demo", help="train on the shipped breast cancer data and report")
-    demo.add_argument("--epochs", type=int, default=1000, help="max_iter (default 1000)")
+    demo.add_argument("--epochs", type=_count, default=1000, help="max_iter (default 1000)")
     demo.add_argument("--seed", type=int, default=0, help="seed of the split and the shuffles")
     demo.add_argument("--plot", metavar="PATH", help="also write the learning curves as an image "
                       "(needs matplotlib)")
@@ -375,27 +711,34 @@ def build_parser():
     info.set_defaults(func=cmd_info)
 
     train = sub.add_parser("train", help="fit a model on a data file and write a model file")
-    train.add_argument("data", help="the training data")
+    train.add_argument("data", help="the training data ('-': standard input)")
     train.add_argument("-o", "--output", required=True, metavar="MODEL",
-                       help="the model file to write")
+                       help="the model file to write ('-': standard output, as bytes; the "
+                       "report then goes to standard error)")
     _data_options(train)
     train.add_argument("--algorithm", choices=["perceptron", "averaged", "pocket", "voted",
                                                "centroid"], default="perceptron")
-    train.add_argument("--epochs", type=int, default=10, help="max_iter (default 10)")
+    train.add_argument("--epochs", type=_count, default=10, help="max_iter (default 10)")
     train.add_argument("--eta0", type=float, default=1.0)
     train.add_argument("--margin", type=float, default=0.0)
-    train.add_argument("--batch-size", type=int, default=None)
+    train.add_argument("--batch-size", type=_count, default=None)
     train.add_argument("--multiclass", choices=["ovr", "multinomial"], default="ovr")
     train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--progress-validation", action="store_true",
+                       help="train row by row in the file's order, each row scored before it "
+                       "trains, and print the mistake rate so far and since the last line at "
+                       "rows 1, 2, 4, 8, ... (the first epoch; --epochs - 1 more follow)")
     train.add_argument("-q", "--quiet", action="store_true",
                        help="no progress bar or per-epoch lines")
     train.set_defaults(func=cmd_train)
 
     predict = sub.add_parser("predict", help="labels or scores of a data file by a saved model")
     predict.add_argument("model", help="a model file written by train (or model.save)")
-    predict.add_argument("data", help="the rows to predict (labels in the file are ignored)")
+    predict.add_argument("data", help="the rows to predict ('-': standard input; labels in "
+                         "the file are ignored)")
     predict.add_argument("-o", "--output", metavar="FILE",
-                         help="where to write one line per row (default: standard output)")
+                         help="where to write one line per row (default, or '-': standard "
+                         "output)")
     predict.add_argument("--scores", action="store_true",
                          help="write the decision function (comma-separated per class)")
     _data_options(predict)
@@ -403,25 +746,40 @@ def build_parser():
 
     evaluate = sub.add_parser("evaluate", help="accuracy, confusion matrix, precision/recall")
     evaluate.add_argument("model")
-    evaluate.add_argument("data")
+    evaluate.add_argument("data", help="the rows and their labels ('-': standard input)")
     _data_options(evaluate)
     evaluate.set_defaults(func=cmd_evaluate)
     return parser
 
 
+def _one_line(exc):
+    """An exception as one line of text."""
+    message = " ".join(str(exc).split())
+    if isinstance(exc, MemoryError):
+        return f"out of memory{': ' + message if message else ''}"
+    if isinstance(exc, OverflowError):
+        return f"a number too large: {message}"
+    if isinstance(exc, RecursionError):
+        return f"nested too deeply: {message}"
+    return message or type(exc).__name__
+
+
 def main(argv=None, out=None):
     out = sys.stdout if out is None else out
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as exc:
+        print(f"perceptron: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
     if args.command is None:
         parser.print_help(out)
         return 2
     try:
         return args.func(args, out)
-    except (ValueError, TypeError, OSError, ImportError, FloatingPointError) as exc:
-        message = " ".join(str(exc).split())  # one line
-        print(f"perceptron {args.command}: error: {message}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print(f"perceptron {args.command}: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # every failure is one line, never a traceback
+        print(f"perceptron {args.command}: error: {_one_line(exc)}", file=sys.stderr)
+        return 1

@@ -1,5 +1,6 @@
 """The command line's train / predict / evaluate on files, and its errors."""
 import io
+import os
 import subprocess
 import sys
 
@@ -110,7 +111,7 @@ def test_classification_report_by_hand():
 ])
 def test_errors_are_one_line_and_exit_1(tmp_path, monkeypatch, capsys, argv, message):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "data.weird").write_text("1,2\n")
+    (tmp_path / "data.weird").write_text("neither svmlight nor csv\n")
     (tmp_path / "not-a-model.ptn").write_bytes(b"not a model at all")
     (tmp_path / "data.csv").write_text("1,2,0\n")
     (tmp_path / "bad.svm").write_text("1 1:0.5\n-1 2:x\n")
@@ -130,3 +131,297 @@ def test_console_entry_point_runs(tmp_path, rng):
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "m.ptn").exists()
+
+
+# ------------------------------------------------- formats, streams, labels
+
+def svm_text(X, y, plus=True):
+    lines = []
+    for row, label in zip(X, y):
+        label = f"+{label}" if plus and label > 0 else str(label)
+        feats = " ".join(f"{j + 1}:{v!r}" for j, v in enumerate(row.tolist()) if v != 0)
+        lines.append(f"{label} {feats} \n")
+    return "".join(lines)
+
+
+def binary_data(rng, n=200, d=5):
+    X = np.round(rng.standard_normal((n, d)), 3)
+    w = rng.standard_normal(d)
+    y = np.where(X @ w > 0, 1, -1)
+    return X, y
+
+
+def cli(args, stdin=None, timeout=120):
+    """The command as a process: (status, stdout bytes, stderr text)."""
+    proc = subprocess.run([sys.executable, "-m", "perceptron", *args], input=stdin,
+                          capture_output=True, timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr.decode()
+
+
+def packed(path, data, kind):
+    import bz2
+    import gzip
+    import lzma
+
+    opener = {"gz": gzip.open, "bz2": bz2.open, "xz": lzma.open, "": open}[kind]
+    with opener(path, "wb") as out:
+        out.write(data)
+
+
+@pytest.mark.parametrize("name, kind", [("a9a.t", ""), ("a9a.t.gz", "gz"), ("train", ""),
+                                        ("data.weird", "bz2"), ("data.txt", "xz"),
+                                        ("no-suffix-but-gzip", "gz")])
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+def test_svmlight_told_from_the_content(tmp_path, rng, name, kind):
+    X, y = binary_data(rng)
+    packed(tmp_path / name, svm_text(X, y).encode(), kind)
+    expected = perceptron.Perceptron(max_iter=5, random_state=0).fit(X, y)
+    code, text = run(["train", str(tmp_path / name), "-o", str(tmp_path / "m.ptn"),
+                      "--epochs", "5", "-q"])
+    assert code == 0, text
+    model = perceptron.load(tmp_path / "m.ptn")
+    assert model.classes_.tolist() == [-1, 1] and model.classes_.dtype.kind == "i"
+    np.testing.assert_allclose(model.coef_, expected.coef_, rtol=1e-12)
+    code, text = run(["evaluate", str(tmp_path / "m.ptn"), str(tmp_path / name)])
+    assert code == 0 and "accuracy" in text
+
+
+def test_csv_and_numpy_told_from_the_content(tmp_path, rng):
+    X, y = blobs(rng, n=90)
+    write_csv(tmp_path / "blobs.data", X, y)
+    Xr, yr = load_data(tmp_path / "blobs.data")
+    np.testing.assert_array_equal(Xr, X)
+    assert yr.tolist() == y.tolist()
+    np.save(tmp_path / "X.bin", X)  # numpy adds .npy to the name
+    np.savez(tmp_path / "d.npz", X=X, y=np.arange(90) % 3)
+    (tmp_path / "d.npz").rename(tmp_path / "d.archive")
+    Xr, _ = load_data(tmp_path / "X.bin.npy", need_labels=False)
+    (tmp_path / "X.bin.npy").rename(tmp_path / "X.bin")
+    Xn, yn = load_data(tmp_path / "d.archive")
+    np.testing.assert_array_equal(load_data(tmp_path / "X.bin", need_labels=False)[0], X)
+    np.testing.assert_array_equal(Xn, X)
+    assert yn.tolist() == (np.arange(90) % 3).tolist()
+
+
+@pytest.mark.parametrize("content", [b"\x00" * 100, b"\x7fELF\x02\x01\x01" + bytes(range(200)),
+                                     b"hello world\nsecond line\n"])
+def test_unknown_content_is_one_line(tmp_path, capsys, content):
+    (tmp_path / "data.bin").write_bytes(content)
+    assert main(["train", str(tmp_path / "data.bin"), "-o", str(tmp_path / "m.ptn")],
+                out=io.StringIO()) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot tell the format of" in err
+    assert not (tmp_path / "m.ptn").exists()
+
+
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+def test_a9a_by_content(a9a_path, tmp_path):
+    test = tmp_path / "a9a.t"
+    with open(a9a_path, "rb") as fh:
+        test.write_bytes(b"".join(fh.readline() for _ in range(2000)))
+    code, text = run(["train", str(a9a_path), "-o", str(tmp_path / "a9a.ptn"), "--algorithm",
+                      "averaged", "--epochs", "3", "-q"])
+    assert code == 0, text
+    code, text = run(["evaluate", str(tmp_path / "a9a.ptn"), str(test)])
+    assert code == 0 and float(text.split("accuracy")[1].split()[0]) > 0.8
+    assert "      +1" in text and "      -1" in text
+    code, text = run(["predict", str(tmp_path / "a9a.ptn"), str(test)])
+    assert set(text.split()) == {"+1", "-1"} and len(text.split()) == 2000
+
+
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+def test_labels_are_written_as_read(tmp_path, rng):
+    X, y = binary_data(rng, n=60)
+    (tmp_path / "plus.svm").write_text(svm_text(X, y, plus=True))
+    (tmp_path / "bare.svm").write_text(svm_text(X, y, plus=False))
+    run(["train", str(tmp_path / "plus.svm"), "-o", str(tmp_path / "m.ptn"), "-q"])
+    for name, positive in (("plus.svm", "+1"), ("bare.svm", "1")):
+        code, text = run(["predict", str(tmp_path / "m.ptn"), str(tmp_path / name)])
+        assert code == 0 and set(text.split()) == {positive, "-1"}, name
+    # integer classes as integers, text labels as text
+    y3 = np.where(y > 0, 3, 7)
+    (tmp_path / "three.svm").write_text(svm_text(X, y3, plus=False))
+    run(["train", str(tmp_path / "three.svm"), "-o", str(tmp_path / "m3.ptn"), "-q"])
+    code, text = run(["predict", str(tmp_path / "m3.ptn"), str(tmp_path / "three.svm")])
+    assert set(text.split()) == {"3", "7"}
+    write_csv(tmp_path / "spam.csv", np.c_[X[:, :3]], np.where(y > 0, "spam", "ham"))
+    run(["train", str(tmp_path / "spam.csv"), "-o", str(tmp_path / "ms.ptn"), "-q"])
+    code, text = run(["predict", str(tmp_path / "ms.ptn"), str(tmp_path / "spam.csv")])
+    assert set(text.split()) == {"spam", "ham"}
+
+
+def test_label_text_rule():
+    from perceptron.cli import label_text
+
+    assert [label_text(v) for v in (1, -1, 3.0, 2.5, "spam", np.int64(4))] == \
+        ["1", "-1", "3", "2.5", "spam", "4"]
+    assert [label_text(v, plus=True) for v in (1, -1, 0, 1.0, 0.5)] == \
+        ["+1", "-1", "0", "+1", "0.5"]
+
+
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+def test_standard_input_and_output(tmp_path, rng):
+    X, y = binary_data(rng, n=80)
+    svm = svm_text(X, y).encode()
+    code, model_bytes, err = cli(["train", "-", "-o", "-", "--epochs", "3", "-q"], stdin=svm)
+    assert code == 0, err
+    assert "trained" in err and "wrote the model to standard output" in err
+    model = perceptron.load(io.BytesIO(model_bytes))
+    expected = perceptron.Perceptron(max_iter=3, random_state=0).fit(X, y)
+    np.testing.assert_allclose(model.coef_, expected.coef_, rtol=1e-12)
+    (tmp_path / "m.ptn").write_bytes(model_bytes)
+    code, out, err = cli(["predict", str(tmp_path / "m.ptn"), "-", "-o", "-"], stdin=svm)
+    assert code == 0, err
+    assert out.decode().split() == [("+1" if v > 0 else "-1") for v in expected.predict(X)]
+    # csv on standard input, compressed too
+    import gzip
+
+    buf = io.StringIO()
+    for row, label in zip(X, y):
+        buf.write(",".join(map(repr, row.tolist())) + f",{label}\n")
+    for data in (buf.getvalue().encode(), gzip.compress(buf.getvalue().encode())):
+        code, out, err = cli(["evaluate", str(tmp_path / "m.ptn"), "-"], stdin=data)
+        assert code == 0, err
+        assert b"accuracy" in out
+
+
+def test_output_that_is_an_input_is_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    data = tmp_path / "data.svm"
+    data.write_text("+1 1:1\n-1 2:1\n")
+    before = data.read_bytes()
+    (tmp_path / "link.svm").symlink_to(data)
+    for argv in (["train", "data.svm", "-o", "data.svm"],
+                 ["train", "data.svm", "-o", str(tmp_path / "." / "data.svm")],
+                 ["train", "link.svm", "-o", "data.svm"]):
+        assert main(argv, out=io.StringIO()) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "is the input" in err and "refusing" in err
+        assert data.read_bytes() == before
+    assert main(["train", "data.svm", "-o", "m.ptn", "-q"], out=io.StringIO()) == 0
+    model_before = (tmp_path / "m.ptn").read_bytes()
+    for argv in (["predict", "m.ptn", "data.svm", "-o", "m.ptn"],
+                 ["predict", "m.ptn", "data.svm", "-o", "./data.svm"]):
+        assert main(argv, out=io.StringIO()) == 1
+        assert "is the input" in capsys.readouterr().err
+    assert (tmp_path / "m.ptn").read_bytes() == model_before and data.read_bytes() == before
+
+
+# ------------------------------------------------- progressive validation
+
+def progressive_reference(X, y):
+    """Mistakes of the plain perceptron scored before each update (numpy)."""
+    w, b, wrong = np.zeros(X.shape[1]), 0.0, []
+    for x, t in zip(X, y):
+        a = float(x @ w) + b
+        wrong.append((1 if a > 0 else -1) != t)
+        if t * a <= 0:
+            w, b = w + t * x, b + t
+    return np.array(wrong), w, b
+
+
+def test_progress_validation_against_numpy(tmp_path, rng):
+    X, y = binary_data(rng, n=100, d=4)
+    flip = rng.random(100) < 0.1  # not separable: mistakes all along
+    y = np.where(flip, -y, y)
+    (tmp_path / "d.svm").write_text(svm_text(X, y))
+    code, text = run(["train", str(tmp_path / "d.svm"), "-o", str(tmp_path / "m.ptn"),
+                      "--progress-validation", "--epochs", "1"])
+    assert code == 0, text
+    wrong, w, b = progressive_reference(X, y)
+    lines = [line.split() for line in text.splitlines()]
+    table = [line for line in lines if line and line[0].isdigit()]
+    assert [int(t[0]) for t in table] == [1, 2, 4, 8, 16, 32, 64, 100]
+    last = 0
+    for row in table:
+        rows = int(row[0])
+        assert float(row[1]) == pytest.approx(wrong[:rows].mean(), abs=1e-6)
+        assert float(row[2]) == pytest.approx(wrong[last:rows].mean(), abs=1e-6)
+        assert row[3] == ("+1" if y[rows - 1] > 0 else "-1")
+        last = rows
+    model = perceptron.load(tmp_path / "m.ptn")
+    np.testing.assert_allclose(model.coef_.ravel(), w, rtol=1e-12, atol=1e-12)
+    assert float(np.ravel(model.intercept_)[0]) == pytest.approx(b)
+
+
+def test_progress_validation_of_the_averaged_model(tmp_path, rng):
+    # the averaged perceptron predicts with its averaged weights: each row is
+    # scored by the model the rows before it trained, as predict gives it
+    X, y = binary_data(rng, n=40, d=3)
+    (tmp_path / "d.svm").write_text(svm_text(X, y))
+    out = io.StringIO()
+    model = perceptron.Perceptron(average=True)
+    from perceptron.cli import progressive_validation
+
+    mistakes = progressive_validation(model, X, y, out)
+    ref = perceptron.Perceptron(average=True)
+    expected = int(y[0] != -1)
+    for i in range(len(y)):
+        if i:
+            expected += int(ref.predict(X[i:i + 1])[0] != y[i])
+        ref.partial_fit(X[i:i + 1], y[i:i + 1], classes=[-1, 1])
+    assert mistakes == expected
+    np.testing.assert_array_equal(model.coef_, ref.coef_)
+    code, text = run(["train", str(tmp_path / "d.svm"), "-o", str(tmp_path / "m.ptn"),
+                      "--progress-validation", "--algorithm", "voted"])
+    assert code == 1
+
+
+# ------------------------------------------------- every failure is one line
+
+def test_failures_are_one_line_in_a_process(tmp_path):
+    (tmp_path / "d.svm").write_text("+1 1:1\n-1 2:1\n")
+    model = tmp_path / "m.ptn"
+    assert cli(["train", str(tmp_path / "d.svm"), "-o", str(model), "-q"])[0] == 0
+    huge = bytearray(model.read_bytes())
+    huge[48:56] = (1 << 62).to_bytes(8, "little")  # the preamble's claimed file size
+    (tmp_path / "huge.ptn").write_bytes(bytes(huge))
+    long_line = tmp_path / "long.svm"
+    long_line.write_text("+1 1:1\n-1 " + " ".join(f"{i}:1" for i in range(1, 400)) + "\n")
+    cases = [
+        (["train", str(tmp_path / "d.svm"), "-o", str(tmp_path / "x.ptn"),
+          "--epochs", "99999999999999999999"], "out of range"),
+        (["predict", str(tmp_path / "huge.ptn"), str(tmp_path / "d.svm")], "huge.ptn"),
+        (["train", str(long_line), "-o", str(tmp_path / "x.ptn"), "--max-line-length", "1K"],
+         "line 2: the line is longer than 1024 bytes"),
+        (["train", str(tmp_path / "d.svm")], "the following arguments are required: -o"),
+        (["train", str(tmp_path / "d.svm"), "-o", "x", "--epochs", "many"], "invalid int"),
+        (["train", str(tmp_path / "d.svm"), "-o", "x", "--max-line-length", "lots"],
+         "not a number of bytes"),
+        (["frobnicate"], "invalid choice"),
+    ]
+    for argv, message in cases:
+        code, out, err = cli(argv)
+        assert code == 1, (argv, err)
+        assert err.count("\n") == 1 and "Traceback" not in err, (argv, err)
+        assert err.startswith("perceptron") and ": error: " in err and message in err, (argv, err)
+    assert not (tmp_path / "x.ptn").exists()
+
+
+def test_memory_error_is_one_line(monkeypatch, capsys, tmp_path):
+    import perceptron.cli as cli_module
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(cli_module, "load_data", no_memory)
+    assert main(["train", "whatever.svm", "-o", str(tmp_path / "m.ptn")], out=io.StringIO()) == 1
+    assert capsys.readouterr().err == "perceptron train: error: out of memory\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_dev_zero_returns_at_once(tmp_path):
+    for argv, stdin in ((["train", "/dev/zero", "-o", str(tmp_path / "m.ptn")], None),
+                        (["train", "/dev/zero", "--format", "svmlight", "-o",
+                          str(tmp_path / "m.ptn")], None),
+                        (["train", "-", "-o", str(tmp_path / "m.ptn")], "zero")):
+        if stdin:
+            with open("/dev/zero", "rb") as zero:
+                proc = subprocess.run([sys.executable, "-m", "perceptron", *argv], stdin=zero,
+                                      capture_output=True, timeout=60)
+            code, err = proc.returncode, proc.stderr.decode()
+        else:
+            code, _, err = cli(argv, timeout=60)
+        assert code == 1 and err.count("\n") == 1, err
+        assert "binary" in err or "is not a number" in err, err
+    assert not (tmp_path / "m.ptn").exists()

@@ -538,3 +538,144 @@ def test_round_trip_of_extremes_keeps_bits():
         dump_svmlight(C, [1], out)
         got, _ = load_svmlight(io.BytesIO(out.getvalue()), dtype=dtype, output="csr")
         np.testing.assert_array_equal(got.data.view(np.uint8), values.view(np.uint8))
+
+
+# ------------------------------------------------------------ bounded reading
+
+def test_max_line_length_names_the_line():
+    data = b"1 1:1\n-1 " + b" ".join(b"%d:1" % i for i in range(1, 40)) + b"\n1 2:1\n"
+    with pytest.raises(SvmlightFormatError, match=r"^<file>, line 2: the line is longer than "
+                                                  r"50 bytes.*max_line_length") as info:
+        load_bytes(data, max_line_length=50)
+    assert info.value.line == 2
+    for buffer_size in (1, 7, 64, 4096):  # wherever the blocks cut the line
+        with pytest.raises(SvmlightFormatError) as info:
+            load_bytes(data, max_line_length=50, buffer_size=buffer_size)
+        assert info.value.line == 2 and "longer than 50 bytes" in info.value.reason
+        with pytest.raises(SvmlightFormatError, match="line 2: the line is longer"):
+            list(iter_svmlight(io.BytesIO(data), n_features=50, max_line_length=50,
+                               buffer_size=buffer_size))
+    X, _ = load_bytes(data, max_line_length=len(data.splitlines()[1]))  # the limit itself
+    assert X.shape == (3, 39)
+    X, _ = load_bytes(data, max_line_length=None)
+    assert X.shape == (3, 39)
+    with pytest.raises(ValueError, match="max_line_length must be >= 1"):
+        load_bytes(data, max_line_length=0)
+    with pytest.raises(TypeError, match="max_line_length must be an int"):
+        iter_svmlight(io.BytesIO(data), max_line_length=1.5)
+
+
+def test_binary_input_is_refused_at_its_first_bytes():
+    for data, line in ((b"\x00" * 5000, 1), (b"\x1f\x8b\x08\x00" + bytes(range(256)) * 4, 1),
+                       (b"\x93NUMPY\x01\x00" + b"\x00" * 300, 1),
+                       (b"1 1:1\n\x00\x00" + b"\x00" * 200, 2)):
+        stream = _Endless(data)
+        with pytest.raises(SvmlightFormatError, match="is not a number") as info:
+            load_svmlight(stream, buffer_size=1024)
+        assert info.value.line == line
+        assert stream.served <= 2048  # the first blocks, not the (endless) rest
+
+
+class _Endless(io.RawIOBase):
+    """A stream that starts with `head` and then repeats its last byte forever
+    (a pipe that never closes), counting the bytes it served."""
+
+    def __init__(self, head, fill=None):
+        self.head, self.fill, self.served = head, fill or head[-1:], 0
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = len(b)
+        start = self.served
+        for i in range(n):
+            k = start + i
+            b[i] = self.head[k] if k < len(self.head) else self.fill[(k - len(self.head))
+                                                                       % len(self.fill)]
+        self.served += n
+        return n
+
+
+def test_endless_line_stops_at_the_limit():
+    stream = _Endless(b"1 ", b"1:1 ")
+    with pytest.raises(SvmlightFormatError, match="line 1: the line is longer than 10000 bytes"):
+        load_svmlight(stream, max_line_length=10_000, buffer_size=512)
+    assert stream.served <= 10_000 + 512
+
+
+def _run(code, timeout=120):
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
+def test_dev_zero_is_refused_at_once():
+    code = """if True:
+        from perceptron.io import load_svmlight, iter_svmlight
+        from perceptron.exceptions import SvmlightFormatError
+        for read in (lambda: load_svmlight("/dev/zero"),
+                     lambda: list(iter_svmlight("/dev/zero", n_features=3)),
+                     lambda: list(iter_svmlight("/dev/zero"))):
+            try:
+                read()
+            except SvmlightFormatError as exc:
+                print(exc.line, exc.reason)
+        """
+    proc = _run(code, timeout=60)  # would never end (or exhaust memory) if read to the end
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 3 and all(line.startswith("1 the label '\\x00") for line in lines)
+
+
+def _vm_hwm_code(path, max_line_length):
+    return f"""if True:
+        from perceptron.io import load_svmlight
+        from perceptron.exceptions import SvmlightFormatError
+
+        def hwm():
+            with open("/proc/self/status") as fh:
+                for line in fh:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) * 1024
+
+        before = hwm()
+        try:
+            load_svmlight({str(path)!r}, max_line_length={max_line_length!r})
+        except SvmlightFormatError as exc:
+            print(exc.line, exc.reason.split(",")[0])
+        print(hwm() - before)
+        """
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
+def test_one_huge_line_in_a_small_bz2_is_read_in_bounded_memory(tmp_path):
+    # 4 GiB of one line without a newline, in a bz2 file of a few hundred KiB:
+    # a stream of 1 MiB, compressed once, repeated (bz2 readers read
+    # concatenated streams as one)
+    block = b"2:0.5 " * ((1 << 20) // 6)
+    path = tmp_path / "one-line.svm.bz2"
+    with open(path, "wb") as out:
+        out.write(bz2.compress(b"1 " + block))
+        packed = bz2.compress(block)
+        total = len(block)
+        while total < 4 << 30:
+            out.write(packed)
+            total += len(block)
+    assert path.stat().st_size < 2 << 20
+    for limit, bound in ((8 << 20, 48 << 20), (64 << 20, 160 << 20)):
+        proc = _run(_vm_hwm_code(path, limit), timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        message, grown = proc.stdout.splitlines()
+        assert message == f"1 the line is longer than {limit} bytes"
+        if "asan" not in os.environ.get("LD_PRELOAD", ""):  # (its quarantine keeps freed memory)
+            assert int(grown) < bound, (limit, int(grown))  # the line is 4 GiB
+
+
+def test_label_signs_are_counted():
+    from perceptron._svmlight import load_svmlight_signs
+
+    _, y, signs = load_svmlight_signs(io.BytesIO(b"+1 1:1\n-1 2:1\n+1 3:1\n"))
+    assert signs == (2, 0) and y.tolist() == [1.0, -1.0, 1.0]
+    _, _, signs = load_svmlight_signs(io.BytesIO(b"1 1:1\n-1 2:1\n+2 3:1\n0 1:1\n"))
+    assert signs == (1, 1)

@@ -34,6 +34,7 @@ typedef struct result {
 
 static int failures = 0;
 static int checks = 0;
+static int64_t max_line = -1;   /* the parsers' longest line; -1: their default */
 
 static void check(int ok, const char *what, const char *input)
 {
@@ -136,7 +137,7 @@ static void parse(const char *input, size_t len, const size_t *cuts, size_t n_cu
     size_t start = 0, c;
     int s = PTN_SVM_OK;
     memset(r, 0, sizeof *r);
-    if (p == NULL) {
+    if (p == NULL || (max_line >= 0 && ptn_svm_set_max_line(p, max_line) != PTN_SVM_OK)) {
         printf("ptn_svm_new failed\n");
         exit(2);
     }
@@ -251,6 +252,52 @@ static void expect(const char *input, int base, int status, int64_t line, int64_
     result_free(&r);
 }
 
+/* Bounded reading: a line past the longest allowed, or a line that cannot
+ * start with a label, fails at once, without the rest of the input. */
+static void bounded_reading(void)
+{
+    static char zeros[1 << 16];
+    ptn_svm_options o = {PTN_SVM_FLOAT64, PTN_SVM_INT64, PTN_SVM_BASE_AUTO, 0};
+    ptn_svm_parser *p;
+    size_t used = 0, k;
+    int s = PTN_SVM_OK;
+    int64_t plus, bare;
+
+    /* NUL bytes (/dev/zero), a gzip header: refused by the first feed */
+    p = ptn_svm_new(&o);
+    s = ptn_svm_feed(p, zeros, sizeof zeros, &used);
+    check(s == PTN_SVM_ERR_LABEL && ptn_svm_last_error(p)->line == 1, "NUL bytes refused", "");
+    ptn_svm_free(p);
+    p = ptn_svm_new(&o);
+    memcpy(zeros, "  \x1f\x8b\x08", 5);
+    s = ptn_svm_feed(p, zeros, 100, &used);
+    check(s == PTN_SVM_ERR_LABEL, "binary start refused", "");
+    ptn_svm_free(p);
+    memset(zeros, 0, 5);
+
+    /* one endless line: an error once it passes the limit, fed in pieces */
+    p = ptn_svm_new(&o);
+    check(ptn_svm_set_max_line(p, 1000) == PTN_SVM_OK, "set_max_line", "");
+    s = PTN_SVM_OK;
+    for (k = 0; k < 200 && s >= 0; k++) {
+        s = ptn_svm_feed(p, "1 1:1 2:2 ", 10, &used);
+    }
+    check(s == PTN_SVM_ERR_LINE_TOO_LONG && k == 101 && ptn_svm_last_error(p)->line == 1,
+          "endless line refused past the limit", "");
+    check(ptn_svm_set_max_line(p, 5) == PTN_SVM_ERR_USAGE, "set_max_line after feed", "");
+    ptn_svm_free(p);
+
+    /* within the limit, line by line; the limit counts the bytes before '\n' */
+    p = ptn_svm_new(&o);
+    ptn_svm_set_max_line(p, 7);
+    s = ptn_svm_feed(p, "1 1:1\r\n+2 2:2\n-1 3:1\n+1 1:2345\n", 30, &used);
+    check(s == PTN_SVM_ERR_LINE_TOO_LONG && ptn_svm_last_error(p)->line == 4, "limit of 7 bytes",
+          "");
+    ptn_svm_label_signs(p, &plus, &bare);
+    check(plus == 1 && bare == 1, "label signs", "");
+    ptn_svm_free(p);
+}
+
 static const char *cases[] = {
     "",
     "\n",
@@ -285,6 +332,11 @@ static const char *cases[] = {
     "1 1:0.1000000000000000055511151231257827021181583404541015625\n",
     "-inf 1:INF 2:-Infinity 3:NaN 4:-nan\n",
     "1 1:1 # 2:2\n2 2:2",
+    "1 1:1\n\x01\x02\x03 and more bytes than the eighty shown of a line, "
+    "to be refused before its end\n",
+    "  \x7f\x45\x4c\x46 more and more bytes, more than eighty of them, "
+    "a binary file's start, no newline",
+    "1 1:1 2:2 3:3 4:4 5:5 6:6 7:7 8:8 9:9 10:10 11:11 12:12 13:13 14:14 15:15 16:16\n1",
 };
 
 int main(void)
@@ -294,6 +346,7 @@ int main(void)
     static const int bases[] = {PTN_SVM_BASE_AUTO, PTN_SVM_BASE_ZERO, PTN_SVM_BASE_ONE};
     static const char alphabet[] = "0123456789:.-+e #\n\r\tqidnaf:1 1:";
     unsigned long long state = 0x9E3779B97F4A7C15ULL;
+    const size_t n_cases = sizeof cases / sizeof cases[0];
     size_t c, v, i, b;
     char buf[96];
 
@@ -311,8 +364,12 @@ int main(void)
     expect("1 9223372036854775807:1\n", PTN_SVM_BASE_ONE, 0, 0, 1, 1);
     expect("1 9223372036854775807:1\n1 0:1", PTN_SVM_BASE_AUTO, PTN_SVM_ERR_INDEX_RANGE, 1, 0, 0);
     expect("1 1:1 # 2:2\n2 2:2", PTN_SVM_BASE_AUTO, 0, 0, 2, 2);
+    bounded_reading();
 
-    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    /* every case again with lines of at most 12 and 90 bytes: the same
+     * outcome however the input is cut */
+    for (c = 0; c < 3 * n_cases; c++) {
+        max_line = c < n_cases ? -1 : c < 2 * n_cases ? 12 : 90;
         for (v = 0; v < 2; v++) {
             for (i = 0; i < 2; i++) {
                 for (b = 0; b < 3; b++) {
@@ -321,7 +378,7 @@ int main(void)
                     o.index_type = index_types[i];
                     o.base = bases[b];
                     o.max_rows = 0;
-                    all_readings_agree(cases[c], strlen(cases[c]), &o);
+                    all_readings_agree(cases[c % n_cases], strlen(cases[c % n_cases]), &o);
                 }
             }
         }
@@ -345,6 +402,7 @@ int main(void)
         o.index_type = c % 2 ? PTN_SVM_INT32 : PTN_SVM_INT64;
         o.value_type = c % 3 ? PTN_SVM_FLOAT64 : PTN_SVM_FLOAT32;
         o.base = bases[c % 3];
+        max_line = c % 4 == 0 ? (int64_t)(c / 4 % 20) : -1;
         all_readings_agree(buf, len, &o);
     }
     if (failures) {

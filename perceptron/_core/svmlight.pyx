@@ -64,10 +64,13 @@ cdef extern from "ptn_svmlight.h" nogil:
         PTN_SVM_ERR_TOO_MANY
         PTN_SVM_ERR_NO_MEMORY
         PTN_SVM_ERR_USAGE
+        PTN_SVM_ERR_LINE_TOO_LONG
 
     ptn_svm_parser *ptn_svm_new(const ptn_svm_options *options)
     void ptn_svm_free(ptn_svm_parser *p)
     int ptn_svm_feed(ptn_svm_parser *p, const char *buf, size_t length, size_t *consumed)
+    int ptn_svm_set_max_line(ptn_svm_parser *p, int64_t max_bytes)
+    void ptn_svm_label_signs(const ptn_svm_parser *p, int64_t *plus, int64_t *bare)
     int ptn_svm_finish(ptn_svm_parser *p)
     int ptn_svm_resolve_base(ptn_svm_parser *p)
     int ptn_svm_current_base(const ptn_svm_parser *p)
@@ -95,6 +98,7 @@ ERR_ZERO_INDEX = PTN_SVM_ERR_ZERO_INDEX
 ERR_INDEX_RANGE = PTN_SVM_ERR_INDEX_RANGE
 ERR_TOO_MANY = PTN_SVM_ERR_TOO_MANY
 ERR_NO_MEMORY = PTN_SVM_ERR_NO_MEMORY
+ERR_LINE_TOO_LONG = PTN_SVM_ERR_LINE_TOO_LONG
 
 
 cdef char *_FORMAT_BYTE = "B"
@@ -151,12 +155,16 @@ cdef class Parser:
     max_rows : int
         ``feed`` stops (returning FULL) once this many rows wait to be
         taken; 0 for no limit.
+    max_line : int
+        The longest line accepted, in bytes; 0 for no limit, -1 for the C
+        parser's default.
     """
     cdef ptn_svm_parser *p
     cdef readonly object value_dtype
     cdef readonly object index_dtype
 
-    def __cinit__(self, value_dtype, index_dtype, int base, int64_t max_rows=0):
+    def __cinit__(self, value_dtype, index_dtype, int base, int64_t max_rows=0,
+                  int64_t max_line=-1):
         cdef ptn_svm_options options
         self.value_dtype = np.dtype(value_dtype)
         self.index_dtype = np.dtype(index_dtype)
@@ -178,9 +186,13 @@ cdef class Parser:
             raise ValueError(f"max_rows must be >= 0, got {max_rows}")
         options.base = base
         options.max_rows = max_rows
+        if max_line < -1:
+            raise ValueError(f"max_line must be >= -1, got {max_line}")
         self.p = ptn_svm_new(&options)
         if self.p == NULL:
             raise MemoryError("no memory for an svmlight parser")
+        if max_line >= 0:
+            ptn_svm_set_max_line(self.p, max_line)
 
     def __dealloc__(self):
         ptn_svm_free(self.p)
@@ -250,6 +262,13 @@ cdef class Parser:
     @property
     def first_zero_line(self):
         return ptn_svm_first_zero_line(self.p)
+
+    @property
+    def label_signs(self):
+        """(positive labels written with a leading '+', positive labels without)."""
+        cdef int64_t plus = 0, bare = 0
+        ptn_svm_label_signs(self.p, &plus, &bare)
+        return plus, bare
 
     @property
     def lines(self):

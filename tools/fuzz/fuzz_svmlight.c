@@ -4,8 +4,9 @@
  * The first byte picks the options (value and index types, index base, a
  * small max_rows so that FULL and take happen mid-stream) and where the rest
  * of the input is cut into two chunks, so every byte position can be a chunk
- * boundary.  Every status is acceptable; what must never happen is a read or
- * write out of bounds, undefined behaviour or a leak (ASan/UBSan/LSan).
+ * boundary; with bit 6 set, the longest line allowed is short (a few dozen
+ * bytes), so that lines past it, cut anywhere, are exercised.  Every status
+ * is acceptable; what must never happen is a read or write out of bounds, undefined behaviour or a leak (ASan/UBSan/LSan).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -76,6 +77,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (p == NULL) {
         return 0;
     }
+    if (knob & 64) {
+        ptn_svm_set_max_line(p, (int64_t)(data[1] % 97));
+    }
     if (feed_all(p, text, cut) == 0 && feed_all(p, text + cut, size - cut) == 0 &&
         ptn_svm_finish(p) >= 0) {
         if (ptn_svm_resolve_base(p) >= 0) {
@@ -83,6 +87,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
     }
     (void)ptn_svm_last_error(p)->message[0];
+    {
+        int64_t plus, bare;
+        ptn_svm_label_signs(p, &plus, &bare);
+    }
     ptn_svm_free(p);
     return 0;
 }
