@@ -94,7 +94,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     multiclass : {"ovr", "multinomial"}, default="ovr"
         How more than two classes are learned.
     n_jobs : int or None, default=None
-        Threads for one-vs-rest problems (None: 1, -1: all CPUs).
+        Threads for one-vs-rest problems (None: 1) and for scoring (None:
+        all the process may use); -1: all the CPUs the process may use, -2:
+        all but one, ...
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the training rows (stratified),
         score the model on them after each epoch, stop after
