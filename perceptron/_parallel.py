@@ -212,7 +212,7 @@ def _register_with_threadpoolctl():
     register = getattr(threadpoolctl, "register", None)
     if base is None or register is None:  # an older threadpoolctl
         return None
-    ours = os.path.realpath(_decision.__file__)
+    ours = os.path.normcase(os.path.realpath(_decision.__file__))
 
     class PerceptronController(base):
         """The thread pool of perceptron (predict, decision_function, one-vs-rest fits)."""
@@ -229,7 +229,7 @@ def _register_with_threadpoolctl():
             _set_limit(num_threads)
 
         def get_version(self):
-            if os.path.realpath(self.filepath) != ours:
+            if os.path.normcase(os.path.realpath(self.filepath)) != ours:
                 raise OSError(f"{self.filepath} is not perceptron's")
             return __version__
 
