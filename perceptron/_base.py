@@ -2,14 +2,18 @@
 
 The protocol is scikit-learn's (``get_params``, ``set_params``, parameters
 stored unchanged by ``__init__``, fitted attributes ending in ``_``), written
-here so that scikit-learn is not a dependency.
+here so that scikit-learn is not a dependency.  Pickles leave out the
+training state an estimator registers (``perceptron._registry``) unless
+``keep_training_state()`` was called; copies keep everything.
 """
+import copy
 import inspect
 from typing import Any, Callable
 
 import numpy as np
 
 from ._model_io import save_model
+from ._registry import KEEP_TRAINING_STATE, training_state_of
 
 
 class BaseEstimator:
@@ -37,20 +41,82 @@ class BaseEstimator:
             setattr(self, name, value)
         return self
 
-    def save(self, path):
+    def save(self, path, *, training_state=None):
         """Write this estimator to a model file (see ``perceptron.io.save_model``).
 
         The file is plain data (numeric arrays and a JSON header, never a
-        pickle) with the parameters, the fitted attributes and the training
-        state; ``perceptron.load(path)`` gives back an estimator that
-        predicts exactly as this one and can go on with ``partial_fit`` or
-        ``warm_start``.
+        pickle) with the parameters and the fitted attributes;
+        ``perceptron.load(path)`` gives back an estimator that predicts
+        exactly as this one.
 
         Parameters
         ----------
         path : str, os.PathLike or binary file object
+        training_state : bool or None, default=None
+            Keep the training state of a ``Perceptron`` (what ``partial_fit``
+            and ``warm_start`` continue from: the raw weights, the averaging
+            accumulators, the pocket, the counters).  False: a compact file,
+            about the size of ``coef_``, that predicts the same; the loaded
+            model refuses ``partial_fit`` and warm-starts from ``coef_``.
+            None: keep it only if :meth:`keep_training_state` was called.
         """
-        save_model(self, path)
+        save_model(self, path, training_state=training_state)
+
+    def keep_training_state(self, keep=True):
+        """Keep the training state in this estimator's pickles and model files.
+
+        Pickles (``pickle``, ``joblib``, the processes of ``n_jobs`` in
+        scikit-learn) and :meth:`save` leave out by default what only
+        training reads: the ``Perceptron``'s raw weights, averaging
+        accumulators, pocket and counters.  They then hold about the size of
+        ``coef_``, and the copy predicts the same but cannot go on with
+        ``partial_fit``.  After ``keep_training_state()`` they hold
+        everything, and the copy continues exactly where this estimator
+        stopped.  ``copy.copy`` and ``copy.deepcopy`` always keep everything.
+        The setting is not a parameter (``clone`` does not carry it).
+        VotedPerceptron, CentroidClassifier and KernelPerceptron have no
+        training state: their pickles are always whole.
+
+        Parameters
+        ----------
+        keep : bool, default=True
+            False goes back to compact pickles and files.
+
+        Returns
+        -------
+        self
+        """
+        if not isinstance(keep, (bool, np.bool_)):
+            raise TypeError(f"keep must be True or False, got {keep!r}")
+        if keep:
+            setattr(self, KEEP_TRAINING_STATE, True)
+        elif KEEP_TRAINING_STATE in vars(self):
+            delattr(self, KEEP_TRAINING_STATE)
+        return self
+
+    def __getstate__(self):
+        """The pickled attributes: all but the training state, unless
+        :meth:`keep_training_state` was called."""
+        state = dict(vars(self))
+        if not state.get(KEEP_TRAINING_STATE, False):
+            for name in training_state_of(type(self)):
+                state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        vars(self).update(state)
+
+    def __copy__(self):
+        # a copy in the process: everything, the training state included
+        new = type(self).__new__(type(self))
+        vars(new).update(vars(self))
+        return new
+
+    def __deepcopy__(self, memo):
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        vars(new).update(copy.deepcopy(vars(self), memo))
+        return new
 
     def __sklearn_tags__(self):
         """scikit-learn's estimator tags (read by scikit-learn >= 1.6 only, so
@@ -76,6 +142,17 @@ class BaseEstimator:
             if not same:
                 changed.append(f"{name}={value!r}")
         return f"{type(self).__name__}({', '.join(changed)})"
+
+
+def no_training_state(est, method):
+    """The error of `method` (partial_fit) on a fitted model loaded or
+    unpickled without its training state."""
+    return ValueError(
+        f"this {type(est).__name__} has no training state (it was saved or pickled without it, "
+        f"the default), so {method} cannot continue it: save it with "
+        "est.save(path, training_state=True), or call est.keep_training_state() before "
+        "pickling it, to go on training after loading (fit with warm_start=True starts again "
+        "from coef_ and intercept_)")
 
 
 class ClassifierMixin:

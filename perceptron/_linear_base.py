@@ -8,16 +8,19 @@ import numpy as np
 from .model import LinearModel
 from ._base import ClassifierMixin
 from ._core import decision as _decision
-from ._parallel import available_threads, map_threads, row_chunks
+from ._parallel import available_threads, map_threads, row_chunks, scoring_threads
 from ._validation import CSRData, check_feature_names, check_is_fitted, check_n_features, check_X
 
 __all__ = ["LinearClassifierMixin", "linear_decision"]
 
 
-def linear_decision(X, W, b):
-    """Activations X @ W.T + b, (n, k) float64, rows split among threads.
+def linear_decision(X, W, b, n_threads=None):
+    """Activations X @ W.T + b, (n, k) float64, rows split among at most
+    `n_threads` threads (None: ``available_threads()``).
 
     X is a dense array or a ``CSRData`` (checked CSR arrays)."""
+    if n_threads is None:
+        n_threads = available_threads()
     if W.dtype != X.dtype:
         # the loop needs one dtype; casting k*d weights beats copying X
         W = W.astype(X.dtype)
@@ -26,12 +29,12 @@ def linear_decision(X, W, b):
     n, d = X.shape
     out = np.empty((n, W.shape[0]), dtype=np.float64)
     if isinstance(X, CSRData):
-        chunks = row_chunks(n, max(1, X.nnz // n) * W.shape[0], available_threads())
+        chunks = row_chunks(n, max(1, X.nnz // n) * W.shape[0], n_threads)
         map_threads(lambda lo, hi: _decision.decision_csr(X.data, X.indices, X.indptr, d, W, b,
                                                           out[lo:hi], lo),
                     chunks, len(chunks))
     else:
-        chunks = row_chunks(n, d * W.shape[0], available_threads())
+        chunks = row_chunks(n, d * W.shape[0], n_threads)
         map_threads(lambda lo, hi: _decision.decision_dense(X[lo:hi], W, b, out[lo:hi]),
                     chunks, len(chunks))
     if not np.isfinite(out).all():
@@ -53,7 +56,9 @@ class LinearClassifierMixin(ClassifierMixin):
     Daume 2017, *A Course in Machine Learning*, ch. 3); with one row per class it is the class of the largest
     activation (the first one on ties); for a multi-label model it is the
     indicator ``a_j > 0`` of every label.  Rows are split among threads when
-    there is enough work; each thread runs the compiled loop without the GIL.
+    there is enough work (at most ``n_jobs`` of them, when the estimator has
+    the parameter; see ``perceptron._parallel``); each thread runs the
+    compiled loop without the GIL.
     """
 
     _multilabel = False
@@ -80,7 +85,8 @@ class LinearClassifierMixin(ClassifierMixin):
         check_feature_names(self, X, reset=False)
         X = check_X(X, accept_sparse=True)
         check_n_features(self, X)
-        out = linear_decision(X, self.coef_, self.intercept_)
+        out = linear_decision(X, self.coef_, self.intercept_,
+                              scoring_threads(getattr(self, "n_jobs", None)))
         return out[:, 0] if out.shape[1] == 1 else out
 
     def c_model(self):

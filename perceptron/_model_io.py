@@ -23,7 +23,7 @@ say what they stand for: ``{"array": name}`` (an array of the table),
 names that are strings; object arrays of strings, numbers and booleans),
 ``{"list": [...]}``, ``{"dict": [[key, value], ...]}``, ``{"float": "inf"}``
 and ``{"online_state": {...}}`` (the training state of ``partial_fit`` and
-``warm_start``).  Loading accepts only the estimator classes registered in
+``warm_start``, written only when asked for: ``training_state=True``).  Loading accepts only the estimator classes registered in
 ``perceptron._registry`` (each estimator module registers its own class,
 with the fitted attributes it saves and the check run on load; this module
 imports no estimator) and, for each, only its declared fitted attributes; it rebuilds the estimator from
@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from ._core import model_file as _model_file
-from ._registry import models, value_types
+from ._registry import KEEP_TRAINING_STATE, models, value_types
 from ._version import __version__
 from .exceptions import ModelFileError
 
@@ -229,8 +229,8 @@ def _pack(linear_kind, header, arrays):
     return bytes(out)
 
 
-def model_bytes(model):
-    """The model file of `model`, as bytes."""
+def model_bytes(model, training_state=None):
+    """The model file of `model`, as bytes (`training_state`: as in ``save_model``)."""
     specs = models()
     name = type(model).__name__
     spec = specs.get(name)
@@ -240,10 +240,16 @@ def model_bytes(model):
     encoder = _Encoder(name)
     params = _encode_params(model, encoder)
     param_names = set(model.get_params())
+    if training_state is None:
+        training_state = bool(vars(model).get(KEEP_TRAINING_STATE, False))
+    elif not isinstance(training_state, (bool, np.bool_)):
+        raise TypeError(f"training_state must be True, False or None, got {training_state!r}")
     fitted = {}
     for attr, value in vars(model).items():
-        if attr in param_names:
+        if attr in param_names or attr == KEEP_TRAINING_STATE:
             continue
+        if attr in spec.training_state and not training_state:
+            continue  # prediction never reads it: a compact file
         if attr not in spec.fitted:
             raise ValueError(f"cannot save this {name}: its attribute {attr!r} is not part of the "
                              "model file format")
@@ -258,8 +264,11 @@ def model_bytes(model):
     content = {"format": FORMAT, "format_version": FORMAT_VERSION,
                "package_version": __version__, "class": name, "params": params,
                "fitted": fitted}
-    if spec.schema_version > 1:  # files of the first layout do not hold the key
-        content["schema_version"] = spec.schema_version
+    schema = spec.schema_version
+    if spec.training_state_schema_version is not None and spec.training_state & set(fitted):
+        schema = spec.training_state_schema_version  # also read by older packages
+    if schema > 1:  # files of the first layout do not hold the key
+        content["schema_version"] = schema
     header = json.dumps(content, allow_nan=False, ensure_ascii=False,
                         separators=(",", ":")).encode("utf-8")
     if len(header) > _model_file.MAX_HEADER:
@@ -269,15 +278,18 @@ def model_bytes(model):
     return _pack(_linear_kind(model, spec), header, encoder.arrays)
 
 
-def save_model(model, f):
+def save_model(model, f, training_state=None):
     """Write a fitted (or unfitted) estimator of the package to a model file.
 
     The file holds the estimator's class, its parameters and its fitted
-    attributes, including the training state that ``partial_fit`` and
-    ``warm_start`` continue from; ``load_model`` gives back an estimator that
-    predicts exactly as this one.  It is plain data (a binary container of
-    numeric arrays and a JSON header, see ``perceptron._model_io``), never a
-    pickle; a C program can score a linear model from it (csrc/ptn_model_file.h).
+    attributes; ``load_model`` gives back an estimator that predicts exactly
+    as this one.  By default the file is compact: it leaves out the training
+    state of a ``Perceptron`` (its raw weights, averaging accumulators,
+    pocket and counters, which only ``partial_fit`` and ``warm_start`` read),
+    so a plain fit's file is about the size of ``coef_``.  It is plain data
+    (a binary container of numeric arrays and a JSON header, see
+    ``perceptron._model_io``), never a pickle; a C program can score a
+    linear model from it (csrc/ptn_model_file.h).
 
     Parameters
     ----------
@@ -285,6 +297,16 @@ def save_model(model, f):
     f : str, os.PathLike or binary file object
         A path is written atomically (a temporary file in the same folder,
         then renamed), so an interrupted save never leaves half a model.
+    training_state : bool or None, default=None
+        Keep the training state, so that the loaded model can go on with
+        ``partial_fit``, or with ``fit`` and ``warm_start=True``, exactly
+        where this one stopped (the file is then about twice the size of
+        ``coef_``, three times when averaged).  None: keep it only if
+        ``model.keep_training_state()`` was called.  A model loaded without
+        its training state predicts the same; ``partial_fit`` refuses to go
+        on, and ``warm_start`` starts from ``coef_`` and ``intercept_``.
+        VotedPerceptron, CentroidClassifier and KernelPerceptron have no
+        training state: their files are always whole.
 
     Raises
     ------
@@ -294,12 +316,13 @@ def save_model(model, f):
         numpy random generator as ``random_state`` are saved as None, with a
         warning.
     TypeError
-        If ``model`` is not an estimator of the package.
+        If ``model`` is not an estimator of the package, or
+        ``training_state`` is not a bool or None.
     """
     import io
 
     if isinstance(f, (str, bytes, os.PathLike)):
-        data = model_bytes(model)
+        data = model_bytes(model, training_state)
         path = os.fsdecode(f)
         folder = os.path.dirname(os.path.abspath(path))
         fd, tmp = tempfile.mkstemp(prefix=".perceptron-", suffix=".tmp", dir=folder)
@@ -314,7 +337,7 @@ def save_model(model, f):
     elif hasattr(f, "write"):
         if isinstance(f, io.TextIOBase):
             raise TypeError("the file is open in text mode; open it in binary mode ('wb')")
-        f.write(model_bytes(model))
+        f.write(model_bytes(model, training_state))
     else:
         raise TypeError(f"f must be a path (str or os.PathLike) or a binary file object, got "
                         f"{type(f).__name__}")
@@ -476,7 +499,9 @@ def load_model(f):
     -------
     estimator : Perceptron, VotedPerceptron, CentroidClassifier or KernelPerceptron
         Predicts exactly as the saved one; ``partial_fit`` and ``warm_start``
-        continue from the saved training state.
+        continue from the saved training state when the file holds it
+        (``save(path, training_state=True)``).  Without it, ``partial_fit``
+        raises a ValueError and ``warm_start`` starts from ``coef_``.
 
     Raises
     ------

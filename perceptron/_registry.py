@@ -6,7 +6,10 @@ class, with the fitted attributes a file may hold for it, the check run on a
 loaded model and the version of that layout (``register_model``); a type of
 value that is neither JSON nor an array (the training state of
 ``partial_fit``) registers how it is written (``register_value_type``).  The
-codec reads these tables.
+codec reads these tables.  An estimator also names the attributes that only
+training reads (``training_state``): model files and pickles leave them out
+unless asked to keep them (``save(..., training_state=True)``,
+``est.keep_training_state()``).
 
 The ``need``/``check_*`` helpers are the checks the estimators' load-time
 validators share: the compiled loops trust their inputs (checked once in
@@ -22,7 +25,8 @@ import numpy as np
 from .exceptions import ModelFileError
 
 __all__ = ["ModelSpec", "ValueType", "register_model", "register_value_type", "models",
-           "value_types", "attr", "bad", "need", "is_array", "check_int", "check_common",
+           "value_types", "KEEP_TRAINING_STATE", "training_state_of", "attr", "bad", "need",
+           "is_array", "check_int", "check_common",
            "check_linear", "check_history"]
 
 
@@ -40,8 +44,15 @@ class ModelSpec:
     linear_kind : the estimator's kind for the preamble, read by C programs
         ("binary", "multiclass", "multilabel"; None: not a linear model, or
         not fitted).
-    schema_version : version of this layout; a file with a newer one is
-        refused.  Files hold the key only above 1.
+    schema_version : the newest version of this layout (a file with a newer
+        one is refused), and the version a file is written with.  Files hold
+        the key only above 1.
+    training_state : the fitted attributes that only training reads (the
+        state ``partial_fit`` and ``warm_start`` continue from), left out of
+        model files and pickles unless asked for: prediction never reads them.
+    training_state_schema_version : the layout version of a file that keeps
+        its training state, when older than ``schema_version`` (so that an
+        older package still reads such a file); None: ``schema_version``.
     """
 
     cls: type
@@ -49,6 +60,8 @@ class ModelSpec:
     check: Callable[[Any], None]
     linear_kind: Callable[[Any], Optional[str]]
     schema_version: int = 1
+    training_state: FrozenSet[str] = frozenset()
+    training_state_schema_version: Optional[int] = None
 
 
 @dataclass(frozen=True)
@@ -69,10 +82,14 @@ _MODELS: Dict[str, ModelSpec] = {}
 _VALUE_TYPES: Dict[str, ValueType] = {}
 
 
-def register_model(cls, *, fitted, check, linear_kind=lambda est: None, schema_version=1):
+def register_model(cls, *, fitted, check, linear_kind=lambda est: None, schema_version=1,
+                   training_state=(), training_state_schema_version=None):
     """Declare the model-file layout of an estimator class (see ``ModelSpec``)."""
+    training_state = frozenset(training_state)
+    assert training_state <= frozenset(fitted), "the training state is made of fitted attributes"
     _MODELS[cls.__name__] = ModelSpec(cls, frozenset(fitted), check, linear_kind,
-                                      schema_version)
+                                      schema_version, training_state,
+                                      training_state_schema_version)
     return cls
 
 
@@ -89,6 +106,22 @@ def models():
 def value_types():
     """Tag -> ``ValueType`` of every registered value type."""
     return dict(_VALUE_TYPES)
+
+
+# The instance attribute ``est.keep_training_state()`` sets: model files and
+# pickles of that estimator keep its training state.  A preference about how
+# the estimator is written, not a fitted attribute: never written itself.
+KEEP_TRAINING_STATE = "_keep_training_state"
+
+
+def training_state_of(cls):
+    """The training-state attributes of `cls` (or of the registered class it
+    derives from); empty for a class that registered none."""
+    for klass in cls.__mro__:
+        spec = _MODELS.get(klass.__name__)
+        if spec is not None and spec.cls is klass:
+            return spec.training_state
+    return frozenset()
 
 
 # ------------------------------------------------- checks of loaded models

@@ -9,8 +9,10 @@ is read by a streaming parser in C (``csrc/svmlight.c``), which releases the
 GIL and never needs the whole file in memory: :func:`load_svmlight` returns
 the whole file, :func:`iter_svmlight` chunks of rows; :func:`dump_svmlight`
 writes.  Model files: :func:`save_model` (also ``model.save(path)``) and
-:func:`load_model` (also ``perceptron.load(path)``); the format is described
-in the user guide (the model file format) and ``csrc/ptn_model_file.h``.
+:func:`load_model` (also ``perceptron.load(path)``); a file holds what
+prediction needs unless ``training_state=True`` asks for what ``partial_fit``
+continues from.  The format is described in the user guide (the model file
+format) and ``csrc/ptn_model_file.h``.
 
 This module is the public face of those functions; they live in
 ``perceptron._svmlight`` and ``perceptron._model_io``, below the estimators,

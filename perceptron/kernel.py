@@ -8,7 +8,7 @@ import numpy as np
 
 from ._core import kernel as _kernel
 from ._base import BaseEstimator, ClassifierMixin
-from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
+from ._parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, is_array, need,
                         register_model)
 from ._validation import (check_X, check_array, check_feature_names, check_finite,
@@ -201,10 +201,11 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         (the removal step of the Forgetron, Dekel, Shalev-Shwartz and Singer
         2008, without its shrinking).  None: no budget.
     n_jobs : int or None, default=None
-        Threads for the fit (None: 1, -1: all): one-vs-rest classes are fitted
-        in parallel; with two classes, the threads share the computation of
-        each block of Gram columns.  The model does not depend on it.
-        Prediction always uses the available threads.
+        Threads for the fit (None: 1, -1: all, -2: all but one, ...):
+        one-vs-rest classes are fitted in parallel; with two classes, the
+        threads share the computation of each block of Gram columns.  The
+        model does not depend on it.  Prediction uses at most ``n_jobs``
+        threads (None: all the process may use).
 
     Attributes
     ----------
@@ -433,7 +434,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 # the loop needs one dtype; casting the support vectors beats copying X
                 SV = SV.astype(X.dtype)
             d = X.shape[1]
-            chunks = row_chunks(m, max(1, len(SV)) * (d + 2), available_threads())
+            chunks = row_chunks(m, max(1, len(SV)) * (d + 2), scoring_threads(self.n_jobs))
             map_threads(lambda lo, hi: _kernel.decision_dual(
                 X[lo:hi], SV, self.dual_coef_, self.intercept_, out[lo:hi], kind=self._kind,
                 gamma=self.gamma_ or 0.0, coef0=self._coef0, degree=self._degree),

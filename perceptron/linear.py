@@ -4,7 +4,7 @@ from typing import Dict
 
 import numpy as np
 
-from ._base import BaseEstimator
+from ._base import BaseEstimator, no_training_state
 from ._core import decision as _decision, online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
 from ._monitor import Monitor
@@ -81,7 +81,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         Seed of the shuffles and of the validation split.
     warm_start : bool, default=False
         Start from the previous fit's weights (the raw weights, also for the
-        averaged model; averaging and pocket start afresh).
+        averaged model; averaging and pocket start afresh); for a model loaded
+        without its training state, from ``coef_`` and ``intercept_``.
     average : bool, default=False
         Predict with the averaged weights.
     pocket : bool, default=False
@@ -93,7 +94,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     multiclass : {"ovr", "multinomial"}, default="ovr"
         How more than two classes are learned.
     n_jobs : int or None, default=None
-        Threads for one-vs-rest problems (None: 1, -1: all CPUs).
+        Threads for one-vs-rest problems (None: 1) and for scoring (None:
+        all the process may use); -1: all the CPUs the process may use, -2:
+        all but one, ...
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the training rows (stratified),
         score the model on them after each epoch, stop after
@@ -467,15 +470,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return W, b, scores, False
 
     def _warm_start_weights(self, p, kind, classes, d):
-        if not (p["warm_start"] and hasattr(self, "_states")):
+        if not (p["warm_start"] and hasattr(self, "coef_")):
             return None
-        W = np.vstack([s.W for s in self._states])
+        W, b = _warm_start_from(self)
         if W.shape[1] != d:
             raise ValueError(f"warm_start: the previous fit had {W.shape[1]} features, X has {d}")
         if len(classes) != len(self.classes_) or not np.array_equal(self.classes_, classes):
             raise ValueError(f"warm_start: the previous fit had classes {self.classes_!r}, "
                              f"y has {classes!r}")
-        b = np.concatenate([s.b for s in self._states])
         if kind == "multiclass" and (self._mode == "multinomial") != (self.multiclass == "multinomial"):
             raise ValueError("warm_start: multiclass changed since the previous fit")
         return W, b
@@ -537,6 +539,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             raise ValueError("class_weight='balanced' needs the whole data set; "
                              "use fit, or pass a dict of weights")
         first = not hasattr(self, "_states")
+        if first and hasattr(self, "coef_"):
+            raise no_training_state(self, "partial_fit")
         names_source = X
         if not first:
             check_feature_names(self, X, reset=False)
@@ -748,6 +752,10 @@ def _check_saved(est):
     except (TypeError, ValueError) as exc:
         bad(f"the parameters are not valid: {exc}")
     states = attr(est, "_states")
+    if states is None:  # a compact file: no training state
+        if "_history" in vars(est):
+            del est._history
+        return
     d, dtype = est.n_features_in_, est.coef_.dtype
     if mode == "multinomial":
         shapes = [(n_classes, True)]
@@ -775,4 +783,17 @@ register_model(
     fitted={"coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
             "updates_", "loss_", "t_", "converged_", "validation_scores_",
             "best_validation_score_", "feature_names_in_", "_mode", "_multilabel", "_states",
-            "_history"})  # _history: read from older files only
+            "_history"},  # _history: read from older files only
+    # only partial_fit and warm_start read _states.  Layout 2: it may be absent
+    # (a compact file); a file with it is still layout 1, read by every version
+    training_state={"_states"}, schema_version=2, training_state_schema_version=1)
+
+
+def _warm_start_from(est):
+    """(W, b) fit(warm_start=True) starts from: the training state's weights;
+    without one (a compact model), coef_ and intercept_, as scikit-learn does."""
+    states = getattr(est, "_states", None)
+    if states is not None:
+        return (np.vstack([s.W for s in states]),
+                np.concatenate([s.b for s in states]))
+    return np.array(est.coef_), np.asarray(est.intercept_, dtype=np.float64)

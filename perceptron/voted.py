@@ -3,7 +3,7 @@ import numpy as np
 
 from ._core import voted as _voted
 from ._base import BaseEstimator, ClassifierMixin
-from ._parallel import available_threads, map_threads, resolve_n_jobs, row_chunks
+from ._parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
 from ._registry import (attr, check_common, check_history, check_int, is_array, need,
                         register_model)
 from ._validation import (CSRData, check_feature_names, check_finite, check_fit_input,
@@ -42,7 +42,9 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         count; a newcomer loses ties) is dropped, be it a stored vector or the
         newcomer: the store keeps the heaviest voters.
     n_jobs : int or None, default=None
-        Threads for one-vs-rest problems (None: 1, -1: all CPUs).
+        Threads for one-vs-rest problems (None: 1) and for scoring (None:
+        all the process may use); -1: all the CPUs the process may use, -2:
+        all but one, ...
 
     Attributes
     ----------
@@ -136,13 +138,14 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         # (one pass, cheap next to the n_vectors dot products of every row)
         check_finite(X.data if isinstance(X, CSRData) else X)
         n = X.shape[0]
+        n_threads = scoring_threads(self.n_jobs)
         out = np.empty((len(self.vectors_), n))
         for j, (V, b, c) in enumerate(zip(self.vectors_, self.vector_intercepts_,
                                           self.vector_counts_)):
             V = np.ascontiguousarray(V, dtype=X.dtype)
             row = out[j]
             width = X.nnz // max(n, 1) + 1 if isinstance(X, CSRData) else X.shape[1]
-            chunks = row_chunks(n, width * max(len(V), 1), available_threads())
+            chunks = row_chunks(n, width * max(len(V), 1), n_threads)
             map_threads(lambda lo, hi: _voted.decision_voted(X, V, b, c, row[lo:hi], lo),
                         chunks, len(chunks))
             total = float(c.sum())
