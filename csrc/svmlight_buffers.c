@@ -1,0 +1,144 @@
+/*
+ * svmlight_buffers.c - what the svmlight parser's other parts share: the
+ * growth of its output arrays (bounded by SIZE_MAX, with a floor) and the
+ * recording of an error with the offending text quoted.  svmlight_lines.c
+ * (the parsing of a line) and svmlight.c (the parser object and the API)
+ * both build on it; it calls neither.
+ */
+#include "ptn_svmlight_parser.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ memory */
+
+int ptn_svm_reserve(void **buf, size_t *cap, size_t need, size_t size, size_t floor)
+{
+    size_t c = *cap;
+    void *q;
+    if (need <= c && *buf != NULL) {
+        return 0;
+    }
+    if (c < floor) {
+        c = floor;
+    }
+    while (c < need) {
+        if (c > SIZE_MAX / 2) {
+            c = need;
+            break;
+        }
+        c *= 2;
+    }
+    if (c > SIZE_MAX / size) {
+        return -1;
+    }
+    q = realloc(*buf, c * size);
+    if (q == NULL) {
+        return -1;
+    }
+    *buf = q;
+    *cap = c;
+    return 0;
+}
+
+int ptn_svm_grow_nnz(ptn_svm_parser *p, size_t need)
+{
+    size_t cap = p->nnz_cap;
+    void *q;
+    if (need <= p->nnz_cap) {
+        return 0;
+    }
+    if (ptn_svm_reserve(&p->data, &cap, need, ptn_svm_value_size(p), INITIAL_NNZ) != 0
+        || cap > SIZE_MAX / ptn_svm_index_size(p)) {
+        return -1;
+    }
+    q = realloc(p->indices, cap * ptn_svm_index_size(p));
+    if (q == NULL) {
+        return -1;   /* data is larger than nnz_cap says: harmless */
+    }
+    p->indices = q;
+    p->nnz_cap = cap;
+    return 0;
+}
+
+int ptn_svm_grow_rows(ptn_svm_parser *p, size_t need)
+{
+    size_t cap = p->row_cap;
+    void *q;
+    if (need <= p->row_cap) {
+        return 0;
+    }
+    if (ptn_svm_reserve((void **)&p->labels, &cap, need, sizeof(double), INITIAL_ROWS) != 0
+        || cap > SIZE_MAX / ptn_svm_index_size(p) - 1) {
+        return -1;
+    }
+    q = realloc(p->indptr, (cap + 1) * ptn_svm_index_size(p));
+    if (q == NULL) {
+        return -1;
+    }
+    p->indptr = q;
+    p->row_cap = cap;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ errors */
+
+/* Copy n bytes of s into dst (capacity cap >= 8), control bytes as \xHH,
+ * at most `shown` source bytes, then "..." if s was longer. */
+static void escape_into(char *dst, size_t cap, const char *s, size_t n, size_t shown)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t i, o = 0;
+    size_t take = n < shown ? n : shown;
+    for (i = 0; i < take; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) {
+            if (o + 4 + 4 > cap) {
+                break;
+            }
+            dst[o++] = '\\';
+            dst[o++] = 'x';
+            dst[o++] = hex[c >> 4];
+            dst[o++] = hex[c & 15];
+        } else {
+            if (o + 1 + 4 > cap) {
+                break;
+            }
+            dst[o++] = (char)c;
+        }
+    }
+    if (i < n) {
+        dst[o++] = '.';
+        dst[o++] = '.';
+        dst[o++] = '.';
+    }
+    dst[o] = '\0';
+}
+
+int ptn_svm_fail(ptn_svm_parser *p, int code, int64_t line, const char *ls, const char *le,
+                 const char *fmt, ...)
+{
+    va_list args;
+    p->status = code;
+    p->err.code = code;
+    p->err.line = line;
+    va_start(args, fmt);
+    vsnprintf(p->err.message, sizeof p->err.message, fmt, args);
+    va_end(args);
+    p->err.text[0] = '\0';
+    if (ls != NULL && le != NULL && le >= ls) {
+        size_t n = (size_t)(le - ls);
+        while (n > 0 && ls[n - 1] == '\r') {
+            n--;
+        }
+        escape_into(p->err.text, sizeof p->err.text, ls, n, PTN_SVM_TEXT_SHOWN);
+    }
+    return code;
+}
+
+void ptn_svm_quote_token(char *dst, size_t cap, const char *s, const char *e)
+{
+    escape_into(dst, cap, s, (size_t)(e - s), TOKEN_SHOWN);
+}
