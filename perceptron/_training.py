@@ -156,6 +156,17 @@ def check_saved_state(state, template, j):
     need(len(state.counters) == N_COUNTERS, "the state's counters")
 
 
+def rule_loss_key(mode, p):
+    """The loss the stopping rule reads: for scikit-learn's algorithm (the
+    plain rule, binary or one-vs-rest), unweighted, as scikit-learn sums it;
+    with one of the additions (average, pocket, margin, batch_size, the
+    multinomial rule), weighted, as ``loss_`` reports it (with heavy class
+    weights the unweighted sum stops those too early)."""
+    plain = not (p["average"] or p["pocket"] or p["margin"] > 0 or p["batch_size"]
+                 or mode == "multinomial")
+    return "raw_loss" if plain else "loss"
+
+
 def resolve_jobs(n_jobs):
     """Threads for ``n_jobs`` by joblib's convention: None -> 1, k > 0 -> k,
     -1 -> every CPU the process may use, -2 -> all but one, and so on
@@ -168,7 +179,8 @@ def resolve_jobs(n_jobs):
 class StopRule:
     """scikit-learn's stopping rule of its SGD loop, for one training problem.
 
-    After each epoch, ``observe`` gets the epoch's summed training loss (or,
+    After each epoch, ``observe`` gets the epoch's summed training loss,
+    unweighted as scikit-learn sums it (or,
     with ``higher_is_better``, the validation score).  An epoch whose loss is
     not below ``best - tol * n_rows`` (a score not above ``best + tol``)
     counts as an epoch without improvement, any other resets the count;
@@ -266,11 +278,12 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     rules = {id(pr): StopRule(None if early else p["tol"], p["n_iter_no_change"], len(rows))
              for pr in problems}
     active = list(problems)
+    key = rule_loss_key(mode, p)
     W = b = None
     for epoch in range(1, p["max_iter"] + 1):
         results = est._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
         active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0
-                  and not rules[id(pr)].observe(float(res["loss"].sum()))]
+                  and not rules[id(pr)].observe(float(res[key].sum()))]
         W, b = est._effective(mode, problems, p)
         score = None
         if early:

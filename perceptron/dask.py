@@ -42,7 +42,7 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
 
 from ._core import online as _online
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState
-from ._training import Problem, StopRule, raise_for_status
+from ._training import Problem, StopRule, raise_for_status, rule_loss_key
 from ._validation import (check_feature_names, check_labels, check_random_seed, check_scalar,
                           check_X, is_sparse, label_signs, mix64, require_two_classes,
                           unique_labels)
@@ -243,6 +243,7 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         results.append({"W": state.W, "b": state.b, "U": state.U, "ub": state.ub,
                         "n": state.steps - m["steps"], "mistakes": int(res["mistakes"][0]),
                         "updates": int(res["updates"][0]), "loss": float(res["loss"][0]),
+                        "raw_loss": float(res["raw_loss"][0]),
                         "rng": state.rng_state})
     return new_carry, {"shard": shard.index, "epoch": epoch, "problems": results,
                        "seconds": time.perf_counter() - started}
@@ -448,6 +449,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     # each problem stops on its own: at an epoch without an update, or by the
     # rule on its loss summed over the shards (tol, n_iter_no_change)
     rules = [StopRule(p["tol"], p["n_iter_no_change"], n) for _ in problems]
+    key = rule_loss_key(mode, p)
     loop = estimator._loop_params(p)
     stopped = False
     for epoch in range(1, max_iter + 1):
@@ -486,7 +488,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
             pr.history["loss"].append(np.array([loss]))
             epoch_mistakes += mistakes
             epoch_updates += updates
-            if updates == 0 or rules[j].observe(float(loss)):
+            if updates == 0 or rules[j].observe(float(sum(r[key] for r in parts))):
                 active[j] = False  # converged on every shard, or stopped: it sits out
         if callback is not None:
             W, b = estimator._effective(mode, problems, p)

@@ -115,7 +115,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         Patience of early stopping.
     class_weight : None, "balanced" or dict, default=None
         Multiplies the step of each class's rows; "balanced" uses
-        ``n_samples / (n_classes * count(class))``.
+        ``n_samples / (n_classes * count(class))``.  (In a one-vs-rest
+        problem, scikit-learn weighs the "rest" rows 1.)
     verbose : int, default=0
         Print a line per epoch: mistakes, updates, loss, validation score, time.
     callback : callable or None, default=None
@@ -133,14 +134,16 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         The L1 share of the elastic net penalty, in [0, 1].
     tol : float or None, default=1e-3
         The stopping rule of scikit-learn's SGD loop: after each epoch, the
-        epoch's loss ``sum_i s_i max(0, -y_i a_i)`` (``a_i`` taken when row
-        i was visited) is compared with the lowest so far minus ``tol *
-        n_rows``; after ``n_iter_no_change`` epochs in a row that do not
+        epoch's loss ``sum_i max(0, -y_i a_i)`` (``a_i`` taken when row i
+        was visited; unweighted, as scikit-learn sums it, for the plain
+        rule; weighted, as ``loss_``, with ``average``, ``pocket``,
+        ``margin``, ``batch_size`` or the multinomial rule) is compared
+        with the lowest so far minus ``tol * n_rows``; after ``n_iter_no_change`` epochs in a row that do not
         beat it, the fit stops (each one-vs-rest problem on its own).  With
         ``early_stopping`` the validation score takes the loss's place.
         ``None``: no such rule; the fit stops at the first epoch without an
-        update, or after ``max_iter`` epochs.  (scikit-learn sums the loss
-        unweighted, and goes on with epochs that make no update.)
+        update, or after ``max_iter`` epochs.  (scikit-learn goes on with
+        epochs that make no update, and counts rows of weight 0.)
 
     Attributes
     ----------

@@ -150,6 +150,23 @@ def test_tol_rule_equals_its_reference(dtype, shuffle, tol, patience):
     np.testing.assert_allclose(m.loss_ * len(t), losses, rtol=1e-9)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_tol_rule_reads_the_unweighted_loss(dtype):
+    X, t = breast_cancer()
+    X = (X / X.max(axis=0)).astype(dtype)
+    sw = np.random.default_rng(5).uniform(0.2, 3.0, len(t))
+    m = quiet(Perceptron(shuffle=False), X, t, sample_weight=sw)
+    w, b, mistakes, losses = tol_rule_reference(X, signs(t), sample_weight=sw)
+    # real-valued steps: the compiled axpy may fuse the multiply-add, so the
+    # weights agree to rounding; the trajectory (mistakes, epochs) exactly
+    assert m.n_iter_ == len(mistakes) < 1000
+    np.testing.assert_array_equal(m.mistakes_, mistakes)
+    tight = 1e-5 if dtype is np.float32 else 1e-12
+    np.testing.assert_allclose(m.coef_[0], w, rtol=tight, atol=tight)
+    assert m.intercept_[0] == pytest.approx(b, rel=tight)
+    np.testing.assert_allclose(m.loss_ * sw.sum(), losses, rtol=1e-6)
+
+
 def test_tol_none_is_the_old_rule():
     X, t = breast_cancer()
     m = quiet(Perceptron(shuffle=False, tol=None, max_iter=40), X, t)
@@ -169,11 +186,11 @@ def test_an_epoch_without_update_ends_the_fit():
 # ------------------------------------------------------ against scikit-learn
 
 
-def sklearn_fit(X, t, **kw):
+def sklearn_fit(X, t, sample_weight=None, **kw):
     sk = pytest.importorskip("sklearn.linear_model")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return sk.Perceptron(**kw).fit(X, t)
+        return sk.Perceptron(**kw).fit(X, t, sample_weight=sample_weight)
 
 
 def assert_agrees(X, t, **kw):
@@ -212,6 +229,20 @@ def test_separable_problem_stops_at_its_first_epoch_without_update_unlike_sklear
     np.testing.assert_array_equal(ours.intercept_, theirs.intercept_)
 
 
+def test_weighted_fits_agree_with_sklearn():
+    X, t = breast_cancer()
+    X = X / X.max(axis=0)
+    sw = np.random.default_rng(6).uniform(0.2, 3.0, len(t))
+    ours = quiet(Perceptron(shuffle=False, class_weight="balanced"), X, t, sample_weight=sw)
+    theirs = sklearn_fit(X, t, shuffle=False, class_weight="balanced", sample_weight=sw)
+    assert ours.n_iter_ == theirs.n_iter_ > 5
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=0)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-9, atol=0)
+    assert_agrees(X, t, shuffle=False, class_weight={0: 0.5, 1: 2.0})
+    # (with more classes scikit-learn gives the "rest" rows of each one-vs-rest
+    # problem weight 1, where their own class's weight applies here)
+
+
 def test_a9a_agrees_with_sklearn(a9a_path):
     from sklearn.datasets import load_svmlight_file
 
@@ -243,3 +274,26 @@ def test_sklearns_perceptron_test_module_passes_with_ours(tmp_path):
 
 
 EXPECTED_TO_FAIL = {"test_perceptron_l1_ratio"}
+
+
+def test_the_rule_sums_unweighted_for_the_plain_rule_and_weighted_for_the_additions():
+    from perceptron._training import rule_loss_key
+
+    base = {"average": False, "pocket": False, "margin": 0.0, "batch_size": None}
+    assert rule_loss_key("binary", base) == rule_loss_key("ovr", base) == "raw_loss"
+    assert rule_loss_key("multinomial", base) == "loss"
+    for change in ({"average": True}, {"pocket": True}, {"margin": 0.5}, {"batch_size": 4}):
+        assert rule_loss_key("binary", {**base, **change}) == "loss", change
+    # and the weighted sum is what stops an averaged fit: loss_ holds it, per row weight
+    X, t = breast_cancer()
+    X = X / X.max(axis=0)
+    sw = np.random.default_rng(7).uniform(0.2, 3.0, len(t))
+    m = quiet(Perceptron(shuffle=False, average=True, n_iter_no_change=3), X, t, sample_weight=sw)
+    losses = m.loss_ * sw.sum()
+    best, count = np.inf, 0
+    for epoch, value in enumerate(losses, 1):
+        count = count + 1 if value > best - 1e-3 * len(t) else 0
+        best = min(best, value)
+        if count >= 3:
+            break
+    assert epoch == m.n_iter_ < 1000
