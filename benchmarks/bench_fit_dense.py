@@ -73,7 +73,7 @@ def main():
         print(f"one random-order pass X[order] @ w (one thread): {t_random * 1e3:.2f} ms "
               f"({X.nbytes / t_random / 1e9:.1f} GB/s): the floor of a shuffled epoch")
         for shuffle in (False, True):
-            ours = perceptron.Perceptron(max_iter=epochs, shuffle=shuffle, random_state=0)
+            ours = perceptron.Perceptron(tol=None, max_iter=epochs, shuffle=shuffle, random_state=0)
             t_ours = best_time(lambda: ours.fit(X, y), repeat=args.repeat)
             assert ours.n_iter_ == epochs, "the benchmark needs every epoch to run"
             rate = n * epochs / t_ours
@@ -95,7 +95,7 @@ def main():
                 if shuffle:
                     print(f"    (an epoch as fast as one random-order pass would be "
                           f"{t_sk / epochs / t_random:.2f}x scikit-learn's)")
-        model = perceptron.Perceptron(max_iter=epochs, random_state=0).fit(X, y)
+        model = perceptron.Perceptron(tol=None, max_iter=epochs, random_state=0).fit(X, y)
         t_pred = best_time(lambda: model.predict(X), repeat=max(args.repeat, 5))
         print(f"predict {name}: {t_pred * 1e3:.2f} ms = {t_pred / t_gemv:.2f}x one X @ w pass "
               f"[{verdict(t_pred / t_gemv, 1.2, higher_is_better=False)}]")
@@ -104,7 +104,8 @@ def main():
             t_skp = best_time(lambda: skm.predict(X), repeat=max(args.repeat, 5))
             print(f"    scikit-learn predict {t_skp * 1e3:.2f} ms ({t_skp / t_pred:.2f}x ours)")
         if dtype is np.float32:
-            peak = peak_alloc(lambda: perceptron.Perceptron(max_iter=epochs, random_state=0).fit(X, y))
+            peak = peak_alloc(lambda: perceptron.Perceptron(tol=None, max_iter=epochs,
+                                                            random_state=0).fit(X, y))
             print(f"peak memory allocated by a float32 fit: {peak / 1e6:.2f} MB for a "
                   f"{X.nbytes / 1e6:.0f} MB X ({peak / X.nbytes:.4f} of X: "
                   f"{'no copy of X' if peak < X.nbytes / 2 else 'X WAS COPIED'})")
@@ -119,7 +120,7 @@ def main():
     print(f"\n## small data: breast cancer {X.shape[0]} x {X.shape[1]} float64, whole fit")
     times = {}
     for max_iter in (5, 100):
-        ours = perceptron.Perceptron(max_iter=max_iter, random_state=0)
+        ours = perceptron.Perceptron(tol=None, max_iter=max_iter, random_state=0)
         t_ours = best_time(lambda: ours.fit(X, y), repeat=20)
         line = f"fit max_iter={max_iter}: perceptron {t_ours * 1e6:8.1f} us"
         if SkPerceptron is not None:

@@ -63,7 +63,7 @@ def epoch_times(X, y, epochs, shuffle, repeat):
     best = float("inf")
     for _ in range(repeat):
         times = []
-        perceptron.Perceptron(max_iter=epochs, shuffle=shuffle, random_state=0,
+        perceptron.Perceptron(tol=None, max_iter=epochs, shuffle=shuffle, random_state=0,
                               callback=lambda info: times.append(info.seconds)).fit(X, y)
         assert len(times) == epochs
         best = min(best, sum(times) / epochs)
@@ -81,7 +81,8 @@ def update_cost(X, y, epochs, t_pass):
     def record(info):
         infos.append((info.updates, info.seconds))
 
-    perceptron.Perceptron(max_iter=epochs, shuffle=False, random_state=0, callback=record).fit(X, y)
+    perceptron.Perceptron(tol=None, max_iter=epochs, shuffle=False, random_state=0,
+                          callback=record).fit(X, y)
     updates, seconds = np.array(infos, dtype=np.float64).T
     if len(updates) < 3 or np.ptp(updates) == 0:
         return
@@ -104,7 +105,7 @@ def fixed_and_epoch(title, X, y, X_sk, repeat, SkPerceptron):
         return t5 - 5 * per_epoch, per_epoch
 
     fixed, per_epoch = split(
-        lambda e: perceptron.Perceptron(max_iter=e, shuffle=False, random_state=0), X)
+        lambda e: perceptron.Perceptron(tol=None, max_iter=e, shuffle=False, random_state=0), X)
     line = (f"    {title}, shuffle off: perceptron {fixed * 1e3:.2f} ms a fit + "
             f"{per_epoch * 1e3:.3f} ms an epoch")
     if SkPerceptron is not None:
@@ -125,7 +126,7 @@ def compare(title, X, y, epochs, repeat, sk_target, SkPerceptron, t_pass, pass_t
         X_sk.indices = X.indices.astype(np.int32)
         X_sk.indptr = X.indptr.astype(np.int32)
     for shuffle in (False, True):
-        ours = perceptron.Perceptron(max_iter=epochs, shuffle=shuffle, random_state=0)
+        ours = perceptron.Perceptron(tol=None, max_iter=epochs, shuffle=shuffle, random_state=0)
         t_ours = best_time(lambda: ours.fit(X, y), repeat=repeat)
         assert ours.n_iter_ == epochs, "the benchmark needs every epoch to run"
         epoch = t_ours / epochs

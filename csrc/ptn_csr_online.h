@@ -66,6 +66,7 @@ typedef struct ptn_csr_online {
     int64_t mistakes;
     int64_t updates;
     double loss;
+    double raw_loss;
 } ptn_csr_online;
 
 /*
@@ -96,7 +97,7 @@ typedef struct ptn_csr_online {
         double *U = PLAIN ? NULL : s->U;                                             \
         double b = *s->b;                                                            \
         int64_t steps = s->steps, mistakes = 0, updates = 0;                         \
-        double loss = 0.0;                                                           \
+        double loss = 0.0, raw = 0.0;                                                \
         size_t k;                                                                    \
         for (k = start; k < stop; k++) {                                             \
             const size_t i = (size_t)rows[k];                                        \
@@ -132,7 +133,7 @@ typedef struct ptn_csr_online {
             st = ptn_binary_update(eta, fit_intercept, U != NULL, ya,                \
                                    sw == NULL ? 1.0 : sw[i], (double)y[i],           \
                                    (double)steps, &b, s->ub, &mistakes, &updates,    \
-                                   &loss);                                           \
+                                   &loss, &raw);                                     \
             SAXPY(m, (T)st.step, val + lo, idx + lo, w);                             \
             if (U != NULL) {                                                         \
                 SAXPY_ACC(m, st.acc, val + lo, idx + lo, U);                         \
@@ -144,6 +145,7 @@ typedef struct ptn_csr_online {
         s->mistakes += mistakes;                                                     \
         s->updates += updates;                                                       \
         s->loss += loss;                                                             \
+        s->raw_loss += raw;                                                          \
         return k;                                                                    \
     }
 

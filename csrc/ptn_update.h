@@ -16,7 +16,8 @@
  *   which makes the loops the finiteness check of X at no extra cost.
  *   margin > 0 is the perceptron with margins (Krauth & Mezard 1987;
  *   Li et al. 2002, PAUM with equal margins);
- * - the accounting: y*a <= 0 is a mistake, and its loss is -s*y*a; a
+ * - the accounting: y*a <= 0 is a mistake, and its loss is -s*y*a (and
+ *   -y*a unweighted, the sum scikit-learn's stopping rule reads); a
  *   margin violation with y*a > 0 updates without being a mistake;
  * - the binary step: w += step*x, b += step (fit_intercept), step = eta*s*y;
  * - averaging (Freund & Schapire 1999; Collins 2002; Daume III, ch. 4,
@@ -49,13 +50,15 @@ PTN_INLINE int ptn_must_update(double margin, double ya)
     return !(margin < ya && ya < HUGE_VAL);
 }
 
-/* Counts a row the rule acts on: a mistake (with its loss -s*ya) when
- * ya <= 0, nothing for a margin violation. */
-PTN_INLINE void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss)
+/* Counts a row the rule acts on: a mistake (with its loss -s*ya, and -ya
+ * unweighted in raw) when ya <= 0, nothing for a margin violation. */
+PTN_INLINE void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss,
+                                  double *raw)
 {
     if (ya <= 0.0) {
         *mistakes += 1;
         *loss -= s * ya;
+        *raw -= ya;
     }
 }
 
@@ -69,10 +72,11 @@ PTN_INLINE void ptn_count_mistake(double ya, double s, int64_t *mistakes, double
  */
 PTN_INLINE ptn_step ptn_binary_update(double eta, int fit_intercept, int average, double ya,
                                       double s, double y, double c, double *b, double *ub,
-                                      int64_t *mistakes, int64_t *updates, double *loss)
+                                      int64_t *mistakes, int64_t *updates, double *loss,
+                                      double *raw)
 {
     ptn_step r;
-    ptn_count_mistake(ya, s, mistakes, loss);
+    ptn_count_mistake(ya, s, mistakes, loss, raw);
     r.step = eta * s * y;
     r.acc = r.step * c;
     if (fit_intercept) {

@@ -85,7 +85,7 @@ class LinearClassifierMixin(ClassifierMixin):
         check_feature_names(self, X, reset=False)
         X = check_X(X, accept_sparse=True)
         check_n_features(self, X)
-        out = linear_decision(X, self.coef_, self.intercept_,
+        out = linear_decision(X, _dense(self.coef_), self.intercept_,
                               scoring_threads(getattr(self, "n_jobs", None)))
         return out[:, 0] if out.shape[1] == 1 else out
 
@@ -112,9 +112,37 @@ class LinearClassifierMixin(ClassifierMixin):
             kind = "multilabel"
         else:
             kind = "binary" if self.coef_.shape[0] == 1 else "multiclass"
-        model = LinearModel(self.coef_, self.intercept_, kind)
+        model = LinearModel(_dense(self.coef_), self.intercept_, kind)
         _C_MODELS[self] = (self.coef_, self.intercept_, model)
         return model
+
+    def sparsify(self):
+        """Store ``coef_`` as a scipy.sparse CSR matrix (needs scipy).
+
+        Scoring goes on working (the weights are made dense for each call,
+        so this saves memory between calls, not time); ``densify`` undoes
+        it, and a new ``fit`` sets dense weights again.
+
+        Returns
+        -------
+        self
+        """
+        check_is_fitted(self)
+        import scipy.sparse
+
+        self.coef_ = scipy.sparse.csr_matrix(self.coef_)
+        return self
+
+    def densify(self):
+        """Store ``coef_`` as a dense numpy array again (after ``sparsify``).
+
+        Returns
+        -------
+        self
+        """
+        check_is_fitted(self)
+        self.coef_ = _dense(self.coef_)
+        return self
 
     def decision_one(self, x):
         """``decision_function`` of one row, with the least overhead.
@@ -152,6 +180,11 @@ class LinearClassifierMixin(ClassifierMixin):
         from .geometry import report
 
         return report(self, X, y, w_star, b_star, file=file, verbose=verbose)
+
+
+def _dense(W):
+    """The weights as a numpy array, whether ``sparsify`` stored them sparse or not."""
+    return np.ascontiguousarray(W.toarray()) if hasattr(W, "toarray") else W
 
 
 # estimator -> (coef_, intercept_, LinearModel): c_model()'s cache, kept out of

@@ -8,10 +8,11 @@ from typing import Dict
 
 import numpy as np
 
-from ._core import online as _online
+from ._core import decision as _decision, online as _online
+from ._parallel import available_threads, resolve_n_jobs
 from ._registry import attr, need
 from ._state import C_EPOCHS, N_COUNTERS, OnlineState
-from ._validation import check_scalar
+from ._validation import CSRData, check_scalar
 
 
 def class_weights(class_weight, classes, class_index):
@@ -153,3 +154,156 @@ def check_saved_state(state, template, j):
             need(type(value) is type(ref) and value == ref,
                  f"_states[{j}].{name} must be {ref!r}")
     need(len(state.counters) == N_COUNTERS, "the state's counters")
+
+
+def rule_loss_key(mode, p):
+    """The loss the stopping rule reads: for scikit-learn's algorithm (the
+    plain rule, binary or one-vs-rest), unweighted, as scikit-learn sums it;
+    with one of the additions (average, pocket, margin, batch_size, the
+    multinomial rule), weighted, as ``loss_`` reports it (with heavy class
+    weights the unweighted sum stops those too early)."""
+    plain = not (p["average"] or p["pocket"] or p["margin"] > 0 or p["batch_size"]
+                 or mode == "multinomial")
+    return "raw_loss" if plain else "loss"
+
+
+def resolve_jobs(n_jobs):
+    """Threads for ``n_jobs`` by joblib's convention: None -> 1, k > 0 -> k,
+    -1 -> every CPU the process may use, -2 -> all but one, and so on
+    (``n_cpus + 1 + n_jobs``, at least 1); 0 is an error."""
+    if isinstance(n_jobs, int) and not isinstance(n_jobs, bool) and n_jobs < -1:
+        return max(1, available_threads() + 1 + n_jobs)
+    return resolve_n_jobs(n_jobs)
+
+
+class StopRule:
+    """scikit-learn's stopping rule of its SGD loop, for one training problem.
+
+    After each epoch, ``observe`` gets the epoch's summed training loss,
+    unweighted as scikit-learn sums it (or,
+    with ``higher_is_better``, the validation score).  An epoch whose loss is
+    not below ``best - tol * n_rows`` (a score not above ``best + tol``)
+    counts as an epoch without improvement, any other resets the count;
+    ``best`` follows the lowest loss (highest score) seen.  ``observe``
+    returns True once ``n_iter_no_change`` epochs in a row went without
+    improvement.  ``tol=None`` never stops."""
+
+    def __init__(self, tol, n_iter_no_change, n_rows, higher_is_better=False):
+        self.tol = tol
+        self.patience = n_iter_no_change
+        self.slack = None if tol is None else (tol if higher_is_better else tol * n_rows)
+        self.higher = higher_is_better
+        self.best = -np.inf if higher_is_better else np.inf
+        self.count = 0
+
+    def observe(self, value):
+        if self.slack is None:
+            return False
+        if self.higher:
+            worse = value < self.best + self.slack
+            self.best = max(self.best, value)
+        else:
+            worse = value > self.best - self.slack
+            self.best = min(self.best, value)
+        self.count = self.count + 1 if worse else 0
+        return self.count >= self.patience
+
+
+def initial_weights(coef_init, intercept_init, mode, k, d, prior):
+    """(W, b) to start a fit from: ``coef_init`` / ``intercept_init`` when
+    given (shape (k, d) and (k,), or (d,) and a scalar for one row), else
+    ``prior`` (the warm start, or None for zeros).  A two-class multinomial
+    model keeps a zero row for ``classes_[0]``."""
+    if coef_init is None and intercept_init is None:
+        return prior
+    rows = 2 if (mode == "multinomial" and k == 1) else k
+    W = np.zeros((rows, d)) if prior is None else np.array(prior[0], dtype=np.float64)
+    b = np.zeros(rows) if prior is None else np.array(prior[1], dtype=np.float64)
+    if coef_init is not None:
+        c = np.asarray(coef_init, dtype=np.float64)
+        if c.ndim == 1:
+            c = c.reshape(1, -1)
+        if c.shape != (k, d):
+            raise ValueError(f"coef_init must have shape ({k}, {d}), got {c.shape}")
+        if not np.isfinite(c).all():
+            raise ValueError("coef_init contains NaN or infinity")
+        W[rows - k:] = c
+    if intercept_init is not None:
+        c = np.asarray(intercept_init, dtype=np.float64).reshape(-1)
+        if c.shape != (k,):
+            raise ValueError(f"intercept_init must have shape ({k},), got {c.shape}")
+        if not np.isfinite(c).all():
+            raise ValueError("intercept_init contains NaN or infinity")
+        b[rows - k:] = c
+    return W, b
+
+
+def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
+    scores = np.empty((len(val_rows), W.shape[0]))
+    if len(val_rows):
+        W = np.ascontiguousarray(W.astype(X.dtype))
+        if isinstance(X, CSRData):
+            _decision.decision_csr(X.data, X.indices, X.indptr, X.shape[1], W, b, scores,
+                                   0, val_rows)
+        else:
+            _decision.decision_dense(X, W, b, scores, val_rows)
+    if mode == "multilabel":
+        correct = ((scores > 0) == target_val).all(axis=1)
+    elif scores.shape[1] == 1:
+        correct = (scores[:, 0] > 0) == (target_val == 1)
+    else:
+        correct = np.argmax(scores, axis=1) == target_val
+    if weights_val is None:
+        return float(np.mean(correct))
+    return float(np.average(correct, weights=weights_val)) if weights_val.sum() > 0 else 0.0
+
+
+def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
+                   monitor):
+    """One epoch at a time: the stopping rule (tol), early stopping, verbose
+    output, progress, callbacks.
+
+    Returns (W, b, validation scores, stopped by the callback)."""
+    early = val_rows is not None
+    if early:
+        target_val = target[val_rows]
+        weights_val = None if sw is None else sw[val_rows]
+        rule = StopRule(p["tol"], p["n_iter_no_change"], len(rows), higher_is_better=True)
+    train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
+    loop = est._loop_params(p)
+    best = (-np.inf, None, None)
+    scores, patience = [], 0
+    # each problem stops on its own: after an epoch without an update, or
+    # by the loss rule (scikit-learn's, per binary problem)
+    rules = {id(pr): StopRule(None if early else p["tol"], p["n_iter_no_change"], len(rows))
+             for pr in problems}
+    active = list(problems)
+    key = rule_loss_key(mode, p)
+    W = b = None
+    for epoch in range(1, p["max_iter"] + 1):
+        results = est._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
+        active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0
+                  and not rules[id(pr)].observe(float(res[key].sum()))]
+        W, b = est._effective(mode, problems, p)
+        score = None
+        if early:
+            score = validation_score(mode, X, val_rows, target_val, weights_val, W, b)
+            scores.append(score)
+            if score > best[0]:
+                best = (score, W, b)
+            if p["tol"] is None:  # patience counts epochs without a new best
+                patience = 0 if score == best[0] and best[1] is W else patience + 1
+            elif rule.observe(score):
+                patience = p["n_iter_no_change"]
+        asked_to_stop = monitor.active and monitor.epoch(
+            epoch, sum(int(r["mistakes"].sum()) for r in results),
+            sum(int(r["updates"].sum()) for r in results),
+            sum(float(r["loss"].sum()) for r in results) / train_weight, score,
+            W.copy(), b.copy())
+        if asked_to_stop:
+            return (best[1], best[2], scores, True) if early else (W, b, scores, True)
+        if (early and patience >= p["n_iter_no_change"]) or not active:
+            break
+    if early:
+        return best[1], best[2], scores, False
+    return W, b, scores, False

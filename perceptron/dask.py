@@ -42,7 +42,7 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
 
 from ._core import online as _online
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState
-from ._training import Problem, raise_for_status
+from ._training import Problem, StopRule, raise_for_status, rule_loss_key
 from ._validation import (check_feature_names, check_labels, check_random_seed, check_scalar,
                           check_X, is_sparse, label_signs, mix64, require_two_classes,
                           unique_labels)
@@ -243,6 +243,7 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         results.append({"W": state.W, "b": state.b, "U": state.U, "ub": state.ub,
                         "n": state.steps - m["steps"], "mistakes": int(res["mistakes"][0]),
                         "updates": int(res["updates"][0]), "loss": float(res["loss"][0]),
+                        "raw_loss": float(res["raw_loss"][0]),
                         "rng": state.rng_state})
     return new_carry, {"shard": shard.index, "epoch": epoch, "problems": results,
                        "seconds": time.perf_counter() - started}
@@ -323,9 +324,10 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     Parameters
     ----------
     estimator : perceptron.Perceptron
-        Its parameters (eta0, max_iter, fit_intercept, shuffle, random_state,
-        average, margin, multiclass) are used; it is fitted in place and gets
-        the attributes of a local fit: ``coef_``, ``intercept_``, ``classes_``,
+        Its parameters (eta0, max_iter, tol, n_iter_no_change,
+        fit_intercept, shuffle, random_state, average, margin, multiclass)
+        are used (the rule of ``tol`` reads the loss summed over shards); it
+        is fitted in place and gets the attributes of a local fit: ``coef_``, ``intercept_``, ``classes_``,
         ``n_features_in_``, ``n_iter_``, ``converged_``, ``mistakes_``,
         ``updates_``, ``loss_`` (summed over shards per epoch) and ``t_``.
         pocket, mini-batches, early stopping, warm start and class weights
@@ -444,6 +446,10 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
               for (rows_k, multi), s in zip(shapes, problem_seeds)]
     problems = [Problem(state, None) for state in states]
     active = [True] * len(problems)
+    # each problem stops on its own: at an epoch without an update, or by the
+    # rule on its loss summed over the shards (tol, n_iter_no_change)
+    rules = [StopRule(p["tol"], p["n_iter_no_change"], n) for _ in problems]
+    key = rule_loss_key(mode, p)
     loop = estimator._loop_params(p)
     stopped = False
     for epoch in range(1, max_iter + 1):
@@ -478,11 +484,12 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
             st.rng_state = parts[0]["rng"].copy()
             pr.history["mistakes"].append(np.array([mistakes], dtype=np.int64))
             pr.history["updates"].append(np.array([updates], dtype=np.int64))
-            pr.history["loss"].append(np.array([sum(r["loss"] for r in parts)]))
+            loss = sum(r["loss"] for r in parts)
+            pr.history["loss"].append(np.array([loss]))
             epoch_mistakes += mistakes
             epoch_updates += updates
-            if updates == 0:  # converged on every shard: it sits out from now on
-                active[j] = False
+            if updates == 0 or rules[j].observe(float(sum(r[key] for r in parts))):
+                active[j] = False  # converged on every shard, or stopped: it sits out
         if callback is not None:
             W, b = estimator._effective(mode, problems, p)
             if callback(epoch, {"mistakes": epoch_mistakes, "updates": epoch_updates,
@@ -497,7 +504,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     estimator._set_fitted(np.empty((0, d), dtype=dtype), mode, problems, classes, W, b,
                           range(n), None)
     check_feature_names(estimator, names_source, reset=True)
-    if not estimator.converged_ and not stopped:
+    if not estimator.converged_ and not stopped and estimator.n_iter_ >= max_iter:
         warnings.warn(
             f"{type(estimator).__name__} did not converge on dask: {estimator.mistakes_[-1]} "
             f"mistakes in the last of {estimator.n_iter_} epochs (max_iter={max_iter}); the "

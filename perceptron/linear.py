@@ -5,17 +5,18 @@ from typing import Dict
 import numpy as np
 
 from ._base import BaseEstimator, no_training_state
-from ._core import decision as _decision, online as _online
+from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
 from ._monitor import Monitor
-from ._parallel import map_threads, resolve_n_jobs
+from ._parallel import map_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
                         register_model, register_value_type)
 from ._state import OnlineState
-from ._training import (Problem, appended, check_saved_state, check_state_params, class_weights,
-                        labels_not_in, validation_split)
+from ._training import (Problem, appended, check_saved_state, check_state_params,
+                        class_weights, fit_epochwise, initial_weights, labels_not_in,
+                        resolve_jobs, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
-from ._validation import (CSRData, check_array, check_feature_names, check_labels,
+from ._validation import (check_array, check_feature_names, check_labels,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
                           check_X, label_signs, mix64, require_two_classes, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
@@ -31,9 +32,10 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     model updates ``w <- w + eta0*s*y*x`` and ``b <- b + eta0*s*y``, ``s``
     being the row's weight (Rosenblatt 1958; Daume III, *A Course in Machine
     Learning*, ch. 3, Algorithm 5).  Each epoch visits every row once, in a
-    new random order when ``shuffle``; the fit stops after the first epoch
-    without an update (the data are then separated, with the margin) or after
-    ``max_iter`` epochs, with a ``ConvergenceWarning``.  On separable data
+    new random order when ``shuffle``.  The fit stops after the first epoch
+    without an update (the data are then separated, with the margin), by
+    scikit-learn's rule on the loss (see ``tol``), or after ``max_iter``
+    epochs, with a ``ConvergenceWarning``.  On separable data
     with margin gamma and radius R, at most (R/gamma)^2 updates are made
     (Novikoff 1962).
 
@@ -66,6 +68,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
       trains one binary perceptron per label; ``predict`` returns an
       indicator matrix (a sample may get several classes).
 
+    The parameters of ``sklearn.linear_model.Perceptron`` have its names,
+    defaults and meanings; ``average``, ``pocket``, ``margin``,
+    ``batch_size``, ``multiclass``, ``callback`` and ``progress`` are
+    additions.
+
     Parameters
     ----------
     eta0 : float, default=1.0
@@ -77,7 +84,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         Learn the bias; if False it stays 0 (or its warm start).
     shuffle : bool, default=True
         Visit the rows in a new random order each epoch.
-    random_state : None, int, numpy.random.Generator or RandomState, default=None
+    random_state : None, int, numpy.random.Generator or RandomState, default=0
         Seed of the shuffles and of the validation split.
     warm_start : bool, default=False
         Start from the previous fit's weights (the raw weights, also for the
@@ -100,15 +107,18 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the training rows (stratified),
         score the model on them after each epoch, stop after
-        ``n_iter_no_change`` epochs without improvement and keep the best
-        weights (Daume III, figure 3.3: the held-out error's "sweet spot").
+        ``n_iter_no_change`` epochs without improvement (a score not above
+        the best so far plus ``tol``; with ``tol=None``, not above the best)
+        and keep the best weights (Daume III, figure 3.3: the held-out
+        error's "sweet spot"; scikit-learn keeps the last weights).
     validation_fraction : float, default=0.1
         In (0, 1).
     n_iter_no_change : int, default=5
         Patience of early stopping.
     class_weight : None, "balanced" or dict, default=None
         Multiplies the step of each class's rows; "balanced" uses
-        ``n_samples / (n_classes * count(class))``.
+        ``n_samples / (n_classes * count(class))``.  (In a one-vs-rest
+        problem, scikit-learn weighs the "rest" rows 1.)
     verbose : int, default=0
         Print a line per epoch: mistakes, updates, loss, validation score, time.
     callback : callable or None, default=None
@@ -117,6 +127,25 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         weights); returning True stops the fit there.
     progress : bool, default=False
         Show a tqdm progress bar (tqdm must be installed).
+    penalty : {None, "l2", "l1", "elasticnet"}, default=None
+        The regularization term.  Only None trains for now; the others
+        raise ``NotImplementedError``.
+    alpha : float, default=0.0001
+        Strength of the penalty (>= 0).
+    l1_ratio : float, default=0.15
+        The L1 share of the elastic net penalty, in [0, 1].
+    tol : float or None, default=1e-3
+        The stopping rule of scikit-learn's SGD loop: after each epoch, the
+        epoch's loss ``sum_i max(0, -y_i a_i)`` (``a_i`` taken when row i
+        was visited; unweighted, as scikit-learn sums it, for the plain
+        rule; weighted, as ``loss_``, with ``average``, ``pocket``,
+        ``margin``, ``batch_size`` or the multinomial rule) is compared
+        with the lowest so far minus ``tol * n_rows``; after ``n_iter_no_change`` epochs in a row that do not
+        beat it, the fit stops (each one-vs-rest problem on its own).  With
+        ``early_stopping`` the validation score takes the loss's place.
+        ``None``: no such rule; the fit stops at the first epoch without an
+        update, or after ``max_iter`` epochs.  (scikit-learn goes on with
+        epochs that make no update, and counts rows of weight 0.)
 
     Attributes
     ----------
@@ -184,10 +213,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     }
 
     def __init__(self, eta0=1.0, max_iter=1000, fit_intercept=True, shuffle=True,
-                 random_state=None, warm_start=False, average=False, pocket=False, margin=0.0,
+                 random_state=0, warm_start=False, average=False, pocket=False, margin=0.0,
                  batch_size=None, multiclass="ovr", n_jobs=None, early_stopping=False,
                  validation_fraction=0.1, n_iter_no_change=5, class_weight=None, verbose=0,
-                 callback=None, progress=False):
+                 callback=None, progress=False, penalty=None, alpha=0.0001, l1_ratio=0.15,
+                 tol=1e-3):
         self.eta0 = eta0
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
@@ -207,6 +237,10 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.callback = callback
         self.progress = progress
+        self.penalty = penalty
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
+        self.tol = tol
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -231,10 +265,20 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                                                 high_open=True),
             "n_iter_no_change": check_scalar(self.n_iter_no_change, "n_iter_no_change", "int",
                                              low=1),
-            "n_threads": resolve_n_jobs(self.n_jobs),
+            "n_threads": resolve_jobs(self.n_jobs),
             "verbose": check_scalar(self.verbose, "verbose", "int", low=0),
             "progress": check_scalar(self.progress, "progress", "bool"),
+            "alpha": check_scalar(self.alpha, "alpha", "float", low=0.0),
+            "l1_ratio": check_scalar(self.l1_ratio, "l1_ratio", "float", low=0.0, high=1.0),
+            "tol": None if self.tol is None else check_scalar(self.tol, "tol", "float"),
         }
+        if self.penalty not in (None, "l2", "l1", "elasticnet"):
+            raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
+                             f"{self.penalty!r}")
+        if self.penalty is not None:
+            raise NotImplementedError(f"penalty={self.penalty!r} is not implemented yet; "
+                                      "only penalty=None trains")
+        p["penalty"] = self.penalty
         if self.callback is not None and not callable(self.callback):
             raise TypeError(f"callback must be callable or None, got {self.callback!r}")
         if self.batch_size is None:
@@ -333,26 +377,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             b = b[1:] - b[:1]
         return W, b
 
-    def _validation_score(self, mode, X, val_rows, target_val, weights_val, W, b):
-        scores = np.empty((len(val_rows), W.shape[0]))
-        if len(val_rows):
-            W = np.ascontiguousarray(W.astype(X.dtype))
-            if isinstance(X, CSRData):
-                _decision.decision_csr(X.data, X.indices, X.indptr, X.shape[1], W, b, scores,
-                                       0, val_rows)
-            else:
-                _decision.decision_dense(X, W, b, scores, val_rows)
-        if mode == "multilabel":
-            correct = ((scores > 0) == target_val).all(axis=1)
-        elif scores.shape[1] == 1:
-            correct = (scores[:, 0] > 0) == (target_val == 1)
-        else:
-            correct = np.argmax(scores, axis=1) == target_val
-        if weights_val is None:
-            return float(np.mean(correct))
-        return float(np.average(correct, weights=weights_val)) if weights_val.sum() > 0 else 0.0
-
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
         """Train on X (n_samples, n_features) and y.
 
         Parameters
@@ -365,6 +390,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             once (see ``perceptron._validation.check_X``).  The model's
             dtype is the values' dtype.
         y : array-like of shape (n_samples,), or (n_samples, n_labels) 0/1 indicator
+        coef_init : array-like of shape (n_classes, n_features), optional
+            Initial weights (``(1, n_features)`` or ``(n_features,)`` for two
+            classes); they take the place of the ``warm_start`` weights.
+        intercept_init : array-like of shape (n_classes,), optional
+            Initial biases.
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative weight of each row; it multiplies the row's step.
 
@@ -387,6 +417,10 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                 sw = cw[target] if sw is None else sw * cw[target]
         seed = check_random_seed(self.random_state)
         init = self._warm_start_weights(p, kind, classes, d)
+        k = 1 if kind == "binary" else len(classes)
+        init = initial_weights(coef_init, intercept_init,
+                               "multinomial" if kind == "multiclass" and
+                               self.multiclass == "multinomial" else kind, k, d, init)
         mode, problems = self._problems(kind, len(classes), target, d, X.dtype, seed, p, init)
 
         rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
@@ -407,12 +441,12 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         monitor = Monitor(self, p["verbose"], self.callback, p["progress"], p["max_iter"])
         val_scores, stopped = [], False
         try:
-            if val_rows is None and not monitor.active:
+            if val_rows is None and not monitor.active and p["tol"] is None:
                 self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop)
                 W, b = self._effective(mode, problems, p)
             else:
-                W, b, val_scores, stopped = self._fit_epochwise(
-                    X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop, monitor)
+                W, b, val_scores, stopped = fit_epochwise(
+                    self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop, monitor)
         finally:
             monitor.close()
 
@@ -421,53 +455,12 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if val_rows is not None:
             self.validation_scores_ = np.array(val_scores)
             self.best_validation_score_ = float(np.max(val_scores))
-        elif not self.converged_ and not stopped:
+        elif not self.converged_ and not stopped and self.n_iter_ >= p["max_iter"]:
             warnings.warn(
                 f"{type(self).__name__} did not converge: {self.mistakes_[-1]} mistakes in the "
                 f"last of {self.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
                 "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=2)
         return self
-
-    def _fit_epochwise(self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
-                       monitor):
-        """One epoch at a time: early stopping, verbose output, progress, callbacks.
-
-        Returns (W, b, validation scores, stopped by the callback)."""
-        early = val_rows is not None
-        if early:
-            target_val = target[val_rows]
-            weights_val = None if sw is None else sw[val_rows]
-        train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
-        loop = self._loop_params(p)
-        best = (-np.inf, None, None)
-        scores, patience = [], 0
-        active = list(problems)
-        W = b = None
-        for epoch in range(1, p["max_iter"] + 1):
-            results = self._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
-            # a problem whose epoch made no update has converged: it sits out
-            active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0]
-            W, b = self._effective(mode, problems, p)
-            score = None
-            if early:
-                score = self._validation_score(mode, X, val_rows, target_val, weights_val, W, b)
-                scores.append(score)
-                if score > best[0]:
-                    best, patience = (score, W, b), 0
-                else:
-                    patience += 1
-            asked_to_stop = monitor.active and monitor.epoch(
-                epoch, sum(int(r["mistakes"].sum()) for r in results),
-                sum(int(r["updates"].sum()) for r in results),
-                sum(float(r["loss"].sum()) for r in results) / train_weight, score,
-                W.copy(), b.copy())
-            if asked_to_stop:
-                return (best[1], best[2], scores, True) if early else (W, b, scores, True)
-            if (early and patience >= p["n_iter_no_change"]) or not active:
-                break
-        if early:
-            return best[1], best[2], scores, False
-        return W, b, scores, False
 
     def _warm_start_weights(self, p, kind, classes, d):
         if not (p["warm_start"] and hasattr(self, "coef_")):

@@ -227,3 +227,51 @@ def voted_reference(X, y, *, max_iter=10, fit_intercept=True, orders=None):
         if m == 0:
             break
     return [(v, b, c) for (v, b), c in zip(vs, cs) if c > 0], np.array(mistakes)
+
+
+def tol_rule_reference(X, y, *, eta=1.0, max_iter=1000, tol=1e-3, n_iter_no_change=5,
+                       fit_intercept=True, orders=None, sample_weight=None):
+    """The binary rule of `perceptron_reference`, stopped by scikit-learn's
+    rule of its SGD loop (as its documentation states it for ``tol`` and
+    ``n_iter_no_change``), plus the package's stop at an epoch without an
+    update:
+
+        best <- +inf;  count <- 0
+        after each epoch, with L = sum_i max(0, -y_i a_i) over the epoch
+        (unweighted; a row's sample weight s_i scales its step eta*s_i*y_i):
+            if L > best - tol * n:  count <- count + 1   else: count <- 0
+            best <- min(best, L)
+            stop if count >= n_iter_no_change, or the epoch made no update
+
+    Returns w, b, mistakes per epoch, weighted loss per epoch (n_iter_ =
+    len(mistakes)).
+    """
+    X = np.asarray(X)
+    n, d = X.shape
+    s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    w = np.zeros(d, dtype=X.dtype)
+    b = 0.0
+    best, count = np.inf, 0
+    mistakes, losses = [], []
+    for epoch in range(max_iter):
+        order = range(n) if orders is None else orders[epoch]
+        m, loss, raw = 0, 0.0, 0.0
+        for i in order:
+            a = _activation(X[i], w, b)
+            if y[i] * a <= 0:
+                loss += -s[i] * y[i] * a
+                raw += -y[i] * a
+                step = eta * s[i] * y[i]
+                w = (w + X.dtype.type(step) * X[i]).astype(X.dtype)
+                if fit_intercept:
+                    b += step
+                m += 1
+        mistakes.append(m)
+        losses.append(loss)
+        if m == 0:
+            break
+        count = count + 1 if raw > best - tol * n else 0
+        best = min(best, raw)
+        if count >= n_iter_no_change:
+            break
+    return w, b, np.array(mistakes), np.array(losses)

@@ -148,7 +148,8 @@ def test_labels_weights_and_shapes(rng):
                          (np.full(len(y), np.nan), "error: ValueError"),
                          (np.zeros(len(y)), "error: ValueError"),
                          (np.array(["a"] * len(y)), "error: TypeError")]:
-        assert outcome(Perceptron(max_iter=2).fit, X, y, sw) == promised
+        assert outcome(lambda X, y, sw: Perceptron(max_iter=2).fit(X, y, sample_weight=sw),
+                       X, y, sw) == promised
     model = Perceptron(max_iter=2).fit(X, y)
     assert outcome(model.predict, X[:, :3]) == "error: ValueError"  # feature count
     assert outcome(model.partial_fit, X[:, :3], y) == "error: ValueError"

@@ -182,7 +182,7 @@ def test_warm_start_from_a_compact_model_starts_from_coef():
     rng = np.random.default_rng(1)
     X = rng.standard_normal((200, 10))
     y = (X @ np.arange(1, 11) > 0).astype(int)
-    model = Perceptron(random_state=0, max_iter=1000, warm_start=True).fit(X, y)
+    model = Perceptron(random_state=0, max_iter=1000, tol=None, warm_start=True).fit(X, y)
     assert model.converged_
     compact = load(file_bytes(model))
     whole = load(file_bytes(model, training_state=True))

@@ -111,7 +111,7 @@ def test_pocket_is_never_worse_than_its_start_and_beats_last_weights(rng):
 def test_minibatch_equals_reference_exactly(batch_size, dtype, rng):
     # power-of-two batches with integer data: every step is exact
     X, t = integer_data(rng, 64, 5, dtype=dtype)
-    m = quiet(Perceptron(batch_size=batch_size, max_iter=12, random_state=3), X, t)
+    m = quiet(Perceptron(batch_size=batch_size, max_iter=12, random_state=3, tol=None), X, t)
     orders = shuffled_orders(len(t), 12, check_random_seed(3))
     w, b, mistakes = minibatch_reference(X, signs(t), batch_size=batch_size, max_iter=12,
                                          orders=orders)
@@ -149,7 +149,7 @@ def test_batch_size_one_is_the_online_rule(rng):
 def test_multinomial_equals_reference_exactly(dtype, shuffle, rng):
     X, t = integer_data(rng, 150, 6, k=4, dtype=dtype)
     labels = np.array(["a", "b", "c", "d"])[t]
-    m = quiet(Perceptron(multiclass="multinomial", max_iter=10, shuffle=shuffle,
+    m = quiet(Perceptron(multiclass="multinomial", max_iter=10, shuffle=shuffle, tol=None,
                          random_state=4), X, labels)
     orders = shuffled_orders(len(t), 10, check_random_seed(4)) if shuffle else None
     W, b, mistakes = multinomial_reference(X, t, 4, max_iter=10, orders=orders)
@@ -204,7 +204,7 @@ def test_two_class_multinomial_partial_fit_matches_binary_decisions(rng):
 def test_multilabel_indicator(rng):
     X = rng.standard_normal((300, 6))
     Y = np.stack([X[:, 0] > 0, X[:, 1] + X[:, 2] > 0, X[:, 3] < 0.5], axis=1).astype(int)
-    m = Perceptron(random_state=0, max_iter=200).fit(X, Y)
+    m = Perceptron(random_state=0, max_iter=200, tol=None).fit(X, Y)
     assert m.coef_.shape == (3, 6)
     np.testing.assert_array_equal(m.classes_, [0, 1, 2])
     pred = m.predict(X)
@@ -212,7 +212,7 @@ def test_multilabel_indicator(rng):
     np.testing.assert_array_equal(pred, Y)
     assert m.score(X, Y) == 1.0
     for j in range(3):  # each label is its own binary problem
-        single = Perceptron(random_state=0, max_iter=200).fit(X, Y[:, j])
+        single = Perceptron(random_state=0, max_iter=200, tol=None).fit(X, Y[:, j])
         np.testing.assert_array_equal(single.predict(X), Y[:, j])
 
 

@@ -141,7 +141,8 @@ def test_kernel_matrix_resolves_gamma_like_the_estimator(rng):
 def test_linear_kernel_equals_the_primal_perceptron(dtype, shuffle, eta, rng):
     X, y = integer_problem(rng, n=200, d=7)
     X = X.astype(dtype)
-    primal = quiet_fit(Perceptron(eta0=eta, max_iter=15, shuffle=shuffle, random_state=11), X, y)
+    primal = quiet_fit(Perceptron(eta0=eta, max_iter=15, shuffle=shuffle, random_state=11,
+                                  tol=None), X, y)
     dual = quiet_fit(KernelPerceptron(kernel="linear", eta0=eta, max_iter=15, shuffle=shuffle,
                                       random_state=11), X, y)
     np.testing.assert_array_equal(dual.mistakes_, primal.mistakes_)
@@ -168,7 +169,7 @@ def test_linear_kernel_equals_the_primal_on_real_valued_data(rng):
 def test_xor_is_learned_where_the_line_fails(kernel, params):
     X, y = make_xor(200, noise=0.1, random_state=0)
     with pytest.warns(ConvergenceWarning):
-        line = Perceptron(max_iter=50, random_state=0).fit(X, y)
+        line = Perceptron(max_iter=50, random_state=0, tol=None).fit(X, y)
     assert line.score(X, y) < 0.8
     model = KernelPerceptron(kernel=kernel, random_state=0, **params).fit(X, y)
     assert model.converged_ and model.score(X, y) == 1.0
@@ -180,7 +181,7 @@ def test_xor_is_learned_where_the_line_fails(kernel, params):
 def test_concentric_circles_are_learned_where_the_line_fails():
     X, y = make_circles(300, factor=0.5, noise=0.05, random_state=1)
     with pytest.warns(ConvergenceWarning):
-        line = Perceptron(max_iter=50, random_state=0).fit(X, y)
+        line = Perceptron(max_iter=50, random_state=0, tol=None).fit(X, y)
     assert line.score(X, y) < 0.75
     model = KernelPerceptron(kernel="rbf", gamma=2.0, random_state=0).fit(X, y)
     assert model.converged_ and model.score(X, y) == 1.0

@@ -4,6 +4,7 @@ load, predict and score as they did, and are written again byte for byte.
 
 The files and the predictions recorded with them are in
 tests/data/model_files (made by make.py there)."""
+import json
 import pathlib
 
 import numpy as np
@@ -30,13 +31,49 @@ def test_an_older_file_loads_and_predicts_the_same(name):
         np.testing.assert_array_equal(model.decision_function(X), expected["decision"])
 
 
+# Parameters the Perceptron gained after these files were written (scikit-learn's):
+# a file read back holds them at their defaults, and nothing else changes.
+ADDED_SINCE = {"perceptron": {"penalty": None, "alpha": 0.0001, "l1_ratio": 0.15, "tol": 0.001}}
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_an_older_file_is_written_again_unchanged(name, tmp_path):
     # with its training state (the files of 0.1.0 all hold it), as it was written
     path = FOLDER / f"{name}.ptn"
     out = tmp_path / "again.ptn"
     save_model(load_model(path), out, training_state=True)
-    assert out.read_bytes() == path.read_bytes()
+    added = ADDED_SINCE.get(name.split("_")[0])
+    if not added:
+        assert out.read_bytes() == path.read_bytes()
+        return
+    old, new = parts(path.read_bytes()), parts(out.read_bytes())
+    assert new["preamble"] == old["preamble"]
+    assert new["arrays"] == old["arrays"]  # names, dtypes, shapes and bytes
+    expected = json.loads(old["header"])
+    assert not set(added) & set(expected["params"])
+    expected["params"] = dict(sorted({**expected["params"], **added}.items()))
+    assert new["header"] == json.dumps(expected, allow_nan=False, ensure_ascii=False,
+                                       separators=(",", ":")).encode("utf-8")
+
+
+def parts(data):
+    """A model file (layout: csrc/ptn_model_file.h) cut into what does not
+    depend on the header's length: the preamble's fixed fields, the JSON
+    header and each array's table entry (without its offset) and bytes."""
+    def u64(at):
+        return int.from_bytes(data[at:at + 8], "little")
+
+    n = int.from_bytes(data[16:20], "little")
+    header_offset, header_size = u64(24), u64(32)
+    arrays = []
+    for i in range(n):
+        entry = data[64 + 96 * i:64 + 96 * (i + 1)]
+        offset = int.from_bytes(entry[40:48], "little")
+        nbytes = int.from_bytes(entry[48:56], "little")
+        arrays.append((entry[:40] + entry[48:], data[offset:offset + nbytes]))
+    assert header_offset == 64 + 96 * n
+    return {"preamble": data[:16], "header": data[header_offset:header_offset + header_size],
+            "arrays": arrays}
 
 
 @pytest.mark.parametrize("name", NAMES)

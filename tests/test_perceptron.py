@@ -38,7 +38,7 @@ def fit_quiet(model, X, y):
 def test_unshuffled_fit_equals_reference_exactly(dtype, fit_intercept, eta, rng):
     X, y = separable(rng, 200, 13, dtype, integer=True)
     y[::17] *= -1  # not separable any more: many epochs, many updates
-    model = fit_quiet(Perceptron(eta0=eta, max_iter=20, shuffle=False,
+    model = fit_quiet(Perceptron(eta0=eta, max_iter=20, shuffle=False, tol=None,
                                  fit_intercept=fit_intercept), X, y)
     w, b, mistakes, loss = perceptron_reference(X, y, eta=eta, max_iter=20,
                                                 fit_intercept=fit_intercept)
@@ -55,7 +55,7 @@ def test_unshuffled_fit_equals_reference_exactly(dtype, fit_intercept, eta, rng)
 def test_shuffled_fit_equals_reference_on_the_same_orders(dtype, rng):
     X, y = separable(rng, 150, 9, dtype, integer=True)
     y[::11] *= -1
-    model = fit_quiet(Perceptron(max_iter=15, random_state=42), X, y)
+    model = fit_quiet(Perceptron(max_iter=15, random_state=42, tol=None), X, y)
     orders = shuffled_orders(len(y), 15, check_random_seed(42))
     w, b, mistakes, _ = perceptron_reference(X, y, max_iter=15, orders=orders)
     np.testing.assert_array_equal(model.coef_[0], w)
@@ -65,7 +65,7 @@ def test_shuffled_fit_equals_reference_on_the_same_orders(dtype, rng):
 
 def test_float64_random_data_matches_reference_to_1e12(rng):
     X, y = separable(rng, 400, 25)
-    model = Perceptron(max_iter=200, shuffle=False).fit(X, y)
+    model = Perceptron(max_iter=200, shuffle=False, tol=None).fit(X, y)
     w, b, mistakes, _ = perceptron_reference(X, y, max_iter=200)
     assert model.converged_
     np.testing.assert_array_equal(model.mistakes_, mistakes)
@@ -75,8 +75,8 @@ def test_float64_random_data_matches_reference_to_1e12(rng):
 
 def test_float32_agrees_with_float64(rng):
     X, y = separable(rng, 400, 25, margin=0.2)
-    m64 = Perceptron(max_iter=200, random_state=0).fit(X, y)
-    m32 = Perceptron(max_iter=200, random_state=0).fit(X.astype(np.float32), y)
+    m64 = Perceptron(max_iter=200, random_state=0, tol=None).fit(X, y)
+    m32 = Perceptron(max_iter=200, random_state=0, tol=None).fit(X.astype(np.float32), y)
     assert m32.coef_.dtype == np.float32 and m64.coef_.dtype == np.float64
     assert m32.converged_ and m64.converged_
     np.testing.assert_array_equal(m32.mistakes_, m64.mistakes_)
@@ -139,7 +139,7 @@ def test_xor_does_not_converge_and_warns():
     X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=float)
     y = np.array([0, 1, 1, 0])
     with pytest.warns(ConvergenceWarning, match="did not converge"):
-        model = Perceptron(max_iter=50, random_state=0).fit(X, y)
+        model = Perceptron(max_iter=50, random_state=0, tol=None).fit(X, y)
     assert not model.converged_
     assert model.n_iter_ == 50
     assert len(model.mistakes_) == 50 and (model.mistakes_ > 0).all()
@@ -276,10 +276,10 @@ def test_get_set_params_and_repr():
                            "warm_start", "average", "pocket", "margin", "batch_size",
                            "multiclass", "n_jobs", "early_stopping", "validation_fraction",
                            "n_iter_no_change", "class_weight", "verbose", "callback",
-                           "progress"}
+                           "progress", "penalty", "alpha", "l1_ratio", "tol"}
     assert m.set_params(max_iter=7) is m and m.max_iter == 7
-    with pytest.raises(ValueError, match="Invalid parameter 'alpha'"):
-        m.set_params(alpha=1)
+    with pytest.raises(ValueError, match="Invalid parameter 'beta'"):
+        m.set_params(beta=1)
     assert repr(m) == "Perceptron(eta0=0.5, max_iter=7, random_state=3)"
     assert repr(Perceptron()) == "Perceptron()"
 

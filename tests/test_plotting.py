@@ -247,7 +247,7 @@ def test_gif_frames_are_evenly_spaced_with_both_ends():
 def test_learning_curve(rng):
     X = rng.standard_normal((400, 5))
     y = np.where(X @ rng.standard_normal(5) + 0.8 * rng.standard_normal(400) > 0, 1, 0)
-    curve = plotting.learning_curve(Perceptron(max_iter=15, random_state=0),
+    curve = plotting.learning_curve(Perceptron(max_iter=15, random_state=0, tol=None),
                                     X[:300], y[:300], X[300:], y[300:])
     assert len(curve["epoch"]) == 15
     assert ((curve["train_error"] >= 0) & (curve["train_error"] <= 1)).all()

@@ -65,7 +65,7 @@ cdef inline int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M
                         E.status = STATUS_NONFINITE_X if not row_finite(R, i, W) else STATUS_OVERFLOW
                         E.bad_row = i
                         return 0
-                    ptn_count_mistake(ya, s, &E.mistakes, &E.loss)
+                    ptn_count_mistake(ya, s, &E.mistakes, &E.loss, &E.raw_loss)
                     row_axpy_acc(R, K, i, s * D.y[i], M.G, W)
                     M.gb[0] += s * D.y[i]
                     any_violation = True
@@ -84,7 +84,7 @@ cdef inline int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M
                         E.status = STATUS_NONFINITE_X if not row_finite(R, i, W) else STATUS_OVERFLOW
                         E.bad_row = i
                         return 0
-                    ptn_count_mistake(diff, s, &E.mistakes, &E.loss)
+                    ptn_count_mistake(diff, s, &E.mistakes, &E.loss, &E.raw_loss)
                     row_axpy_acc(R, K, i, s, M.G + t * d, W)
                     row_axpy_acc(R, K, i, -s, M.G + r * d, W)
                     M.gb[t] += s

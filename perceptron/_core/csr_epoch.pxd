@@ -37,6 +37,7 @@ cdef extern from "ptn_csr_online.h" nogil:
         int64_t mistakes
         int64_t updates
         double loss
+        double raw_loss
     size_t ptn_csr_online_f32_i32(ptn_csr_online *s, size_t start, size_t stop, double *act)
     size_t ptn_csr_online_f32_i64(ptn_csr_online *s, size_t start, size_t stop, double *act)
     size_t ptn_csr_online_f64_i32(ptn_csr_online *s, size_t start, size_t stop, double *act)
@@ -124,11 +125,13 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
             C.mistakes = 0
             C.updates = 0
             C.loss = 0.0
+            C.raw_loss = 0.0
             j = <Py_ssize_t>_csr_online(R, &C, w, <size_t>k, <size_t>stop, &a, plain)
             M.counters[C_STEPS] = C.steps
             E.mistakes += C.mistakes
             E.updates += C.updates
             E.loss += C.loss
+            E.raw_loss += C.raw_loss
             countdown[0] -= j - k
             if j < stop:
                 i = D.rows[j]

@@ -22,10 +22,10 @@ cdef extern from "ptn_update.h" nogil:
         double step             # w += step * x
         double acc              # U += acc * x (averaging)
     bint ptn_must_update(double margin, double ya)
-    void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss)
+    void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss, double *raw)
     ptn_step ptn_binary_update(double eta, int fit_intercept, int average, double ya, double s,
                                double y, double c, double *b, double *ub, int64_t *mistakes,
-                               int64_t *updates, double *loss)
+                               int64_t *updates, double *loss, double *raw)
 
 # Status codes of a call, turned into exceptions by the Python layer.
 cdef enum:
@@ -85,6 +85,7 @@ cdef struct Epoch:
     int64_t mistakes
     int64_t updates
     double loss
+    double raw_loss  # the loss unweighted (scikit-learn's stopping rule reads it)
     int status
     Py_ssize_t bad_row
 

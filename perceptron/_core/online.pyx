@@ -225,7 +225,7 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
                 return 0
             st = ptn_binary_update(P.eta, P.fit_intercept, P.average, ya, _weight(D, i), D.y[i],
                                    <double>M.counters[loop.C_STEPS], M.b, M.ub, &E.mistakes,
-                                   &E.updates, &E.loss)
+                                   &E.updates, &E.loss, &E.raw_loss)
             row_axpy(R, K, i, st.step, w)
             if P.average:
                 row_axpy_acc(R, K, i, st.acc, M.U, w)
@@ -272,7 +272,7 @@ cdef int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M,
                 _set_nonfinite(R, i, W, E)
                 return 0
             s = _weight(D, i)
-            ptn_count_mistake(diff, s, &E.mistakes, &E.loss)
+            ptn_count_mistake(diff, s, &E.mistakes, &E.loss, &E.raw_loss)
             step = P.eta * s
             row_axpy(R, K, i, step, W + t * d)
             row_axpy(R, K, i, -step, W + r * d)
@@ -303,7 +303,7 @@ cdef int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M,
 
 cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bint multinomial,
               Py_ssize_t n_epochs, int64_t *mistakes, int64_t *updates, double *loss,
-              Epoch *last) except -1 nogil:
+              double *raw_loss, Epoch *last) except -1 nogil:
     """Up to n_epochs epochs; stops after an epoch without updates when asked."""
     cdef Py_ssize_t e
     cdef size_t bytes_per_row = max(row_bytes(R, D.n, W), <size_t>1)
@@ -314,6 +314,7 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
         E.mistakes = 0
         E.updates = 0
         E.loss = 0.0
+        E.raw_loss = 0.0
         E.status = loop.STATUS_OK
         E.bad_row = -1
         if P.shuffle:
@@ -330,6 +331,7 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
         mistakes[e] = E.mistakes
         updates[e] = E.updates
         loss[e] = E.loss
+        raw_loss[e] = E.raw_loss
         M.counters[loop.C_UPDATES] += E.updates
         M.counters[loop.C_EPOCHS] += 1
         if not (_all_finite(W, M.k * D.d) and _all_finite_f64(M.b, M.k)):
@@ -368,6 +370,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef int64_t[::1] mistakes = np.zeros(n_epochs, dtype=np.int64)
     cdef int64_t[::1] updates = np.zeros(n_epochs, dtype=np.int64)
     cdef double[::1] loss = np.zeros(n_epochs, dtype=np.float64)
+    cdef double[::1] raw_loss = np.zeros(n_epochs, dtype=np.float64)
 
     if W.shape[1] != d or counters.shape[0] < loop.N_COUNTERS or rng_state.shape[0] != 1:
         raise ValueError("run_epochs: the state does not match X")
@@ -434,7 +437,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     try:
         with nogil:
             done = _run(R, &W[0, 0], &D, &M, &P, multinomial, n_epochs,
-                        &mistakes[0], &updates[0], &loss[0], &last)
+                        &mistakes[0], &updates[0], &loss[0], &raw_loss[0], &last)
     finally:
         rng_state[0] = rng.state
     return {
@@ -442,6 +445,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
         "mistakes": np.asarray(mistakes[:done]).copy(),
         "updates": np.asarray(updates[:done]).copy(),
         "loss": np.asarray(loss[:done]).copy(),
+        "raw_loss": np.asarray(raw_loss[:done]).copy(),
         "status": last.status,
         "bad_row": last.bad_row,
     }
@@ -463,7 +467,8 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     `params` is a LoopParams (a mapping of its fields is accepted too).
 
     Returns a dict: epochs completed, mistakes / updates / summed weighted
-    loss of each, the status and the offending row when it is not OK.
+    loss / summed unweighted loss (``raw_loss``) of each, the status and the
+    offending row when it is not OK.
     """
     if not isinstance(params, LoopParams):
         params = LoopParams(**params)
