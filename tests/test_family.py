@@ -77,7 +77,7 @@ def test_margin_gives_a_margin_on_separable_data(rng):
     w_star = np.array([1.0, -2.0, 0.5, 1.0])
     s = X @ w_star
     X, y = X[np.abs(s) > 0.5], np.where(s[np.abs(s) > 0.5] > 0, 1, -1)
-    m = Perceptron(margin=1.0, random_state=0).fit(X, y)
+    m = Perceptron(tol=None, margin=1.0, random_state=0).fit(X, y)
     assert m.converged_
     assert (y * m.decision_function(X)).min() > 1.0
 

@@ -269,9 +269,9 @@ def test_updates_never_exceed_the_bound(seed, n, d, margin, shuffle):
     bound = geometry.mistake_bound(X, y, ds.coef)
     assert bound == pytest.approx((ds.radius / ds.margin) ** 2)
     assert bound <= (1.0 / margin) ** 2 * (1 + 1e-9)
-    plain = Perceptron(fit_intercept=False, shuffle=shuffle, random_state=seed).fit(X, y)
+    plain = Perceptron(tol=None, fit_intercept=False, shuffle=shuffle, random_state=seed).fit(X, y)
     assert plain.converged_ and plain.t_ <= bound
-    biased = Perceptron(shuffle=shuffle, random_state=seed).fit(X, y)
+    biased = Perceptron(tol=None, shuffle=shuffle, random_state=seed).fit(X, y)
     assert biased.converged_
     assert biased.t_ <= geometry.mistake_bound(X, y, ds.coef, fit_intercept=True)
     dual = KernelPerceptron(kernel="linear", fit_intercept=False, shuffle=shuffle,

@@ -89,7 +89,7 @@ def test_first_example_from_zero_updates():
     # row landing exactly on the boundary (a = 0) must update too
     X = np.array([[1.0], [-1.0]])
     y = np.array([1, -1])
-    model = Perceptron(shuffle=False).fit(X, y)
+    model = Perceptron(tol=None, shuffle=False).fit(X, y)
     np.testing.assert_array_equal(model.mistakes_, [2, 0])
     assert model.coef_[0, 0] == 2.0 and model.intercept_[0] == 0.0
     assert model.converged_ and model.n_iter_ == 2
@@ -128,7 +128,7 @@ def test_updates_never_exceed_the_mistake_bound(seed, n, d, gamma, shuffle):
     true_gamma = margins.min()
     assert true_gamma >= gamma * 0.999
     R = np.linalg.norm(X, axis=1).max()
-    model = Perceptron(fit_intercept=False, shuffle=shuffle, random_state=seed,
+    model = Perceptron(tol=None, fit_intercept=False, shuffle=shuffle, random_state=seed,
                        max_iter=100000).fit(X, y)
     assert model.converged_
     assert model.t_ <= (R / true_gamma) ** 2
@@ -150,7 +150,7 @@ def test_separable_data_converges_without_warning(rng):
     X, y = separable(rng, 500, 10, margin=0.3)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
-        model = Perceptron(random_state=0).fit(X, y)
+        model = Perceptron(tol=None, random_state=0).fit(X, y)
     assert model.converged_ and model.mistakes_[-1] == 0
     assert model.n_iter_ < 1000
     assert model.score(X, y) == 1.0
