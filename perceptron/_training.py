@@ -94,9 +94,9 @@ def labels_not_in(seen, known):
 def check_state_params(state, p):
     """partial_fit continues a state: the variant must be the one it was made for."""
     made = {"average": state.U is not None, "pocket": state.PW is not None,
-            "batch_size": state.G is not None}
+            "batch_size": state.G is not None, "penalty": getattr(state, "penalty", None)}
     asked = {"average": p["average"], "pocket": p["pocket"],
-             "batch_size": p["batch_size"] is not None}
+             "batch_size": p["batch_size"] is not None, "penalty": p.get("penalty")}
     changed = [name for name in made if made[name] != asked[name]]
     if changed:
         raise ValueError(f"{', '.join(changed)} changed since the first call to partial_fit; "
@@ -273,8 +273,10 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     loop = est._loop_params(p)
     best = (-np.inf, None, None)
     scores, patience = [], 0
-    # each problem stops on its own: after an epoch without an update, or
-    # by the loss rule (scikit-learn's, per binary problem)
+    # each problem stops on its own: after an epoch without an update (not
+    # with a penalty, which still moves the weights), or by the loss rule
+    # (scikit-learn's, per binary problem; with a penalty its objective adds
+    # the penalty term of every row)
     rules = {id(pr): StopRule(None if early else p["tol"], p["n_iter_no_change"], len(rows))
              for pr in problems}
     active = list(problems)
@@ -282,8 +284,10 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     W = b = None
     for epoch in range(1, p["max_iter"] + 1):
         results = est._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
-        active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0
-                  and not rules[id(pr)].observe(float(res[key].sum()))]
+        active = [pr for pr, res in zip(active, results)
+                  if (res["updates"].sum() > 0 or p.get("penalty") is not None)
+                  and not rules[id(pr)].observe(float(res[key].sum())
+                                                + float(res["penalty_loss"].sum()))]
         W, b = est._effective(mode, problems, p)
         score = None
         if early:

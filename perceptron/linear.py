@@ -275,9 +275,6 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if self.penalty not in (None, "l2", "l1", "elasticnet"):
             raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
                              f"{self.penalty!r}")
-        if self.penalty is not None:
-            raise NotImplementedError(f"penalty={self.penalty!r} is not implemented yet; "
-                                      "only penalty=None trains")
         p["penalty"] = self.penalty
         if self.callback is not None and not callable(self.callback):
             raise TypeError(f"callback must be callable or None, got {self.callback!r}")
@@ -293,6 +290,15 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             raise ValueError("pocket=True and average=True are alternatives: choose one")
         if p["pocket"] and p["batch_size"] is not None:
             raise ValueError("pocket=True needs the online rule (batch_size=None)")
+        if p["penalty"] is not None and p["pocket"]:
+            # Gallant's ratchet compares runs of one weight vector; a penalty
+            # moves the weights on every row, so a run has no weights to keep
+            raise ValueError(f"penalty={p['penalty']!r} and pocket=True cannot be combined: "
+                             "the penalty changes the weights on every row, so there is no "
+                             "run of unchanged weights for the pocket to keep")
+        if p["penalty"] is not None and p["batch_size"] is not None:
+            raise ValueError(f"penalty={p['penalty']!r} needs the online rule: batch_size "
+                             "must be None (or 1) with a penalty")
         return p
 
     @staticmethod
@@ -300,7 +306,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return _online.LoopParams(
             eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
             shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
-            stop_when_converged=stop_when_converged, batch_size=p["batch_size"])
+            stop_when_converged=stop_when_converged, batch_size=p["batch_size"],
+            penalty=p["penalty"], alpha=p["alpha"], l1_ratio=p["l1_ratio"])
 
     # --------------------------------------------------------------- targets
 
@@ -331,7 +338,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         def state(rows_k, multinomial, s, j):
             W0, b0 = (None, None) if init is None else (init[0][j:j + rows_k], init[1][j:j + rows_k])
             return OnlineState(rows_k, d, dtype, multinomial=multinomial, average=p["average"],
-                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s, W0=W0, b0=b0)
+                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s, W0=W0, b0=b0,
+                               penalty=p["penalty"])
 
         if kind == "binary":
             signs = label_signs(index == 1)
@@ -568,7 +576,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             if kind == "multiclass" and self.multiclass == "multinomial":
                 mode, problems = "multinomial", [Problem(OnlineState(
                     len(labels), d, X.dtype, multinomial=True, average=p["average"],
-                    pocket=p["pocket"], batch_size=p["batch_size"], seed=seed), target)]
+                    pocket=p["pocket"], batch_size=p["batch_size"], seed=seed,
+                    penalty=p["penalty"]), target)]
             else:
                 mode, problems = self._problems(kind, len(labels), target, d, X.dtype, seed, p,
                                                 None)
@@ -761,7 +770,8 @@ def _check_saved(est):
     for j, (state, (rows, multinomial)) in enumerate(zip(states, shapes)):
         check_saved_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
                                              average=p["average"], pocket=p["pocket"],
-                                             batch_size=p["batch_size"], seed=0), j)
+                                             batch_size=p["batch_size"], seed=0,
+                                             penalty=p["penalty"]), j)
     if "_history" in vars(est):
         del est._history  # a file of an earlier version: mistakes_ ... hold the same
 
