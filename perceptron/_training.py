@@ -142,6 +142,8 @@ def check_saved_state(state, template, j):
     shapes and dtypes of `template` (made by the estimator for the file's
     model)."""
     need(type(state) is OnlineState, f"_states[{j}] is not a training state")
+    need(set(vars(state)) == set(vars(template)),
+         f"_states[{j}] has the fields {sorted(vars(state))}, expected {sorted(vars(template))}")
     for name, ref in vars(template).items():
         value = attr(state, name)
         if isinstance(ref, np.ndarray):

@@ -780,7 +780,8 @@ register_value_type(
     "online_state", OnlineState,
     lambda: OnlineState(1, 1, np.float64, multinomial=False, average=False, pocket=False,
                         batch_size=None, seed=0),
-    transient=("rows",))  # the row order is rebuilt by every fit and partial_fit
+    transient=("rows",),  # the row order is rebuilt by every fit and partial_fit
+    optional=("penalty", "norms", "u", "q"))  # a penalized state's (checked by _check_saved)
 register_model(
     Perceptron, check=_check_saved, linear_kind=_linear_kind,
     fitted={"coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
