@@ -91,6 +91,16 @@ def labels_not_in(seen, known):
     return seen[known[pos] != seen]
 
 
+def check_penalty_combination(p):
+    """Refuse a penalty with the pocket (checked parameters p)."""
+    if p["penalty"] is not None and p["pocket"]:
+        # Gallant's ratchet compares runs of one weight vector; a penalty
+        # moves the weights on every row, so a run has no weights to keep
+        raise ValueError(f"penalty={p['penalty']!r} and pocket=True cannot be combined: "
+                         "the penalty changes the weights on every row, so there is no "
+                         "run of unchanged weights for the pocket to keep")
+
+
 def check_state_params(state, p):
     """partial_fit continues a state: the variant must be the one it was made for."""
     made = {"average": state.U is not None, "pocket": state.PW is not None,

@@ -12,9 +12,9 @@ from ._parallel import map_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
                         register_model, register_value_type)
 from ._state import OnlineState
-from ._training import (Problem, appended, check_saved_state, check_state_params,
-                        class_weights, fit_epochwise, initial_weights, labels_not_in,
-                        resolve_jobs, validation_split)
+from ._training import (Problem, appended, check_penalty_combination, check_saved_state,
+                        check_state_params, class_weights, fit_epochwise, initial_weights,
+                        labels_not_in, resolve_jobs, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
 from ._validation import (check_array, check_feature_names, check_labels,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
@@ -128,8 +128,13 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     progress : bool, default=False
         Show a tqdm progress bar (tqdm must be installed).
     penalty : {None, "l2", "l1", "elasticnet"}, default=None
-        The regularization term.  Only None trains for now; the others
-        raise ``NotImplementedError``.
+        ``alpha*((1 - l1_ratio)/2*||w||^2 + l1_ratio*||w||_1)``, stepped on
+        every row as scikit-learn's SGD does: ``w *= max(0, 1 - (1 -
+        l1_ratio)*eta0*alpha)``, the update, then L1 by the cumulative
+        penalty with truncation (Tsuruoka, Tsujii and Ananiadou 2009).  No
+        stop at an epoch without an update; sparse input gives the dense
+        model (scikit-learn's does not).  Mini-batches: one penalty step a
+        batch.  Not with ``pocket``.  See the user guide, "Penalties".
     alpha : float, default=0.0001
         Strength of the penalty (>= 0).
     l1_ratio : float, default=0.15
@@ -290,15 +295,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             raise ValueError("pocket=True and average=True are alternatives: choose one")
         if p["pocket"] and p["batch_size"] is not None:
             raise ValueError("pocket=True needs the online rule (batch_size=None)")
-        if p["penalty"] is not None and p["pocket"]:
-            # Gallant's ratchet compares runs of one weight vector; a penalty
-            # moves the weights on every row, so a run has no weights to keep
-            raise ValueError(f"penalty={p['penalty']!r} and pocket=True cannot be combined: "
-                             "the penalty changes the weights on every row, so there is no "
-                             "run of unchanged weights for the pocket to keep")
-        if p["penalty"] is not None and p["batch_size"] is not None:
-            raise ValueError(f"penalty={p['penalty']!r} needs the online rule: batch_size "
-                             "must be None (or 1) with a penalty")
+        check_penalty_combination(p)
         return p
 
     @staticmethod
@@ -338,8 +335,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         def state(rows_k, multinomial, s, j):
             W0, b0 = (None, None) if init is None else (init[0][j:j + rows_k], init[1][j:j + rows_k])
             return OnlineState(rows_k, d, dtype, multinomial=multinomial, average=p["average"],
-                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s, W0=W0, b0=b0,
-                               penalty=p["penalty"])
+                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s,
+                               W0=W0, b0=b0, penalty=p["penalty"])
 
         if kind == "binary":
             signs = label_signs(index == 1)

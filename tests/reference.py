@@ -415,3 +415,86 @@ def penalized_reference(X, y=None, *, penalty, alpha, l1_ratio=0.15, eta=1.0, ma
     else:
         out["W"], out["b"] = W, b
     return out
+
+
+def penalized_minibatch_reference(X, y=None, *, batch_size, penalty, alpha, l1_ratio=0.15,
+                                  eta=1.0, max_iter=10, fit_intercept=True, orders=None,
+                                  margin=0.0, average=False, t=None, k=None):
+    """`minibatch_reference` (binary, or with class indices t of k classes the
+    multiclass rule's batch gradient) with a penalty, one penalty step per
+    batch as `penalized_reference` takes one per row: every row of a batch
+    adds alpha*((1-l1_ratio)*||w||^2/2 + l1_ratio*||w||_1) (norms as last
+    computed) to the objective; at the batch's end
+
+        L2:  w <- max(0, 1 - (1 - l1_ratio)*eta*alpha) * w   (in w's dtype)
+        w += (eta/B) * g, b += (eta/B) * gb   when a row of the batch violated
+        L1:  u += l1_ratio*eta*alpha, the truncated step of Tsuruoka et al.
+        average: the explicit sum of w and b after the batch.
+
+    Returns a dict like `penalized_reference`'s (W, b, mistakes, penalty).
+    """
+    X = np.asarray(X)
+    n, d = X.shape
+    multi = t is not None
+    kc = k if multi else 1
+    l1r = {"l2": 0.0, "l1": 1.0, "elasticnet": l1_ratio}[penalty]
+    f2 = max(0.0, 1.0 - (1.0 - l1r) * eta * alpha)
+    W = np.zeros((kc, d), dtype=X.dtype)
+    b = np.zeros(kc)
+    q = np.zeros((kc, d))
+    u = 0.0
+    norms = np.zeros((kc, 2))
+    S, Sb, steps = np.zeros((kc, d)), np.zeros(kc), 0
+    hist = {"mistakes": [], "penalty": []}
+    for epoch in range(max_iter):
+        order = np.arange(n) if orders is None else orders[epoch]
+        m, pen = 0, 0.0
+        for start in range(0, n, batch_size):
+            batch = order[start:start + batch_size]
+            g, gb, violated = np.zeros((kc, d)), np.zeros(kc), False
+            nrm = np.sqrt(np.add.accumulate(np.append(0.0, norms[:, 0]))[-1])
+            l1n = np.add.accumulate(np.append(0.0, norms[:, 1]))[-1]
+            term = alpha * ((1.0 - l1r) * 0.5 * (nrm * nrm) + l1r * l1n)
+            for i in batch:
+                pen += term
+                if multi:
+                    acts = [_activation(X[i], W[j], b[j]) for j in range(kc)]
+                    r = min((j for j in range(kc) if j != t[i]), key=lambda j: (-acts[j], j))
+                    ya, rows = acts[t[i]] - acts[r], ((t[i], 1.0), (r, -1.0))
+                else:
+                    ya, rows = y[i] * _activation(X[i], W[0], b[0]), ((0, float(y[i])),)
+                if not (margin < ya < np.inf):
+                    m += int(ya <= 0)
+                    for j, sign in rows:
+                        g[j] += sign * X[i].astype(np.float64)
+                        gb[j] += sign
+                    violated = True
+            if penalty != "l1":
+                W = (W.astype(np.float64) * f2).astype(X.dtype)
+                norms[:, 0] *= f2 * f2
+                norms[:, 1] *= abs(f2)
+            if violated:
+                scale = eta / len(batch)
+                W = (W.astype(np.float64) + scale * g).astype(X.dtype)
+                if fit_intercept:
+                    b += scale * gb
+                for j in range(kc):
+                    w64 = W[j].astype(np.float64)
+                    norms[j] = (np.add.accumulate(w64 * w64)[-1],
+                                np.add.accumulate(np.abs(w64))[-1])
+            if penalty != "l2":
+                u += l1r * eta * alpha
+                z = W.astype(np.float64)
+                new = np.where(z > 0, np.maximum(0.0, z - (u + q)),
+                               np.where(z < 0, np.minimum(0.0, z + (u - q)), z)).astype(X.dtype)
+                q += new.astype(np.float64) - z
+                W = new
+            if average:
+                S += W.astype(np.float64)
+                Sb += b
+            steps += 1
+        hist["mistakes"].append(m)
+        hist["penalty"].append(pen)
+    out = {key: np.array(v) for key, v in hist.items()}
+    out["W"], out["b"] = ((S / steps).astype(X.dtype), Sb / steps) if average else (W, b)
+    return out

@@ -48,7 +48,8 @@ The rules (y in {-1, +1}, a = w.x + b):
   on every row, L2 through a scale of the weights (Bottou 2012, "Stochastic
   Gradient Descent Tricks", section 5.1), L1 by the cumulative penalty with
   truncation (Tsuruoka, Tsujii and Ananiadou 2009, section 3.2); the epoch
-  is perceptron/_core/penalty_epoch.pxd, binary and multinomial.
+  is perceptron/_core/penalty_epoch.pxd, binary and multinomial (mini-batch:
+  one penalty step a batch, in perceptron/_core/batch_epoch.pxd).
 
 A violation is tested as "not (margin < y*a < inf)", so the same branch also
 catches a non-finite activation; a sum that meets NaN or infinity in X is
@@ -118,8 +119,8 @@ cdef class LoopParams:
         if not (alpha >= 0.0 and alpha < HUGE_VAL) or not (0.0 <= l1_ratio <= 1.0):
             raise ValueError(f"alpha must be finite and >= 0 and l1_ratio in [0, 1], got "
                              f"{alpha!r} and {l1_ratio!r}")
-        if penalty is not None and (pocket or batch_size):
-            raise ValueError("a penalty needs the online rule without the pocket")
+        if penalty is not None and pocket:
+            raise ValueError("a penalty cannot be combined with the pocket")
         self.c.eta = eta
         self.c.margin = margin
         self.c.fit_intercept = fit_intercept
@@ -350,10 +351,10 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
         E.bad_row = -1
         if P.shuffle:
             active_simd().shuffle(M.rng, D.rows, <size_t>D.n_rows)
-        if P.penalty != loop.PTN_PENALTY_NONE:
-            _epoch_penalized(R, W, D, M, P, multinomial, &E, &countdown, check_every)
-        elif P.batch_size > 0:
+        if P.batch_size > 0:
             _epoch_batch(R, W, D, M, P, multinomial, &E, &countdown, check_every)
+        elif P.penalty != loop.PTN_PENALTY_NONE:
+            _epoch_penalized(R, W, D, M, P, multinomial, &E, &countdown, check_every)
         elif multinomial:
             _epoch_multinomial(R, W, D, M, P, &E, &countdown, check_every)
         else:
