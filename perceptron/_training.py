@@ -188,6 +188,15 @@ def resolve_jobs(n_jobs):
     return resolve_n_jobs(n_jobs)
 
 
+def rule_value(result, key):
+    """The epoch's value for the stopping rule: its loss (``key``), plus
+    with a penalty the penalty terms of its rows (scikit-learn's objective)."""
+    value = float(result[key].sum())
+    if "penalty_loss" in result:
+        value += float(result["penalty_loss"].sum())
+    return value
+
+
 class StopRule:
     """scikit-learn's stopping rule of its SGD loop, for one training problem.
 
@@ -297,9 +306,8 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     for epoch in range(1, p["max_iter"] + 1):
         results = est._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
         active = [pr for pr, res in zip(active, results)
-                  if (res["updates"].sum() > 0 or p.get("penalty") is not None)
-                  and not rules[id(pr)].observe(float(res[key].sum())
-                                                + float(res["penalty_loss"].sum()))]
+                  if (res["updates"].sum() > 0 or "penalty_loss" in res)
+                  and not rules[id(pr)].observe(rule_value(res, key))]
         W, b = est._effective(mode, problems, p)
         score = None
         if early:

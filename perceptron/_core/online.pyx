@@ -366,7 +366,8 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
         updates[e] = E.updates
         loss[e] = E.loss
         raw_loss[e] = E.raw_loss
-        penalty_loss[e] = E.penalty_loss
+        if penalty_loss != NULL:
+            penalty_loss[e] = E.penalty_loss
         M.counters[loop.C_UPDATES] += E.updates
         M.counters[loop.C_EPOCHS] += 1
         if not (_all_finite(W, M.k * D.d) and _all_finite_f64(M.b, M.k)):
@@ -406,8 +407,12 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef int64_t[::1] updates = np.zeros(n_epochs, dtype=np.int64)
     cdef double[::1] loss = np.zeros(n_epochs, dtype=np.float64)
     cdef double[::1] raw_loss = np.zeros(n_epochs, dtype=np.float64)
-    cdef double[::1] penalty_loss = np.zeros(n_epochs, dtype=np.float64)
-    cdef double[::1] scale = np.ones(max(state.W.shape[0], 1))
+    # the penalty's arrays, made only for a penalized call (a plain call's
+    # fixed cost stays as it was)
+    cdef double[::1] penalty_loss
+    cdef double[::1] scale
+    cdef double *penalty_loss_p = NULL
+    cdef double one = 1.0
     cdef double[:, ::1] q
     cdef double[::1] u
     cdef double[:, ::1] norms
@@ -439,11 +444,15 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     M.acts = &acts[0]
     M.pocket_score = &pocket_score[0]
     M.counters = &counters[0]
-    M.scale = &scale[0]
+    M.scale = &one
     M.q = NULL
     M.u = NULL
     M.norms = NULL
     if P.penalty != loop.PTN_PENALTY_NONE:
+        penalty_loss = np.zeros(n_epochs, dtype=np.float64)
+        penalty_loss_p = &penalty_loss[0]
+        scale = np.ones(W.shape[0])
+        M.scale = &scale[0]
         norms = state.norms
         u = state.u
         if norms.shape[0] != W.shape[0] or norms.shape[1] != 2 or u.shape[0] != 1:
@@ -498,19 +507,21 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
         with nogil:
             done = _run(R, &W[0, 0], &D, &M, &P, multinomial, n_epochs,
                         &mistakes[0], &updates[0], &loss[0], &raw_loss[0],
-                        &penalty_loss[0], &last)
+                        penalty_loss_p, &last)
     finally:
         rng_state[0] = rng.state
-    return {
+    result = {
         "epochs": done,
         "mistakes": np.asarray(mistakes[:done]).copy(),
         "updates": np.asarray(updates[:done]).copy(),
         "loss": np.asarray(loss[:done]).copy(),
         "raw_loss": np.asarray(raw_loss[:done]).copy(),
-        "penalty_loss": np.asarray(penalty_loss[:done]).copy(),
         "status": last.status,
         "bad_row": last.bad_row,
     }
+    if penalty_loss_p != NULL:
+        result["penalty_loss"] = np.asarray(penalty_loss[:done]).copy()
+    return result
 
 
 
@@ -529,8 +540,9 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     `params` is a LoopParams (a mapping of its fields is accepted too).
 
     Returns a dict: epochs completed, mistakes / updates / summed weighted
-    loss / summed unweighted loss (``raw_loss``) / summed penalty terms of
-    the stopping rule's objective (``penalty_loss``) of each, the status and the
+    loss / summed unweighted loss (``raw_loss``) / with a penalty, summed
+    penalty terms of the stopping rule's objective (``penalty_loss``) of
+    each, the status and the
     offending row when it is not OK.
     """
     if not isinstance(params, LoopParams):
