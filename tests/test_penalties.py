@@ -380,3 +380,23 @@ def test_dask_refuses_a_penalty(rng):
     # the parameters are checked before the data or a client
     with pytest.raises(ValueError, match="penalty='l1' is not supported"):
         ptn_dask.fit(Perceptron(penalty="l1"), None, None)
+
+
+def test_early_stopping_with_a_penalty_stops_on_the_held_out_score(rng):
+    X, t = gaussian_data(rng, 400, 6)
+    m = fit(Perceptron(penalty="l2", alpha=1e-3, early_stopping=True, n_iter_no_change=3,
+                       max_iter=500), X, t)
+    assert 3 < m.n_iter_ < 500
+    assert len(m.validation_scores_) == m.n_iter_
+
+
+def test_multinomial_partial_fit_takes_a_new_class_with_a_penalty(rng):
+    X, t = gaussian_data(rng, 120, 5, k=3)
+    m = Perceptron(multiclass="multinomial", penalty="elasticnet", alpha=0.01, shuffle=False)
+    m.partial_fit(X[t < 2], t[t < 2])
+    m.partial_fit(X, t)
+    state = m._states[0]
+    assert state.W.shape == state.q.shape == (3, 5) and state.norms.shape == (3, 2)
+    # the new class's row starts at zero with q = 0, as every weight that has
+    # stayed at zero: under the cumulative rule it owes the whole u so far
+    assert m.coef_.shape == (3, 5) and np.isfinite(m.coef_).all()
