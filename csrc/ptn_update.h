@@ -31,7 +31,8 @@
  *   max(0, 1 - (1 - l1_ratio)*eta*alpha) through a scale (w_eff = scale*w,
  *   Bottou 2012, "Stochastic Gradient Descent Tricks", section 5.1), folded
  *   into w when it falls below 1e-9; the step is then added as
- *   w += (step/scale)*x; the L1 part is the cumulative penalty with
+ *   w += (step/scale)*x (the scale stays with the training state between
+ *   calls); the L1 part is the cumulative penalty with
  *   truncation of Tsuruoka, Tsujii and Ananiadou 2009 (section 3.2,
  *   "ApplyPenalty"): u += l1_ratio*eta*alpha, and each weight moves towards
  *   zero by what it still owes, u + q_j, without crossing it, q_j keeping

@@ -39,7 +39,9 @@ class OnlineState:
     W0, b0 : arrays, optional
         Initial weights (warm start); zeros otherwise.
     penalty : None, "l2", "l1" or "elasticnet"
-        Keep what the penalty needs between calls: the norms of the weights
+        Keep what the penalty needs between calls: the scale of each row of
+        weights (``scale``, (k,): the effective weights are ``scale * W``,
+        Bottou 2012, section 5.1), the norms of the weights
         its stopping-rule term reads (``norms``, (k, 2)), and for L1 the
         cumulative penalty ``u`` and the penalty each weight took ``q``
         (Tsuruoka, Tsujii and Ananiadou 2009).  With ``average``, ``U`` and
@@ -72,6 +74,7 @@ class OnlineState:
             self.norms = np.ascontiguousarray(np.stack([np.sum(W64 * W64, axis=1),
                                                         np.sum(np.abs(W64), axis=1)], axis=1))
             self.u = np.zeros(1)
+            self.scale = np.ones(k)
             self.q = np.zeros((k, d)) if penalty in ("l1", "elasticnet") else None
 
     def copy(self):
@@ -87,6 +90,15 @@ class OnlineState:
     @property
     def updates(self):
         return int(self.counters[C_UPDATES])
+
+    def current(self):
+        """The current weights (W, b), the scale taken in (a penalized state
+        keeps W apart from its scale)."""
+        scale = getattr(self, "scale", None)
+        if scale is None:
+            return self.W.copy(), self.b.copy()
+        W = (self.W.astype(np.float64) * scale[:, None]).astype(self.W.dtype)
+        return W, self.b.copy()
 
     def effective(self, average, pocket):
         """The weights a prediction uses: (W, b) as float arrays.
@@ -105,7 +117,7 @@ class OnlineState:
                 return (self.U / c).astype(self.W.dtype), self.ub / c
             W = (self.W.astype(np.float64) - self.U / c).astype(self.W.dtype)
             return W, self.b - self.ub / c
-        return self.W.copy(), self.b.copy()
+        return self.current()
 
     def start_pocket(self, X, labels, sample_weight, from_current):
         """Score the pocket on the rows about to be trained on, so that the
@@ -135,6 +147,8 @@ class OnlineState:
             value = getattr(self, name)
             if value is not None:
                 setattr(self, name, np.insert(value, position, 0.0))
+        if getattr(self, "scale", None) is not None:
+            self.scale = np.insert(self.scale, position, 1.0)
         self.acts = np.zeros(self.W.shape[0])
         if self.PW is not None:  # the pocket's score no longer holds
             self.pocket_score[0] = -np.inf

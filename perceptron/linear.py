@@ -627,9 +627,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         """Train on data bigger than memory: epochs over a stream of chunks.
 
         Each chunk is one ``partial_fit`` step; the epochs stop at the first
-        without an update or after ``max_iter``.  With ``shuffle=False`` the
-        model equals ``fit`` on the concatenated chunks; with shuffling, the
-        rows are shuffled within each chunk.  Memory holds one chunk.
+        without an update (none with a penalty) or after ``max_iter``.  With
+        ``shuffle=False`` the model equals ``fit(tol=None)`` on the chunks
+        concatenated; shuffled, the rows mix within a chunk.  Memory: one chunk.
 
         Parameters
         ----------
@@ -778,7 +778,7 @@ register_value_type(
     lambda: OnlineState(1, 1, np.float64, multinomial=False, average=False, pocket=False,
                         batch_size=None, seed=0),
     transient=("rows",),  # the row order is rebuilt by every fit and partial_fit
-    optional=("penalty", "norms", "u", "q"))  # a penalized state's (checked by _check_saved)
+    optional=("penalty", "norms", "u", "q", "scale"))  # a penalized state's (checked by _check_saved)
 register_model(
     Perceptron, check=_check_saved, linear_kind=_linear_kind,
     fitted={"coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
@@ -795,6 +795,6 @@ def _warm_start_from(est):
     without one (a compact model), coef_ and intercept_, as scikit-learn does."""
     states = getattr(est, "_states", None)
     if states is not None:
-        return (np.vstack([s.W for s in states]),
+        return (np.vstack([s.current()[0] for s in states]),
                 np.concatenate([s.b for s in states]))
     return np.array(est.coef_), np.asarray(est.intercept_, dtype=np.float64)

@@ -303,8 +303,8 @@ def penalized_reference(X, y=None, *, penalty, alpha, l1_ratio=0.15, eta=1.0, ma
              (Tsuruoka, Tsujii and Ananiadou 2009, section 3.2)
         average: the explicit sum of scale*w and of b after the row
 
-    l1_ratio is 0 for "l2" and 1 for "l1".  At the end of every epoch the
-    scale is folded into w.  There is no stop at an epoch without an update
+    l1_ratio is 0 for "l2" and 1 for "l1".  The scale carries on from epoch
+    to epoch; the weights returned are scale*w.  There is no stop at an epoch without an update
     (the penalty still moves the weights); with tol, scikit-learn's rule
     stops on the epoch's loss plus its penalty terms (the unweighted loss
     for the plain binary rule, the weighted one with margin, average or
@@ -345,9 +345,9 @@ def penalized_reference(X, y=None, *, penalty, alpha, l1_ratio=0.15, eta=1.0, ma
         norms[j, 0] = np.add.accumulate(w64 * w64)[-1] * (scale * scale)
         norms[j, 1] = np.add.accumulate(np.abs(w64))[-1] * scale
 
+    scale = np.ones(kc)
     for epoch in range(max_iter):
         order = range(n) if orders is None else orders[epoch]
-        scale = np.ones(kc)
         m = upd = 0
         loss = raw = pen = 0.0
         for i in order:
@@ -399,8 +399,6 @@ def penalized_reference(X, y=None, *, penalty, alpha, l1_ratio=0.15, eta=1.0, ma
                     S[j] += scale[j] * W[j].astype(np.float64)
                     Sb[j] += b[j]
             steps += 1
-        for j in range(kc):
-            W[j] = (W[j].astype(np.float64) * scale[j]).astype(X.dtype)
         for key, value in zip(hist, (m, upd, loss, raw, pen)):
             hist[key].append(value)
         if tol is not None:
@@ -413,7 +411,8 @@ def penalized_reference(X, y=None, *, penalty, alpha, l1_ratio=0.15, eta=1.0, ma
     if average:
         out["W"], out["b"] = (S / steps).astype(X.dtype), Sb / steps
     else:
-        out["W"], out["b"] = W, b
+        out["W"] = (W.astype(np.float64) * scale[:, None]).astype(X.dtype)
+        out["b"] = b
     return out
 
 

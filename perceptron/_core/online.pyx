@@ -410,7 +410,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     # the penalty's arrays, made only for a penalized call (a plain call's
     # fixed cost stays as it was)
     cdef double[::1] penalty_loss
-    cdef double[::1] scale
+    cdef double[::1] scale_arr
     cdef double *penalty_loss_p = NULL
     cdef double one = 1.0
     cdef double[:, ::1] q
@@ -429,6 +429,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
                          "pocket or batch_size need")
     if P.penalty != loop.PTN_PENALTY_NONE and (
             getattr(state, "norms", None) is None or getattr(state, "u", None) is None or
+            getattr(state, "scale", None) is None or
             (P.penalty >= loop.PTN_PENALTY_L1 and getattr(state, "q", None) is None)):
         raise ValueError("run_epochs: the state was made without the arrays the penalty needs")
     M.k = W.shape[0]
@@ -451,11 +452,12 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     if P.penalty != loop.PTN_PENALTY_NONE:
         penalty_loss = np.zeros(n_epochs, dtype=np.float64)
         penalty_loss_p = &penalty_loss[0]
-        scale = np.ones(W.shape[0])
-        M.scale = &scale[0]
+        scale_arr = state.scale
+        M.scale = &scale_arr[0]
         norms = state.norms
         u = state.u
-        if norms.shape[0] != W.shape[0] or norms.shape[1] != 2 or u.shape[0] != 1:
+        if norms.shape[0] != W.shape[0] or norms.shape[1] != 2 or u.shape[0] != 1 or \
+                scale_arr.shape[0] != W.shape[0]:
             raise ValueError("run_epochs: the state's penalty arrays do not match its weights")
         M.norms = &norms[0, 0]
         M.u = &u[0]

@@ -20,8 +20,10 @@
 # The L1 step and the averaging touch every weight (scikit-learn's dense
 # rows list every feature), so an epoch costs O(d) a row on CSR rows as
 # well: sparse and dense input give the same model.  The scale is folded
-# into the weights (w *= scale) when it falls below 1e-9 and at the end of
-# every epoch, so the state always holds the effective weights.
+# into the weights (w *= scale) when it falls below 1e-9, as scikit-learn
+# folds it; it lives in the state between calls (the effective weights are
+# scale*W), so that calls cut anywhere (epochs, partial_fit's chunks) give
+# the bits of one call.
 # The rule's scalar parts are in csrc/ptn_update.h.
 
 from cython cimport floating
@@ -107,8 +109,6 @@ cdef inline int _epoch_penalized(const Rows *R, floating *W, const Data *D, Mode
     cdef double du = l1r * P.eta * P.alpha
     cdef double a, ya, s, step, best, sq, l1n
     cdef bint update
-    for j in range(kc):
-        M.scale[j] = 1.0
     for k in range(n):
         i = D.rows[k]
         if k + ahead < n:
@@ -179,9 +179,5 @@ cdef inline int _epoch_penalized(const Rows *R, floating *W, const Data *D, Mode
         M.counters[C_STEPS] += 1
         if _check_signals(countdown, check_every, D):
             E.status = STATUS_STOPPED
-            for j in range(kc):
-                _fold(W + j * d, d, &M.scale[j])
             return 0
-    for j in range(kc):
-        _fold(W + j * d, d, &M.scale[j])
     return 0
