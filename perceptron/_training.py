@@ -166,6 +166,12 @@ def check_saved_state(state, template, j):
             need(type(value) is type(ref) and value == ref,
                  f"_states[{j}].{name} must be {ref!r}")
     need(len(state.counters) == N_COUNTERS, "the state's counters")
+    if getattr(template, "penalty", None) is not None:
+        # the loops divide by the scale and add u and q to the weights
+        need(bool(np.all(np.isfinite(state.scale) & (state.scale > 0))),
+             f"_states[{j}].scale must be finite and positive")
+        need(all(bool(np.isfinite(v).all()) for v in (state.u, state.norms, state.q)
+                 if v is not None), f"_states[{j}]: the penalty's arrays must be finite")
 
 
 def rule_loss_key(mode, p):

@@ -380,6 +380,13 @@ def test_save_and_load_keep_the_penalty_state(rng, tmp_path):
     m.partial_fit(X, t)
     loaded.partial_fit(X, t)
     np.testing.assert_array_equal(m.coef_, loaded.coef_)
+    # a file whose penalty state would send a zero scale or NaN to the loops
+    for name, bad_value in (("scale", 0.0), ("q", np.nan), ("norms", np.inf)):
+        broken = pickle.loads(pickle.dumps(m.keep_training_state()))
+        getattr(broken._states[0], name)[...] = bad_value
+        broken.save(path, training_state=True)
+        with pytest.raises(ValueError, match=f"{name if name == 'scale' else 'finite'}"):
+            perceptron.load(path)
 
 
 def test_the_pocket_refuses_a_penalty(rng):
