@@ -297,6 +297,7 @@ def _check_estimator(estimator):
     unsupported = [(p["pocket"], "pocket=True"), (p["batch_size"] is not None, "batch_size"),
                    (p["early_stopping"], "early_stopping=True"),
                    (p["warm_start"], "warm_start=True"),
+                   (p["penalty"] is not None, f"penalty={p['penalty']!r}"),
                    (estimator.class_weight is not None, "class_weight"),
                    (estimator.callback is not None or p["verbose"] or p["progress"],
                     "callback, verbose or progress (use perceptron.dask.fit's callback)")]
