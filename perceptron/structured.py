@@ -286,14 +286,14 @@ class StructuredPerceptron(BaseEstimator):
         """The fitted attributes from the training state: the averaged
         weights (w - U / c) or the last ones."""
         k = len(self.classes_)
-        W, head = self._W, self._head
-        if self._U is not None and self._clock > 0:
+        W, head, U, acc = self._W, self._head, self._U, self._acc_head
+        if U is not None and acc is not None and self._clock > 0:
             # w - U / c in float64, one temporary (the weights of a hashed
             # feature space are tens of megabytes), then in W's dtype
-            avg = np.divide(self._U, self._clock)
+            avg = np.divide(U, self._clock)
             np.subtract(W, avg, out=avg)
             W = avg.astype(self._W.dtype, copy=False)
-            head = head - self._acc_head / self._clock
+            head = head - acc / self._clock
         else:
             W, head = W.copy(), head.copy()
         # coef_ is (K, d); for CSR training the state is (d, K) and coef_ a
