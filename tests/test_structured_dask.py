@@ -96,3 +96,17 @@ def test_structured_dask_errors(client):
     from perceptron import Perceptron
     with pytest.raises(ValueError, match="StructuredPerceptron only"):
         pdask.fit(Perceptron(), da.from_array(X), y, lengths=lengths, client=client)
+
+
+def test_sparse_chunks(client):
+    sp = pytest.importorskip("scipy.sparse")
+    X, y, lengths = sequences(5, n_seq=50)
+    local = StructuredPerceptron(max_iter=3, random_state=1).fit(sp.csr_matrix(X), y, lengths)
+    dX = da.from_array(X, chunks=(29, -1)).map_blocks(sp.csr_matrix)
+    dist = pdask.fit(StructuredPerceptron(max_iter=3, random_state=1), dX, y, lengths=lengths,
+                     client=client, n_shards=1)
+    np.testing.assert_array_equal(dist.coef_, local.coef_)
+    np.testing.assert_array_equal(dist.transition_, local.transition_)
+    two = pdask.fit(StructuredPerceptron(max_iter=3, random_state=1), dX, y, lengths=lengths,
+                    client=client, n_shards=2)
+    assert two.score(X, y, lengths) > 0.5
