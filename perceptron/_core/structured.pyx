@@ -500,3 +500,26 @@ cdef _scores_any(X, const floating[:, ::1] W, const double[::1] b, double[:, ::1
     else:
         with nogil:
             _scores(&R64, &W[0, 0], &b[0], n, K, &out[0, 0])
+
+
+def averaged(const floating[:, ::1] W, const double[:, ::1] U, double clock):
+    """The averaged weights W - U / clock (in double, rounded once to W's
+    dtype), as a new array of W's shape and dtype, without a float64
+    temporary of the weights' size."""
+    out = np.empty((W.shape[0], W.shape[1]), dtype=np.float32 if floating is float else np.float64)
+    cdef floating[:, ::1] o = out
+    cdef Py_ssize_t i, n = W.shape[0] * W.shape[1]
+    cdef const floating *w
+    cdef const double *u
+    cdef floating *r
+    if U.shape[0] != W.shape[0] or U.shape[1] != W.shape[1] or not clock > 0:
+        raise ValueError("structured averaged: inconsistent shapes or clock")
+    if n == 0:
+        return out
+    w = &W[0, 0]
+    u = &U[0, 0]
+    r = &o[0, 0]
+    with nogil:
+        for i in range(n):
+            r[i] = <floating>(<double>w[i] - u[i] / clock)
+    return out
