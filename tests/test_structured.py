@@ -436,3 +436,35 @@ def test_ud_ewt_small_tagger():
     tags = np.array(tags)
     m = StructuredPerceptron(max_iter=5, random_state=0).fit(train, tags[:split], lengths[:1200])
     assert m.score(test, tags[split:], lengths[1200:]) > 0.8
+
+
+def test_overflow_is_an_error_not_a_crash():
+    X, y, lengths = sequences(0)
+    huge = X * 1e306
+    with pytest.raises(FloatingPointError, match="overflow"):
+        StructuredPerceptron(max_iter=3, random_state=0).fit(huge, y, lengths)
+    m = StructuredPerceptron(max_iter=1, random_state=0).fit(X, y, lengths)
+    m.coef_ = m.coef_ * 1e300  # finite weights whose scores on `huge` are not
+    with pytest.raises(FloatingPointError, match="not finite"):
+        m.predict(huge, lengths)
+
+
+@pytest.mark.parametrize("sw, match", [
+    ([1.0, np.nan], "NaN"),
+    ([1.0, -1.0], "non-negative"),
+    (["a", "b"], "numbers"),
+])
+def test_bad_sample_weight(sw, match):
+    X, y = np.eye(4), np.array([0, 1, 0, 1])
+    with pytest.raises((ValueError, TypeError), match=match):
+        StructuredPerceptron().fit(X, y, [2, 2], sample_weight=sw)
+
+
+def test_csr_input_untouched():
+    X, y, lengths = sequences(3)
+    csr = to_csr(X)
+    copies = [a.copy() for a in csr[:3]]
+    m = StructuredPerceptron(max_iter=2, random_state=0).fit(csr, y, lengths)
+    m.predict(csr, lengths)
+    for a, b in zip(csr[:3], copies):
+        np.testing.assert_array_equal(a, b)
