@@ -1,0 +1,166 @@
+# cython: language_level=3
+"""The hashed token features of the tagger (csrc/featurize.c).
+
+``featurize`` turns a flat list of tokens (``str``) and the lengths of its
+sentences into the rows of a CSR matrix, one row a token: the columns are the
+hashes of the token's features (``csrc/ptn_featurize.h`` lists them) modulo
+``n_features``, sorted, repeats merged into a value of 2 (or more).  Each
+token is read as UTF-8 once, through the string's own cached encoding (no
+copy for ASCII text); an ASCII token's lower case and shape are made in C,
+another token's by Python's Unicode rules (``str.lower``, ``str.isupper``,
+...), the same rules as the ASCII path on ASCII.  Then the hashing of every
+sentence runs in C without the GIL.  No Python object is made per token on
+the ASCII path.
+"""
+import numpy as np
+
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc
+
+cdef extern from "Python.h":
+    const char *PyUnicode_AsUTF8AndSize(object s, Py_ssize_t *size) except NULL
+    bint PyUnicode_IS_ASCII(object s)
+    bint PyUnicode_Check(object s)
+
+cdef extern from "ptn_featurize.h" nogil:
+    ctypedef struct ptn_token:
+        const char *word
+        const char *lower
+        const char *shape
+        int64_t word_len, lower_len, shape_len
+        unsigned flags
+    enum:
+        PTN_F_BIAS, PTN_F_WORD, PTN_F_LOWER, PTN_F_PREFIX, PTN_F_SUFFIX, PTN_F_SHAPE
+        PTN_F_DIGIT, PTN_F_HYPHEN, PTN_F_CAPITAL, PTN_F_PREV1, PTN_F_PREV2, PTN_F_NEXT1
+        PTN_F_NEXT2, PTN_F_PREV1_SUFFIX, PTN_F_NEXT1_SUFFIX, PTN_F_N_TEMPLATES
+        PTN_F_MAX_PER_TOKEN, PTN_F_HAS_DIGIT, PTN_F_HAS_HYPHEN, PTN_F_IS_CAPITAL
+    uint64_t ptn_feature_hash(int template_id, const char *b, int64_t n)
+    void ptn_token_ascii(ptn_token *t, const char *word, int64_t n, char *scratch)
+    int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
+                                   int32_t *indices, float *data, int64_t *row_nnz)
+
+# the template numbers, in the order of the C enum (the tests' reference uses them)
+TEMPLATES = {
+    "bias": PTN_F_BIAS, "word": PTN_F_WORD, "lower": PTN_F_LOWER, "prefix": PTN_F_PREFIX,
+    "suffix": PTN_F_SUFFIX, "shape": PTN_F_SHAPE, "digit": PTN_F_DIGIT,
+    "hyphen": PTN_F_HYPHEN, "capital": PTN_F_CAPITAL, "prev1": PTN_F_PREV1,
+    "prev2": PTN_F_PREV2, "next1": PTN_F_NEXT1, "next2": PTN_F_NEXT2,
+    "prev1_suffix": PTN_F_PREV1_SUFFIX, "next1_suffix": PTN_F_NEXT1_SUFFIX,
+}
+MAX_PER_TOKEN = PTN_F_MAX_PER_TOKEN
+# n_features must leave every column an int32
+MAX_FEATURES = 2 ** 31 - 1
+
+
+def feature_hash(int template_id, bytes value):
+    """The 64-bit hash of `value` under a template (before the modulo)."""
+    if not 0 <= template_id < PTN_F_N_TEMPLATES:
+        raise ValueError(f"template_id must be in [0, {PTN_F_N_TEMPLATES}), got {template_id}")
+    return ptn_feature_hash(template_id, value, len(value))
+
+
+def unicode_token(str word):
+    """(lower, shape, flags) of a token by Python's Unicode rules: what the
+    C code computes itself for an ASCII token."""
+    cdef unsigned flags = 0
+    shape = []
+    last = None
+    for c in word:
+        k = "X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else c
+        if k != last:
+            shape.append(k)
+            last = k
+    if any(c.isdigit() for c in word):
+        flags |= PTN_F_HAS_DIGIT
+    if "-" in word:
+        flags |= PTN_F_HAS_HYPHEN
+    if word[:1].isupper():
+        flags |= PTN_F_IS_CAPITAL
+    return word.lower(), "".join(shape), flags
+
+
+def featurize(list tokens, lengths, Py_ssize_t n_features):
+    """CSR rows (data float32, indices, indptr) of the tokens' features.
+
+    tokens : a flat list of ``str``, the sentences one after the other.
+    lengths : int64 array, the tokens of each sentence (sum: ``len(tokens)``).
+    n_features : the number of columns, 1 to 2**31 - 1.
+    indices and indptr are int32 when the number of values fits, else int64.
+    """
+    cdef const int64_t[::1] lens = np.ascontiguousarray(lengths, dtype=np.int64)
+    cdef Py_ssize_t n = len(tokens), n_sent = lens.shape[0], i, s, start
+    cdef Py_ssize_t size, ascii_bytes = 0, longest = 0, total = 0
+    cdef const char *utf8
+    cdef ptn_token *toks = NULL
+    cdef char *scratch = NULL
+    cdef char *pos
+    cdef int64_t nnz = 0
+    cdef bint *is_ascii = NULL
+    if not 1 <= n_features <= MAX_FEATURES:
+        raise ValueError(f"n_features must be in [1, 2**31 - 1], got {n_features}")
+    for s in range(n_sent):
+        if lens[s] < 0:
+            raise ValueError(f"lengths[{s}] is negative ({lens[s]})")
+        total += lens[s]
+    if total != n:
+        raise ValueError(f"lengths sum to {total}, but there are {n} tokens")
+    indices = np.empty(n * PTN_F_MAX_PER_TOKEN, dtype=np.int32)
+    data = np.empty(n * PTN_F_MAX_PER_TOKEN, dtype=np.float32)
+    row_nnz = np.empty(n + 1, dtype=np.int64)
+    cdef int32_t[::1] ind = indices
+    cdef float[::1] dat = data
+    cdef int64_t[::1] rn = row_nnz
+    keep = []  # the lower case and shape strings of non-ASCII tokens, alive until the end
+    toks = <ptn_token *>malloc(max(n, 1) * sizeof(ptn_token))
+    is_ascii = <bint *>malloc(max(n, 1) * sizeof(bint))
+    try:
+        if toks == NULL or is_ascii == NULL:
+            raise MemoryError(f"featurize: no memory for {n} tokens")
+        for i in range(n):
+            word = tokens[i]
+            if not PyUnicode_Check(word):
+                raise TypeError(f"token {i} is a {type(word).__name__} ({word!r:.40}), not a str")
+            try:
+                utf8 = PyUnicode_AsUTF8AndSize(word, &size)
+            except UnicodeError as exc:
+                raise ValueError(f"token {i} ({word!r:.40}) cannot be encoded as UTF-8: "
+                                 f"{exc.reason}") from None
+            toks[i].word = utf8
+            toks[i].word_len = size
+            is_ascii[i] = PyUnicode_IS_ASCII(word)
+            if is_ascii[i]:
+                ascii_bytes += size
+            else:
+                lower, shape, flags = unicode_token(word)
+                keep.append(lower)
+                keep.append(shape)
+                toks[i].lower = PyUnicode_AsUTF8AndSize(lower, &size)
+                toks[i].lower_len = size
+                toks[i].shape = PyUnicode_AsUTF8AndSize(shape, &size)
+                toks[i].shape_len = size
+                toks[i].flags = flags
+        scratch = <char *>malloc(max(2 * ascii_bytes, 1))
+        if scratch == NULL:
+            raise MemoryError(f"featurize: no memory for {ascii_bytes} bytes of tokens")
+        with nogil:
+            pos = scratch
+            for i in range(n):
+                if is_ascii[i]:
+                    ptn_token_ascii(&toks[i], toks[i].word, toks[i].word_len, pos)
+                    pos += 2 * toks[i].word_len
+            start = 0
+            for s in range(n_sent):
+                nnz += ptn_featurize_sentence(&toks[start], lens[s], <uint64_t>n_features,
+                                              &ind[nnz], &dat[nnz], &rn[start + 1])
+                start += lens[s]
+    finally:
+        free(toks)
+        free(is_ascii)
+        free(scratch)
+    row_nnz[0] = 0
+    indptr = np.cumsum(row_nnz)
+    if nnz <= np.iinfo(np.int32).max:
+        indptr = indptr.astype(np.int32)
+    else:
+        indices = indices.astype(np.int64)
+    return data[:nnz].copy(), indices[:nnz].copy(), indptr
