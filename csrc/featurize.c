@@ -19,7 +19,7 @@ static uint64_t fmix64(uint64_t h)
 
 uint64_t ptn_template_seed(int template_id)
 {
-    return FNV_OFFSET ^ fmix64(0x9e3779b97f4a7c15ULL * (uint64_t)(template_id + 1));
+    return fmix64(0x9e3779b97f4a7c15ULL * (uint64_t)(template_id + 1));
 }
 
 static uint64_t fnv1a(uint64_t h, const char *bytes, int64_t len)
@@ -31,11 +31,6 @@ static uint64_t fnv1a(uint64_t h, const char *bytes, int64_t len)
         h *= FNV_PRIME;
     }
     return h;
-}
-
-uint64_t ptn_feature_hash(int template_id, const char *bytes, int64_t len)
-{
-    return fmix64(fnv1a(ptn_template_seed(template_id), bytes, len));
 }
 
 void ptn_token_ascii(ptn_token *t, const char *word, int64_t len, char *scratch)
@@ -100,110 +95,134 @@ static int64_t suffix_start(const char *s, int64_t len, int k)
 static const ptn_token PAD_BEFORE = {"<s>", "<s>", "<s>", 3, 3, 3, 0};
 static const ptn_token PAD_AFTER = {"</s>", "</s>", "</s>", 4, 4, 4, 0};
 
+/* The string hashes of a token that its own features and its neighbours'
+ * share: each string is hashed once, then combined with the seed of every
+ * template that uses it (ptn_feature_hash). */
 typedef struct {
-    uint64_t n_features;
-    int32_t *col;
-    int n;
-} row_buf;
+    uint64_t word, lower, shape, suffix3;
+    uint64_t prefix[PTN_F_AFFIX], suffix[PTN_F_AFFIX];
+    int n_affix;  /* characters in the lower case, at most PTN_F_AFFIX */
+} token_hashes;
 
-static void add(row_buf *r, uint64_t h)
+static void hash_token(const ptn_token *t, token_hashes *th)
 {
-    r->col[r->n++] = (int32_t)(h % r->n_features);
-}
-
-static void add_hash(row_buf *r, int template_id, const char *bytes, int64_t len)
-{
-    add(r, ptn_feature_hash(template_id, bytes, len));
-}
-
-static const ptn_token *at(const ptn_token *tokens, int64_t n, int64_t j)
-{
-    return j < 0 ? &PAD_BEFORE : (j >= n ? &PAD_AFTER : &tokens[j]);
-}
-
-static void token_features(const ptn_token *tokens, int64_t n, int64_t i, row_buf *r)
-{
-    const ptn_token *t = &tokens[i], *u;
-    uint64_t h;
-    int64_t pos, start, chars;
+    int64_t pos = 0, start;
+    uint64_t h = FNV_OFFSET;
     int k;
-
-    add_hash(r, PTN_F_BIAS, "", 0);
-    add_hash(r, PTN_F_WORD, t->word, t->word_len);
-    add_hash(r, PTN_F_LOWER, t->lower, t->lower_len);
+    th->word = fnv1a(FNV_OFFSET, t->word, t->word_len);
+    th->lower = fnv1a(FNV_OFFSET, t->lower, t->lower_len);
+    th->shape = fnv1a(FNV_OFFSET, t->shape, t->shape_len);
     /* prefixes of 1..4 characters: one pass, the hash state after each character */
-    h = ptn_template_seed(PTN_F_PREFIX);
-    pos = 0;
-    for (k = 1; k <= PTN_F_AFFIX && pos < t->lower_len; k++) {
+    for (k = 0; k < PTN_F_AFFIX && pos < t->lower_len; k++) {
         int64_t next = pos + 1;
         while (next < t->lower_len && is_continuation(t->lower[next])) {
             next++;
         }
         h = fnv1a(h, t->lower + pos, next - pos);
-        add(r, fmix64(h));
+        th->prefix[k] = h;
         pos = next;
     }
-    chars = k - 1;  /* the characters seen, at most 4 */
-    for (k = 1; k <= chars; k++) {
-        start = suffix_start(t->lower, t->lower_len, k);
-        add_hash(r, PTN_F_SUFFIX, t->lower + start, t->lower_len - start);
+    th->n_affix = k;
+    for (k = 0; k < th->n_affix; k++) {
+        start = suffix_start(t->lower, t->lower_len, k + 1);
+        th->suffix[k] = fnv1a(FNV_OFFSET, t->lower + start, t->lower_len - start);
     }
-    add_hash(r, PTN_F_SHAPE, t->shape, t->shape_len);
-    if (t->flags & PTN_F_HAS_DIGIT) {
-        add_hash(r, PTN_F_DIGIT, "", 0);
-    }
-    if (t->flags & PTN_F_HAS_HYPHEN) {
-        add_hash(r, PTN_F_HYPHEN, "", 0);
-    }
-    if (t->flags & PTN_F_IS_CAPITAL) {
-        add_hash(r, PTN_F_CAPITAL, "", 0);
-    }
-    u = at(tokens, n, i - 1);
-    add_hash(r, PTN_F_PREV1, u->lower, u->lower_len);
-    start = suffix_start(u->lower, u->lower_len, PTN_F_NEIGHBOUR_SUFFIX);
-    add_hash(r, PTN_F_PREV1_SUFFIX, u->lower + start, u->lower_len - start);
-    u = at(tokens, n, i - 2);
-    add_hash(r, PTN_F_PREV2, u->lower, u->lower_len);
-    u = at(tokens, n, i + 1);
-    add_hash(r, PTN_F_NEXT1, u->lower, u->lower_len);
-    start = suffix_start(u->lower, u->lower_len, PTN_F_NEIGHBOUR_SUFFIX);
-    add_hash(r, PTN_F_NEXT1_SUFFIX, u->lower + start, u->lower_len - start);
-    u = at(tokens, n, i + 2);
-    add_hash(r, PTN_F_NEXT2, u->lower, u->lower_len);
+    start = suffix_start(t->lower, t->lower_len, PTN_F_NEIGHBOUR_SUFFIX);
+    th->suffix3 = fnv1a(FNV_OFFSET, t->lower + start, t->lower_len - start);
+}
+
+uint64_t ptn_feature_hash(int template_id, const char *bytes, int64_t len)
+{
+    return fmix64(fnv1a(FNV_OFFSET, bytes, len) ^ ptn_template_seed(template_id));
+}
+
+/* a 64-bit hash to [0, n): the high 32 bits times n, the high half of the
+ * product (Lemire, 2019, "Fast random integer generation in an interval",
+ * section 3), which needs no division; n < 2**31 */
+static int32_t column(uint64_t h, uint64_t n)
+{
+    return (int32_t)(((h >> 32) * n) >> 32);
 }
 
 int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
                                int32_t *indices, float *data, int64_t *row_nnz)
 {
+    enum { W = 24 };  /* PTN_F_MAX_PER_TOKEN, padded for the vectorised rank count */
+    uint64_t seed[PTN_F_N_TEMPLATES];
+    token_hashes window[5], pad_before, pad_after;
+    const token_hashes *prev2, *prev1, *next1, *next2, *self;
+    int32_t col[W], sorted[W];
     int64_t i, nnz = 0;
-    int32_t col[PTN_F_MAX_PER_TOKEN];
-    row_buf r;
-    r.n_features = n_features;
-    r.col = col;
+    int t, k, a, b;
+    for (t = 0; t < PTN_F_N_TEMPLATES; t++) {
+        seed[t] = ptn_template_seed(t);
+    }
+    hash_token(&PAD_BEFORE, &pad_before);
+    hash_token(&PAD_AFTER, &pad_after);
+    /* window[(i + d) % 5] holds token i + d - 2's hashes for d = 0..4 */
+    for (i = 0; i < 2 && i < n; i++) {
+        hash_token(&tokens[i], &window[(i + 2) % 5]);
+    }
     for (i = 0; i < n; i++) {
-        int a, b, m = 0;
-        r.n = 0;
-        token_features(tokens, n, i, &r);
-        /* insertion sort of at most 21 columns, then repeats merged: a
-         * canonical CSR row (increasing columns, a repeat counted in its value) */
-        for (a = 1; a < r.n; a++) {
+        int m = 0, r = 0;
+        if (i + 2 < n) {
+            hash_token(&tokens[i + 2], &window[(i + 4) % 5]);
+        }
+        self = &window[(i + 2) % 5];
+        prev1 = i >= 1 ? &window[(i + 1) % 5] : &pad_before;
+        prev2 = i >= 2 ? &window[i % 5] : &pad_before;
+        next1 = i + 1 < n ? &window[(i + 3) % 5] : &pad_after;
+        next2 = i + 2 < n ? &window[(i + 4) % 5] : &pad_after;
+#define PTN_ADD(template, h) (col[m++] = column(fmix64((h) ^ seed[template]), n_features))
+        PTN_ADD(PTN_F_BIAS, FNV_OFFSET);
+        PTN_ADD(PTN_F_WORD, self->word);
+        PTN_ADD(PTN_F_LOWER, self->lower);
+        for (k = 0; k < self->n_affix; k++) {
+            PTN_ADD(PTN_F_PREFIX, self->prefix[k]);
+            PTN_ADD(PTN_F_SUFFIX, self->suffix[k]);
+        }
+        PTN_ADD(PTN_F_SHAPE, self->shape);
+        if (tokens[i].flags & PTN_F_HAS_DIGIT) {
+            PTN_ADD(PTN_F_DIGIT, FNV_OFFSET);
+        }
+        if (tokens[i].flags & PTN_F_HAS_HYPHEN) {
+            PTN_ADD(PTN_F_HYPHEN, FNV_OFFSET);
+        }
+        if (tokens[i].flags & PTN_F_IS_CAPITAL) {
+            PTN_ADD(PTN_F_CAPITAL, FNV_OFFSET);
+        }
+        PTN_ADD(PTN_F_PREV1, prev1->lower);
+        PTN_ADD(PTN_F_PREV1_SUFFIX, prev1->suffix3);
+        PTN_ADD(PTN_F_PREV2, prev2->lower);
+        PTN_ADD(PTN_F_NEXT1, next1->lower);
+        PTN_ADD(PTN_F_NEXT1_SUFFIX, next1->suffix3);
+        PTN_ADD(PTN_F_NEXT2, next2->lower);
+#undef PTN_ADD
+        for (a = m; a < W; a++) {
+            col[a] = INT32_MAX;  /* above every column: n_features < 2**31 */
+        }
+        /* a canonical CSR row (increasing columns, a repeat counted in its
+         * value): each column goes to its rank, counted without branches
+         * (random hashes make a comparison sort mispredict) */
+        for (a = 0; a < m; a++) {
             int32_t v = col[a];
-            for (b = a - 1; b >= 0 && col[b] > v; b--) {
-                col[b + 1] = col[b];
+            int rank = 0;
+            for (b = 0; b < W; b++) {
+                rank += (col[b] < v) | ((col[b] == v) & (b < a));
             }
-            col[b + 1] = v;
+            sorted[rank] = v;
         }
-        for (a = 0; a < r.n; a++) {
-            if (m > 0 && indices[nnz + m - 1] == col[a]) {
-                data[nnz + m - 1] += 1.0f;
+        for (a = 0; a < m; a++) {
+            if (r > 0 && indices[nnz + r - 1] == sorted[a]) {
+                data[nnz + r - 1] += 1.0f;
             } else {
-                indices[nnz + m] = col[a];
-                data[nnz + m] = 1.0f;
-                m++;
+                indices[nnz + r] = sorted[a];
+                data[nnz + r] = 1.0f;
+                r++;
             }
         }
-        row_nnz[i] = m;
-        nnz += m;
+        row_nnz[i] = r;
+        nnz += r;
     }
     return nnz;
 }

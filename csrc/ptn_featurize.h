@@ -8,9 +8,11 @@
  * side and the 3-character suffixes of the adjacent words, and a bias.  Each
  * (template, string) pair is hashed into [0, n_features) (Weinberger et al.,
  * 2009, "Feature Hashing for Large Scale Multitask Learning"): 64-bit FNV-1a
- * over the UTF-8 bytes, started from a per-template seed, then the murmur3
- * finaliser (Appleby, MurmurHash3) so that the low bits mix, then the rest
- * modulo n_features.  The tags of the neighbours are not features: a
+ * over the string's UTF-8 bytes (computed once per string: a token's lower
+ * case is also its neighbours' feature), XOR the template's seed, then the
+ * murmur3 finaliser (Appleby, MurmurHash3) so that every bit mixes, then
+ * the high 32 bits mapped to [0, n_features) by a multiply and a shift
+ * (Lemire, 2019).  The tags of the neighbours are not features: a
  * first-order structured model scores them through its transitions.
  *
  * Plain C99, no Python headers.  The caller describes each token once
@@ -57,7 +59,8 @@ typedef struct {
 /* The seed of a template (what the hash of its strings starts from). */
 uint64_t ptn_template_seed(int template_id);
 
-/* The hash of `len` bytes under template `template_id`, before the modulo. */
+/* The hash of `len` bytes under template `template_id`, before the mapping to
+ * a column. */
 uint64_t ptn_feature_hash(int template_id, const char *bytes, int64_t len);
 
 /* Fill `t` for an ASCII token of `len` bytes: lower case and shape are written

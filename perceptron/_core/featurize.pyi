@@ -1,5 +1,5 @@
 # Type stubs of the compiled module perceptron._core.featurize (see featurize.pyx).
-from typing import Dict, List, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -13,3 +13,6 @@ def unicode_token(word: str) -> Tuple[str, str, int]: ...
 def featurize(tokens: List[str], lengths: npt.ArrayLike, n_features: int
               ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.signedinteger],
                          npt.NDArray[np.signedinteger]]: ...
+def split_tagged(sentences: Sequence[Sequence[Tuple[str, str]]]
+                 ) -> Tuple[List[str], npt.NDArray[np.int64], npt.NDArray[np.int64],
+                            List[str]]: ...

@@ -164,3 +164,59 @@ def featurize(list tokens, lengths, Py_ssize_t n_features):
     else:
         indices = indices.astype(np.int64)
     return data[:nnz].copy(), indices[:nnz].copy(), indptr
+
+
+def split_tagged(sentences):
+    """(tokens, tag codes, lengths, tags) of tagged sentences.
+
+    sentences : a list of sequences of (word, tag) pairs.  tokens: the words,
+    one flat list; codes: int64 array, each word's tag as an index into tags;
+    lengths: int64 array, the words of each sentence; tags: the distinct tags,
+    sorted.  (Compiled: one dict look-up a word, no tuple made.)
+    """
+    cdef Py_ssize_t i, j, n = 0, k = 0, n_sent = len(sentences)
+    cdef int64_t code
+    cdef dict index = {}
+    cdef list tokens = [], sentence
+    lengths = np.empty(n_sent, dtype=np.int64)
+    cdef int64_t[::1] lens = lengths
+    for i in range(n_sent):
+        s = sentences[i]
+        if isinstance(s, str) or not hasattr(s, "__len__"):
+            raise TypeError(f"sentence {i} is not a list of (word, tag) pairs: {s!r:.80}")
+        lens[i] = len(s)
+        n += lens[i]
+    codes = np.empty(n, dtype=np.int64)
+    cdef int64_t[::1] c = codes
+    for i in range(n_sent):
+        for pair in sentences[i]:
+            if type(pair) is tuple and len(<tuple>pair) == 2:
+                word = (<tuple>pair)[0]
+                tag = (<tuple>pair)[1]
+            else:
+                try:
+                    word, tag = pair
+                except (TypeError, ValueError):
+                    raise TypeError(f"sentence {i} holds {pair!r:.60}, not a (word, tag) "
+                                    "pair") from None
+            tokens.append(word)
+            value = index.get(tag)
+            if value is None:
+                if not isinstance(tag, str):
+                    raise TypeError(f"sentence {i}: tags must be str, got {tag!r:.40} "
+                                    f"({type(tag).__name__})")
+                code = len(index)
+                index[tag] = code
+            else:
+                code = value
+            if k >= n:
+                raise ValueError(f"sentence {i} changed length while it was read")
+            c[k] = code
+            k += 1
+    if k != n:
+        raise ValueError("the sentences changed length while they were read")
+    tags = sorted(index)
+    rank = np.empty(len(tags), dtype=np.int64)
+    for j, tag in enumerate(tags):
+        rank[index[tag]] = j
+    return tokens, rank[codes], lengths, tags
