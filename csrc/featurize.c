@@ -99,7 +99,8 @@ static const ptn_token PAD_AFTER = {"</s>", "</s>", "</s>", 4, 4, 4, 0};
  * share: each string is hashed once, then combined with the seed of every
  * template that uses it (ptn_feature_hash). */
 typedef struct {
-    uint64_t word, lower, shape, suffix3;
+    uint64_t word, lower, shape, suffix3, suffix5;
+    int has5;
     uint64_t prefix[PTN_F_AFFIX], suffix[PTN_F_AFFIX];
     int n_affix;  /* characters in the lower case, at most PTN_F_AFFIX */
 } token_hashes;
@@ -127,6 +128,11 @@ static void hash_token(const ptn_token *t, token_hashes *th)
         start = suffix_start(t->lower, t->lower_len, k + 1);
         th->suffix[k] = fnv1a(FNV_OFFSET, t->lower + start, t->lower_len - start);
     }
+    start = suffix_start(t->lower, t->lower_len, 5);
+    /* at least 5 characters: the 5-character suffix starts after the
+     * beginning, or the 4-character one does */
+    th->has5 = start > 0 || suffix_start(t->lower, t->lower_len, 4) > 0;
+    th->suffix5 = fnv1a(FNV_OFFSET, t->lower + start, t->lower_len - start);
     start = suffix_start(t->lower, t->lower_len, PTN_F_NEIGHBOUR_SUFFIX);
     th->suffix3 = fnv1a(FNV_OFFSET, t->lower + start, t->lower_len - start);
 }
@@ -145,9 +151,10 @@ static int32_t column(uint64_t h, uint64_t n)
 }
 
 int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
-                               int32_t *indices, float *data, int64_t *row_nnz)
+                               uint64_t templates, int32_t *indices, float *data,
+                               int64_t *row_nnz)
 {
-    enum { W = 24 };  /* PTN_F_MAX_PER_TOKEN, padded for the vectorised rank count */
+    enum { W = 32 };  /* PTN_F_MAX_PER_TOKEN, padded for the vectorised rank count */
     uint64_t seed[PTN_F_N_TEMPLATES];
     token_hashes window[5], pad_before, pad_after;
     const token_hashes *prev2, *prev1, *next1, *next2, *self;
@@ -173,7 +180,11 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
         prev2 = i >= 2 ? &window[i % 5] : &pad_before;
         next1 = i + 1 < n ? &window[(i + 3) % 5] : &pad_after;
         next2 = i + 2 < n ? &window[(i + 4) % 5] : &pad_after;
-#define PTN_ADD(template, h) (col[m++] = column(fmix64((h) ^ seed[template]), n_features))
+#define PTN_ADD(template, h) do { \
+        if ((templates >> (template)) & 1u) { \
+            col[m++] = column(fmix64((h) ^ seed[template]), n_features); \
+        } \
+    } while (0)
         PTN_ADD(PTN_F_BIAS, FNV_OFFSET);
         PTN_ADD(PTN_F_WORD, self->word);
         PTN_ADD(PTN_F_LOWER, self->lower);
@@ -189,7 +200,7 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
             PTN_ADD(PTN_F_HYPHEN, FNV_OFFSET);
         }
         if (tokens[i].flags & PTN_F_IS_CAPITAL) {
-            PTN_ADD(PTN_F_CAPITAL, FNV_OFFSET);
+            PTN_ADD(i == 0 ? PTN_F_CAPITAL_FIRST : PTN_F_CAPITAL, FNV_OFFSET);
         }
         PTN_ADD(PTN_F_PREV1, prev1->lower);
         PTN_ADD(PTN_F_PREV1_SUFFIX, prev1->suffix3);
@@ -197,6 +208,21 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
         PTN_ADD(PTN_F_NEXT1, next1->lower);
         PTN_ADD(PTN_F_NEXT1_SUFFIX, next1->suffix3);
         PTN_ADD(PTN_F_NEXT2, next2->lower);
+        PTN_ADD(PTN_F_PREV1_SHAPE, prev1->shape);
+        PTN_ADD(PTN_F_NEXT1_SHAPE, next1->shape);
+        PTN_ADD(PTN_F_PREV_BIGRAM,
+                fmix64(prev1->lower ^ seed[PTN_F_PREV_BIGRAM]) ^ self->lower);
+        PTN_ADD(PTN_F_NEXT_BIGRAM,
+                fmix64(self->lower ^ seed[PTN_F_NEXT_BIGRAM]) ^ next1->lower);
+        PTN_ADD(PTN_F_SURROUND, fmix64(prev1->lower ^ seed[PTN_F_SURROUND]) ^ next1->lower);
+        if (self->has5) {
+            PTN_ADD(PTN_F_SUFFIX5, self->suffix5);
+        }
+        PTN_ADD(PTN_F_PREV2_BIGRAM, fmix64(prev2->lower ^ seed[PTN_F_PREV2_BIGRAM]) ^ prev1->lower);
+        PTN_ADD(PTN_F_NEXT2_BIGRAM, fmix64(next1->lower ^ seed[PTN_F_NEXT2_BIGRAM]) ^ next2->lower);
+        PTN_ADD(PTN_F_PREV1_WORD, prev1->word);
+        PTN_ADD(PTN_F_NEXT1_WORD, next1->word);
+        PTN_ADD(PTN_F_NEXT_SUFFIX_PAIR, fmix64(self->lower ^ seed[PTN_F_NEXT_SUFFIX_PAIR]) ^ next1->suffix3);
 #undef PTN_ADD
         for (a = m; a < W; a++) {
             col[a] = INT32_MAX;  /* above every column: n_features < 2**31 */

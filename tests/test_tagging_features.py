@@ -28,11 +28,20 @@ def seed(template):
     return fmix64((0x9e3779b97f4a7c15 * (template + 1)) & M64)
 
 
-def ref_hash(template, value):
+def fnv(value):
     h = FNV_OFFSET
     for b in value.encode("utf-8"):
         h = ((h ^ b) * FNV_PRIME) & M64
-    return fmix64(h ^ seed(template))
+    return h
+
+
+def ref_hash(template, value):
+    return fmix64(fnv(value) ^ seed(template))
+
+
+def ref_pair_hash(template, a, b):
+    s = seed(template)
+    return fmix64(fmix64(fnv(a) ^ s) ^ fnv(b) ^ s)
 
 
 def ref_column(h, n_features):
@@ -49,30 +58,44 @@ def ref_token(word):
 
 
 def ref_features(sentence):
-    """(template name, string) pairs of each token of a sentence."""
+    """(template number, hash) pairs of each token of a sentence."""
     T = fz.TEMPLATES
     lowers = [ref_token(w)[0] for w in sentence]
 
-    def lower_at(j):
-        return "<s>" if j < 0 else "</s>" if j >= len(sentence) else lowers[j]
+    def at(j):
+        """(word, lower case, shape) of position j, "<s>" / "</s>" outside."""
+        if j < 0:
+            return "<s>", "<s>", "<s>"
+        if j >= len(sentence):
+            return "</s>", "</s>", "</s>"
+        return (sentence[j],) + ref_token(sentence[j])
 
     rows = []
     for i, word in enumerate(sentence):
-        lower, shape = ref_token(word)
+        _, lower, shape = at(i)
+        p2, p1, n1, n2 = at(i - 2), at(i - 1), at(i + 1), at(i + 2)
         f = [("bias", ""), ("word", word), ("lower", lower)]
         f += [("prefix", lower[:k]) for k in range(1, min(4, len(lower)) + 1)]
         f += [("suffix", lower[-k:]) for k in range(1, min(4, len(lower)) + 1)]
+        if len(lower) >= 5:
+            f.append(("suffix5", lower[-5:]))
         f.append(("shape", shape))
         if any(c.isdigit() for c in word):
             f.append(("digit", ""))
         if "-" in word:
             f.append(("hyphen", ""))
         if word[:1].isupper():
-            f.append(("capital", ""))
-        f += [("prev1", lower_at(i - 1)), ("prev1_suffix", lower_at(i - 1)[-3:]),
-              ("prev2", lower_at(i - 2)), ("next1", lower_at(i + 1)),
-              ("next1_suffix", lower_at(i + 1)[-3:]), ("next2", lower_at(i + 2))]
-        rows.append([(T[name], value) for name, value in f])
+            f.append(("capital_first" if i == 0 else "capital", ""))
+        f += [("prev1", p1[1]), ("prev1_suffix", p1[1][-3:]), ("prev2", p2[1]),
+              ("next1", n1[1]), ("next1_suffix", n1[1][-3:]), ("next2", n2[1]),
+              ("prev1_shape", p1[2]), ("next1_shape", n1[2]),
+              ("prev1_word", p1[0]), ("next1_word", n1[0])]
+        row = [(T[name], ref_hash(T[name], value)) for name, value in f]
+        pairs = [("prev_bigram", p1[1], lower), ("next_bigram", lower, n1[1]),
+                 ("surround", p1[1], n1[1]), ("prev2_bigram", p2[1], p1[1]),
+                 ("next2_bigram", n1[1], n2[1]), ("next_suffix_pair", lower, n1[1][-3:])]
+        row += [(T[name], ref_pair_hash(T[name], a, b)) for name, a, b in pairs]
+        rows.append(row)
     return rows
 
 
@@ -81,8 +104,8 @@ def ref_csr(sentences, n_features):
     for sentence in sentences:
         for row in ref_features(sentence):
             cols = {}
-            for template, value in row:
-                c = ref_column(ref_hash(template, value), n_features)
+            for template, h in row:
+                c = ref_column(h, n_features)
                 cols[c] = cols.get(c, 0) + 1
             for c in sorted(cols):
                 indices.append(c)
@@ -135,6 +158,21 @@ def test_repeats_merged():
     data, indices, indptr = run([["Hello", "world"]], 2)
     assert np.all(np.diff(indices[indptr[0]:indptr[1]]) > 0)
     assert data.sum() == sum(len(r) for r in ref_features(["Hello", "world"]))
+    assert max(len(r) for r in ref_features(["Hello-1", "worlds", "x"])) == fz.MAX_PER_TOKEN
+
+
+def test_template_selection():
+    sentences = [["The", "cat", "sat"], ["A-1"]]
+    T = fz.TEMPLATES
+    for chosen in (["bias"], ["word", "surround"], list(T)):
+        tokens = [w for s in sentences for w in s]
+        data, indices, indptr = fz.featurize(tokens, np.array([3, 1]), 1 << 20, chosen)
+        expected = [sorted({ref_column(h, 1 << 20) for t, h in row if t in {T[c] for c in chosen}})
+                    for s in sentences for row in ref_features(s)]
+        got = [indices[indptr[i]:indptr[i + 1]].tolist() for i in range(len(indptr) - 1)]
+        assert got == expected
+    with pytest.raises(ValueError, match="unknown feature template 'nope'"):
+        fz.featurize(["a"], np.array([1]), 16, ["nope"])
 
 
 def test_empty_input():

@@ -32,12 +32,16 @@ cdef extern from "ptn_featurize.h" nogil:
     enum:
         PTN_F_BIAS, PTN_F_WORD, PTN_F_LOWER, PTN_F_PREFIX, PTN_F_SUFFIX, PTN_F_SHAPE
         PTN_F_DIGIT, PTN_F_HYPHEN, PTN_F_CAPITAL, PTN_F_PREV1, PTN_F_PREV2, PTN_F_NEXT1
-        PTN_F_NEXT2, PTN_F_PREV1_SUFFIX, PTN_F_NEXT1_SUFFIX, PTN_F_N_TEMPLATES
+        PTN_F_NEXT2, PTN_F_PREV1_SUFFIX, PTN_F_NEXT1_SUFFIX, PTN_F_PREV1_SHAPE
+        PTN_F_NEXT1_SHAPE, PTN_F_PREV_BIGRAM, PTN_F_NEXT_BIGRAM, PTN_F_SURROUND
+        PTN_F_CAPITAL_FIRST, PTN_F_SUFFIX5, PTN_F_PREV2_BIGRAM, PTN_F_NEXT2_BIGRAM
+        PTN_F_PREV1_WORD, PTN_F_NEXT1_WORD, PTN_F_NEXT_SUFFIX_PAIR, PTN_F_N_TEMPLATES
         PTN_F_MAX_PER_TOKEN, PTN_F_HAS_DIGIT, PTN_F_HAS_HYPHEN, PTN_F_IS_CAPITAL
     uint64_t ptn_feature_hash(int template_id, const char *b, int64_t n)
     void ptn_token_ascii(ptn_token *t, const char *word, int64_t n, char *scratch)
     int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
-                                   int32_t *indices, float *data, int64_t *row_nnz)
+                                   uint64_t templates, int32_t *indices, float *data,
+                                   int64_t *row_nnz)
 
 # the template numbers, in the order of the C enum (the tests' reference uses them)
 TEMPLATES = {
@@ -46,6 +50,12 @@ TEMPLATES = {
     "hyphen": PTN_F_HYPHEN, "capital": PTN_F_CAPITAL, "prev1": PTN_F_PREV1,
     "prev2": PTN_F_PREV2, "next1": PTN_F_NEXT1, "next2": PTN_F_NEXT2,
     "prev1_suffix": PTN_F_PREV1_SUFFIX, "next1_suffix": PTN_F_NEXT1_SUFFIX,
+    "prev1_shape": PTN_F_PREV1_SHAPE, "next1_shape": PTN_F_NEXT1_SHAPE,
+    "prev_bigram": PTN_F_PREV_BIGRAM, "next_bigram": PTN_F_NEXT_BIGRAM,
+    "surround": PTN_F_SURROUND, "capital_first": PTN_F_CAPITAL_FIRST,
+    "suffix5": PTN_F_SUFFIX5, "prev2_bigram": PTN_F_PREV2_BIGRAM, "next2_bigram": PTN_F_NEXT2_BIGRAM,
+    "prev1_word": PTN_F_PREV1_WORD, "next1_word": PTN_F_NEXT1_WORD,
+    "next_suffix_pair": PTN_F_NEXT_SUFFIX_PAIR,
 }
 MAX_PER_TOKEN = PTN_F_MAX_PER_TOKEN
 # n_features must leave every column an int32
@@ -79,12 +89,14 @@ def unicode_token(str word):
     return word.lower(), "".join(shape), flags
 
 
-def featurize(list tokens, lengths, Py_ssize_t n_features):
+def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None):
     """CSR rows (data float32, indices, indptr) of the tokens' features.
 
     tokens : a flat list of ``str``, the sentences one after the other.
     lengths : int64 array, the tokens of each sentence (sum: ``len(tokens)``).
     n_features : the number of columns, 1 to 2**31 - 1.
+    templates : the names of the templates to use (keys of ``TEMPLATES``);
+        None: all of them.
     indices and indptr are int32 when the number of values fits, else int64.
     """
     cdef const int64_t[::1] lens = np.ascontiguousarray(lengths, dtype=np.int64)
@@ -96,8 +108,17 @@ def featurize(list tokens, lengths, Py_ssize_t n_features):
     cdef char *pos
     cdef int64_t nnz = 0
     cdef bint *is_ascii = NULL
+    cdef uint64_t mask = 0
     if not 1 <= n_features <= MAX_FEATURES:
         raise ValueError(f"n_features must be in [1, 2**31 - 1], got {n_features}")
+    if templates is None:
+        mask = (1 << PTN_F_N_TEMPLATES) - 1
+    else:
+        for name in templates:
+            if name not in TEMPLATES:
+                raise ValueError(f"unknown feature template {name!r}; the templates are "
+                                 f"{', '.join(TEMPLATES)}")
+            mask |= 1 << TEMPLATES[name]
     for s in range(n_sent):
         if lens[s] < 0:
             raise ValueError(f"lengths[{s}] is negative ({lens[s]})")
@@ -151,7 +172,7 @@ def featurize(list tokens, lengths, Py_ssize_t n_features):
             start = 0
             for s in range(n_sent):
                 nnz += ptn_featurize_sentence(&toks[start], lens[s], <uint64_t>n_features,
-                                              &ind[nnz], &dat[nnz], &rn[start + 1])
+                                              mask, &ind[nnz], &dat[nnz], &rn[start + 1])
                 start += lens[s]
     finally:
         free(toks)
