@@ -172,8 +172,8 @@ def add_tag_commands(sub):
     train.add_argument("-o", "--output", required=True, metavar="MODEL")
     _data_options(train)
     train.add_argument("--epochs", type=_positive, default=5, help="max_iter (default 5)")
-    train.add_argument("--n-features", type=_positive, default=2 ** 20,
-                       help="hashed feature columns (default 2**20)")
+    train.add_argument("--n-features", type=_positive, default=2 ** 18,
+                       help="hashed feature columns (default 2**18 = 262144)")
     train.add_argument("--seed", type=int, default=0)
     train.add_argument("--dev", metavar="FILE", help="also report the accuracy on this file")
     train.set_defaults(func=cmd_tag_train)
