@@ -31,14 +31,55 @@
 
 #include "ptn_config.h"
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
 /*
- * Decodes one sequence of L >= 1 tokens.  E: L x K emission scores; delta:
- * K x L work space of doubles (row t holds delta[t, .]); back: L x K
- * work space; path: the L labels found.  Returns the path's score.
+ * One predecessor j of the recursion: cur[k] = max(cur[k], dj + Tj[k]),
+ * bt[k] = jj where it wins (strictly, so the first maximum stays).  Selects,
+ * not branches, over arrays that do not overlap: the compiler turns the loop
+ * into vector compares and blends (the back-pointers are doubles so that
+ * both selects have the lanes of the scores).
+ */
+PTN_INLINE void ptn_viterbi_relax(size_t K, double dj, double jj, const double *PTN_RESTRICT Tj,
+                                  double *PTN_RESTRICT cur, double *PTN_RESTRICT bt)
+{
+    size_t k = 0;
+#if defined(__SSE2__) || defined(_M_X64)
+    /* SSE2 (every x86-64 CPU) has no blend: the maximum is maxpd, whose
+     * result is its first operand exactly when that is greater (else the
+     * second: ties and NaN keep cur), and the back-pointer select is done
+     * with the compare's mask */
+    const __m128d vd = _mm_set1_pd(dj);
+    const __m128d vj = _mm_set1_pd(jj);
+    for (; k + 2 <= K; k += 2) {
+        const __m128d v = _mm_add_pd(vd, _mm_loadu_pd(Tj + k));
+        const __m128d c = _mm_loadu_pd(cur + k);
+        const __m128d up = _mm_cmpgt_pd(v, c);
+        _mm_storeu_pd(cur + k, _mm_max_pd(v, c));
+        _mm_storeu_pd(bt + k, _mm_or_pd(_mm_and_pd(up, vj),
+                                        _mm_andnot_pd(up, _mm_loadu_pd(bt + k))));
+    }
+#endif
+    for (; k < K; k++) {
+        const double v = dj + Tj[k];
+        const double c = cur[k];
+        const double b = bt[k];
+        cur[k] = v > c ? v : c;
+        bt[k] = v > c ? jj : b;
+    }
+}
+
+/*
+ * Decodes one sequence of L >= 1 tokens.  E: L x K emission scores; delta
+ * and back: L x K work space of doubles (row t holds delta[t, .] and the
+ * best previous label of each label at t); path: the L labels found.
+ * Returns the path's score.
  */
 PTN_INLINE double ptn_viterbi(size_t L, size_t K, const double *E, const double *T,
                               const double *start, const double *end, double *delta,
-                              int32_t *back, int32_t *path)
+                              double *back, int32_t *path)
 {
     size_t t, j, k, best_k = 0;
     double best;
@@ -48,21 +89,13 @@ PTN_INLINE double ptn_viterbi(size_t L, size_t K, const double *E, const double 
     for (t = 1; t < L; t++) {
         const double *prev = delta + (t - 1) * K;
         double *cur = delta + t * K;
-        int32_t *bt = back + t * K;
+        double *bt = back + t * K;
         for (k = 0; k < K; k++) {
             cur[k] = prev[0] + T[k];
-            bt[k] = 0;
+            bt[k] = 0.0;
         }
         for (j = 1; j < K; j++) {
-            const double dj = prev[j];
-            const double *Tj = T + j * K;
-            for (k = 0; k < K; k++) {
-                const double v = dj + Tj[k];
-                if (v > cur[k]) {
-                    cur[k] = v;
-                    bt[k] = (int32_t)j;
-                }
-            }
+            ptn_viterbi_relax(K, prev[j], (double)j, T + j * K, cur, bt);
         }
         for (k = 0; k < K; k++) {
             cur[k] += E[t * K + k];
@@ -81,7 +114,7 @@ PTN_INLINE double ptn_viterbi(size_t L, size_t K, const double *E, const double 
     }
     path[L - 1] = (int32_t)best_k;
     for (t = L - 1; t > 0; t--) {
-        path[t - 1] = back[t * K + (size_t)path[t]];
+        path[t - 1] = (int32_t)back[t * K + (size_t)path[t]];
     }
     return best;
 }

@@ -46,7 +46,7 @@ from perceptron._core.rows cimport Rows, DenseRows, CsrRows32, CsrRows64, csr_ro
 
 cdef extern from "ptn_viterbi.h" nogil:
     double ptn_viterbi(size_t L, size_t K, const double *E, const double *T, const double *start,
-                       const double *end, double *delta, int32_t *back, int32_t *path)
+                       const double *end, double *delta, double *back, int32_t *path)
     double ptn_path_score(size_t L, size_t K, const double *E, const double *T,
                           const double *start, const double *end, const int32_t *z)
 
@@ -115,7 +115,7 @@ cdef inline void _head_move(double *head, double *acc, Py_ssize_t pos, double a,
 cdef void _epoch(const Rows *R, floating *W, double *U, double *head, double *acc,
                  const int32_t *y, const int64_t *off, const ptrdiff_t *order, Py_ssize_t n_seq,
                  const double *sw, Py_ssize_t K, double eta, double *E, double *delta,
-                 int32_t *back, int32_t *path, Stats *st) noexcept nogil:
+                 double *back, int32_t *path, Stats *st) noexcept nogil:
     cdef const ptn_simd *Kt = active_simd()
     cdef const double *T = head + K
     cdef const double *start = head + K + K * K
@@ -173,7 +173,7 @@ cdef void _epoch(const Rows *R, floating *W, double *U, double *head, double *ac
 
 cdef int _decode(const Rows *R, const floating *W, const double *head, const int64_t *off,
                  const ptrdiff_t *seqs, Py_ssize_t n_seq, Py_ssize_t K, double *E, double *delta,
-                 int32_t *back, int32_t *out) noexcept nogil:
+                 double *back, int32_t *out) noexcept nogil:
     """Viterbi labels of the sequences seqs[0 .. n_seq) (every sequence when
     seqs is NULL) into out (by token); 1 if a score is not finite."""
     cdef const ptn_simd *Kt = active_simd()
@@ -275,7 +275,7 @@ def epoch(X, floating[:, ::1] W, double[:, ::1] U, double[::1] head, double[::1]
     m = max(_max_length(offsets), 1)
     cdef double[::1] E = np.empty(m * K)
     cdef double[::1] delta = np.empty(m * K)
-    cdef int32_t[::1] back = np.empty(m * K, dtype=np.int32)
+    cdef double[::1] back = np.empty(m * K)
     cdef int32_t[::1] path = np.empty(m, dtype=np.int32)
     cdef const floating[:, ::1] Xd
     cdef const floating[::1] data
@@ -294,7 +294,7 @@ def epoch(X, floating[:, ::1] W, double[:, ::1] U, double[::1] head, double[::1]
 cdef _epoch_dense(const floating[:, ::1] X, floating[:, ::1] W, double *U, double *head,
                   double *acc, const int32_t *y, const int64_t *off, const ptrdiff_t *order,
                   Py_ssize_t n_seq, const double[::1] sw, Py_ssize_t K, double eta,
-                  double[::1] E, double[::1] delta, int32_t[::1] back, int32_t[::1] path,
+                  double[::1] E, double[::1] delta, double[::1] back, int32_t[::1] path,
                   Stats *st):
     cdef DenseRows R
     cdef const double *s = &sw[0] if sw is not None else NULL
@@ -308,7 +308,7 @@ cdef _epoch_dense(const floating[:, ::1] X, floating[:, ::1] W, double *U, doubl
 cdef _epoch_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, floating[:, ::1] W,
                 double *U, double *head, double *acc, const int32_t *y, const int64_t *off,
                 const ptrdiff_t *order, Py_ssize_t n_seq, const double[::1] sw, Py_ssize_t K,
-                double eta, double[::1] E, double[::1] delta, int32_t[::1] back,
+                double eta, double[::1] E, double[::1] delta, double[::1] back,
                 int32_t[::1] path, Stats *st):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
@@ -344,7 +344,7 @@ def decode(X, const floating[:, ::1] W, const double[::1] head, const int64_t[::
     m = max(_max_length(offsets), 1)
     cdef double[::1] E = np.empty(m * K)
     cdef double[::1] delta = np.empty(m * K)
-    cdef int32_t[::1] back = np.empty(m * K, dtype=np.int32)
+    cdef double[::1] back = np.empty(m * K)
     cdef int32_t[::1] out_v = out
     if n:
         status = _decode_any(X, W, head, offsets, seqs, n_seq, K, E, delta, back, out_v, dense)
@@ -356,7 +356,7 @@ def decode(X, const floating[:, ::1] W, const double[::1] head, const int64_t[::
 
 cdef int _decode_any(X, const floating[:, ::1] W, const double[::1] head,
                      const int64_t[::1] off, const ptrdiff_t[::1] seqs, Py_ssize_t n_seq, Py_ssize_t K, double[::1] E,
-                     double[::1] delta, int32_t[::1] back, int32_t[::1] out, bint dense):
+                     double[::1] delta, double[::1] back, int32_t[::1] out, bint dense):
     cdef DenseRows R
     cdef CsrRows32 R32
     cdef CsrRows64 R64
