@@ -154,13 +154,13 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
                                uint64_t templates, int32_t *indices, float *data,
                                int64_t *row_nnz)
 {
-    enum { W = 32 };  /* PTN_F_MAX_PER_TOKEN, padded for the vectorised rank count */
+    enum { W = PTN_F_MAX_PER_TOKEN + 3 };  /* room for the padding of the rank count */
     uint64_t seed[PTN_F_N_TEMPLATES];
     token_hashes window[5], pad_before, pad_after;
     const token_hashes *prev2, *prev1, *next1, *next2, *self;
     int32_t col[W], sorted[W];
     int64_t i, nnz = 0;
-    int t, k, a, b;
+    int t, k, a, b, wm;
     for (t = 0; t < PTN_F_N_TEMPLATES; t++) {
         seed[t] = ptn_template_seed(t);
     }
@@ -224,16 +224,18 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
         PTN_ADD(PTN_F_NEXT1_WORD, next1->word);
         PTN_ADD(PTN_F_NEXT_SUFFIX_PAIR, fmix64(self->lower ^ seed[PTN_F_NEXT_SUFFIX_PAIR]) ^ next1->suffix3);
 #undef PTN_ADD
-        for (a = m; a < W; a++) {
-            col[a] = INT32_MAX;  /* above every column: n_features < 2**31 */
-        }
         /* a canonical CSR row (increasing columns, a repeat counted in its
          * value): each column goes to its rank, counted without branches
-         * (random hashes make a comparison sort mispredict) */
+         * (random hashes make a comparison sort mispredict) over m columns
+         * padded to a multiple of 4 with a value above every column */
+        wm = (m + 3) & ~3;
+        for (a = m; a < wm; a++) {
+            col[a] = INT32_MAX;  /* n_features < 2**31 */
+        }
         for (a = 0; a < m; a++) {
             int32_t v = col[a];
             int rank = 0;
-            for (b = 0; b < W; b++) {
+            for (b = 0; b < wm; b++) {
                 rank += (col[b] < v) | ((col[b] == v) & (b < a));
             }
             sorted[rank] = v;

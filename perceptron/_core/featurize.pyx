@@ -14,8 +14,9 @@ the ASCII path.
 """
 import numpy as np
 
+from cpython.buffer cimport PyBUF_FORMAT
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, realloc
 
 cdef extern from "Python.h":
     const char *PyUnicode_AsUTF8AndSize(object s, Py_ssize_t *size) except NULL
@@ -42,6 +43,50 @@ cdef extern from "ptn_featurize.h" nogil:
     int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
                                    uint64_t templates, int32_t *indices, float *data,
                                    int64_t *row_nnz)
+
+cdef char *_FORMAT_BYTE = "B"
+
+
+cdef class _Owned:
+    """A malloc'd block lent to numpy through the buffer protocol; freed
+    with the last array that uses it (so the output rows are never copied)."""
+    cdef void *ptr
+    cdef Py_ssize_t nbytes
+
+    def __getbuffer__(self, Py_buffer *view, int flags):
+        view.buf = self.ptr
+        view.obj = self
+        view.len = self.nbytes
+        view.readonly = 0
+        view.itemsize = 1
+        view.format = _FORMAT_BYTE if flags & PyBUF_FORMAT else NULL
+        view.ndim = 1
+        view.shape = &self.nbytes
+        view.strides = &view.itemsize
+        view.suboffsets = NULL
+        view.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer *view):
+        pass
+
+    def __dealloc__(self):
+        free(self.ptr)
+
+
+cdef object _adopt(void *ptr, int64_t count, dtype):
+    """An ndarray of `count` items of `dtype` owning the malloc'd `ptr`
+    (shrunk to its size)."""
+    cdef _Owned owner = _Owned.__new__(_Owned)
+    cdef void *smaller
+    dtype = np.dtype(dtype)
+    if count == 0:
+        free(ptr)
+        return np.empty(0, dtype=dtype)
+    smaller = realloc(ptr, <size_t>count * dtype.itemsize)  # shrinking: in place
+    owner.ptr = smaller if smaller != NULL else ptr
+    owner.nbytes = <Py_ssize_t>count * dtype.itemsize
+    return np.frombuffer(owner, dtype=dtype, count=count)
+
 
 # the template numbers, in the order of the C enum (the tests' reference uses them)
 TEMPLATES = {
@@ -125,17 +170,15 @@ def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None):
         total += lens[s]
     if total != n:
         raise ValueError(f"lengths sum to {total}, but there are {n} tokens")
-    indices = np.empty(n * PTN_F_MAX_PER_TOKEN, dtype=np.int32)
-    data = np.empty(n * PTN_F_MAX_PER_TOKEN, dtype=np.float32)
     row_nnz = np.empty(n + 1, dtype=np.int64)
-    cdef int32_t[::1] ind = indices
-    cdef float[::1] dat = data
     cdef int64_t[::1] rn = row_nnz
+    cdef int32_t *ind = <int32_t *>malloc(max(n, 1) * PTN_F_MAX_PER_TOKEN * sizeof(int32_t))
+    cdef float *dat = <float *>malloc(max(n, 1) * PTN_F_MAX_PER_TOKEN * sizeof(float))
     keep = []  # the lower case and shape strings of non-ASCII tokens, alive until the end
     toks = <ptn_token *>malloc(max(n, 1) * sizeof(ptn_token))
     is_ascii = <bint *>malloc(max(n, 1) * sizeof(bint))
     try:
-        if toks == NULL or is_ascii == NULL:
+        if toks == NULL or is_ascii == NULL or ind == NULL or dat == NULL:
             raise MemoryError(f"featurize: no memory for {n} tokens")
         for i in range(n):
             word = tokens[i]
@@ -172,19 +215,25 @@ def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None):
             start = 0
             for s in range(n_sent):
                 nnz += ptn_featurize_sentence(&toks[start], lens[s], <uint64_t>n_features,
-                                              mask, &ind[nnz], &dat[nnz], &rn[start + 1])
+                                              mask, ind + nnz, dat + nnz, &rn[start + 1])
                 start += lens[s]
+    except BaseException:
+        free(ind)
+        free(dat)
+        raise
     finally:
         free(toks)
         free(is_ascii)
         free(scratch)
+    indices = _adopt(ind, nnz, np.int32)
+    data = _adopt(dat, nnz, np.float32)
     row_nnz[0] = 0
     indptr = np.cumsum(row_nnz)
     if nnz <= np.iinfo(np.int32).max:
         indptr = indptr.astype(np.int32)
     else:
         indices = indices.astype(np.int64)
-    return data[:nnz].copy(), indices[:nnz].copy(), indptr
+    return data, indices, indptr
 
 
 def split_tagged(sentences):
