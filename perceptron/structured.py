@@ -251,11 +251,11 @@ class StructuredPerceptron(BaseEstimator):
                     "for the model's dtype; scale them or lower eta0")
             self._clock = clock
             mistakes.append(n_wrong)
-            self._publish()
             line = (f"-- Epoch {epoch + 1}: sequences wrong {n_wrong}, tokens wrong "
                     f"{token_errors}, loss {loss:.6g}")
             stop = n_wrong == 0
             if val is not None:
+                self._publish()
                 score = self._token_accuracy(X, codes, offsets, val)
                 scores.append(score)
                 line += f", validation accuracy {score:.6f}"
@@ -268,7 +268,8 @@ class StructuredPerceptron(BaseEstimator):
                 print(f"{line}, {time.perf_counter() - start:.3f} s")
             if stop:
                 break
-        if best is not None:
+        self._publish()
+        if best is not None and best[0] > scores[-1]:
             for name, value in best[1].items():
                 setattr(self, name, value)
         done = len(mistakes)
@@ -285,10 +286,14 @@ class StructuredPerceptron(BaseEstimator):
         """The fitted attributes from the training state: the averaged
         weights (w - U / c) or the last ones."""
         k = len(self.classes_)
-        W, head = self._W, self._head
-        if self._U is not None and self._clock > 0:
-            W = (W - self._U / self._clock).astype(self._W.dtype)
-            head = head - self._acc_head / self._clock
+        W, head, U, acc = self._W, self._head, self._U, self._acc_head
+        if U is not None and acc is not None and self._clock > 0:
+            # w - U / c in float64, one temporary (the weights of a hashed
+            # feature space are tens of megabytes), then in W's dtype
+            avg = np.divide(U, self._clock)
+            np.subtract(W, avg, out=avg)
+            W = avg.astype(self._W.dtype, copy=False)
+            head = head - acc / self._clock
         else:
             W, head = W.copy(), head.copy()
         # coef_ is (K, d); for CSR training the state is (d, K) and coef_ a
