@@ -187,15 +187,11 @@ class PerceptronTagger(BaseEstimator):
         list of list of (str, str)
             Each sentence's tokens paired with their tags.
         """
-        sentences = [s if isinstance(s, list) else list(s) for s in sentences] \
-            if not isinstance(sentences, list) else sentences
-        tags, lengths = self.predict_sents(sentences)
-        tags = tags.tolist()
-        out, start = [], 0
-        for sentence, n in zip(sentences, lengths.tolist()):
-            out.append(list(zip(sentence, tags[start:start + n])))
-            start += n
-        return out
+        if isinstance(sentences, str):
+            raise TypeError("tag_sents takes a list of token lists, not a str")
+        sentences = [s if type(s) is list else _tokens(s, i) for i, s in enumerate(sentences)]
+        tags, _ = self.predict_sents(sentences)
+        return _featurize.pair_tags(sentences, tags.tolist())
 
     def tag(self, tokens):
         """Tag one sentence: a list of ``str`` tokens -> ``[(token, tag), ...]``."""
@@ -265,6 +261,13 @@ class PerceptronTagger(BaseEstimator):
         for name in [k for k in vars(self) if k.startswith(_PREFIX)]:
             setattr(model, name[len(_PREFIX):], vars(self).pop(name))
         self.model_ = model
+
+
+def _tokens(sentence, i):
+    if isinstance(sentence, str):
+        raise TypeError(f"sentence {i} is a str, not a list of tokens (split it first, e.g. "
+                        "text.split())")
+    return list(sentence)
 
 
 def _check_saved(est):

@@ -290,3 +290,26 @@ def split_tagged(sentences):
     for j, tag in enumerate(tags):
         rank[index[tag]] = j
     return tokens, rank[codes], lengths, tags
+
+
+def pair_tags(list sentences, list tags):
+    """``[[(word, tag), ...], ...]``: each sentence's words (a list of
+    lists, as given to ``featurize``) paired with the flat list of tags, in
+    compiled code (a tuple a word, no slices)."""
+    cdef Py_ssize_t i, j, k = 0, n
+    cdef list out = [], sentence, row
+    cdef tuple pair
+    for i in range(len(sentences)):
+        sentence = <list>sentences[i]
+        n = len(sentence)
+        if k + n > len(tags):
+            raise ValueError("fewer tags than words")
+        row = [None] * n
+        for j in range(n):
+            pair = (sentence[j], tags[k])
+            row[j] = pair
+            k += 1
+        out.append(row)
+    if k != len(tags):
+        raise ValueError("more tags than words")
+    return out
