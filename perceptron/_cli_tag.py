@@ -1,11 +1,11 @@
 """The command line's ``tag`` commands: train, evaluate and apply a tagger.
 
-``perceptron tag train DATA -o MODEL``, ``perceptron tag evaluate MODEL
-DATA`` and ``perceptron tag apply MODEL DATA``.  DATA is CoNLL-U (a name
-ending in ``.conllu``, optionally compressed, or ``--format conllu``), or
-text with one sentence a line, tokens separated by white space: for train
-and evaluate each token is ``word/TAG`` (split at its last ``/``), for apply
-plain words.  apply writes one sentence a line as ``word/TAG`` tokens.
+perceptron tag train DATA -o MODEL, perceptron tag evaluate MODEL DATA and
+perceptron tag apply MODEL DATA.  DATA is CoNLL-U (a name ending in .conllu,
+optionally compressed, or --format conllu), or text with one sentence a
+line, tokens separated by white space: for train and evaluate each token is
+word/TAG (split at its last /), for apply plain words.  apply writes one
+sentence a line as word/TAG tokens.
 """
 import argparse
 import os
