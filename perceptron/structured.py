@@ -304,6 +304,19 @@ class StructuredPerceptron(BaseEstimator):
         self.start_ = head[k + k * k:2 * k + k * k].copy()
         self.end_ = head[2 * k + k * k:].copy()
 
+    def _set_state(self, classes, layout, W, U, head, acc, clock, rng):
+        """Install a training state made elsewhere (perceptron.dask) and
+        publish its fitted attributes."""
+        self.classes_ = classes
+        self.n_features_in_ = W.shape[1] if layout == "dense" else W.shape[0]
+        self._layout = layout
+        self._W, self._U, self._head, self._acc_head = W, U, head, acc
+        self._clock = clock
+        self._rng = rng
+        if hasattr(self, "validation_scores_"):
+            del self.validation_scores_
+        self._publish()
+
     def _fitted_attributes(self):
         return {name: getattr(self, name) for name in
                 ("coef_", "intercept_", "transition_", "start_", "end_")}
