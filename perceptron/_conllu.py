@@ -10,6 +10,7 @@ tags annotate.  Public as ``perceptron.io.read_conllu``.
 """
 import io
 import os
+from typing import Any, Callable
 
 __all__ = ["read_conllu", "COLUMNS"]
 
@@ -23,6 +24,7 @@ def _open_text(source):
     if isinstance(source, (str, bytes, os.PathLike)):
         path = os.fsdecode(source)
         lower = path.lower()
+        opener: Callable[..., Any]
         if lower.endswith(".gz"):
             import gzip
             opener = gzip.open
@@ -91,7 +93,7 @@ def read_conllu(path_or_file, column="upos"):
 def _sentences(source, col):
     f, name, close = _open_text(source)
     try:
-        sentence = []
+        sentence: list = []
         for number, line in enumerate(f, 1):
             line = line.rstrip("\r\n")
             if not line.strip():

@@ -84,10 +84,10 @@ class PerceptronTagger(BaseEstimator):
     def _check_params(self):
         n = self.n_features
         if not isinstance(n, numbers.Integral) or isinstance(n, bool) or \
-                not 1 <= n <= _featurize.MAX_FEATURES:
+                not 1 <= int(n) <= _featurize.MAX_FEATURES:
             raise ValueError(f"n_features must be an int in [1, 2**31 - 1], got {n!r}")
         m = self.max_iter
-        if not isinstance(m, numbers.Integral) or isinstance(m, bool) or m < 1:
+        if not isinstance(m, numbers.Integral) or isinstance(m, bool) or int(m) < 1:
             raise ValueError(f"max_iter must be a positive int, got {m!r}")
         for name in ("average", "shuffle"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
@@ -115,7 +115,8 @@ class PerceptronTagger(BaseEstimator):
             The tokens of each sentence.
         """
         self._check_params()
-        tokens, lengths = [], []
+        tokens: list = []
+        lengths = []
         for i, sentence in enumerate(sentences):
             if isinstance(sentence, str):
                 raise TypeError(f"sentence {i} is a str, not a list of tokens (split it first, "
@@ -211,19 +212,15 @@ class PerceptronTagger(BaseEstimator):
         -------
         float
         """
-        words, tags = [], []
-        for i, sentence in enumerate(gold):
-            try:
-                w, t = zip(*sentence) if len(sentence) else ((), ())
-            except (TypeError, ValueError):
-                raise TypeError(f"sentence {i} is not a list of (word, tag) pairs: "
-                                f"{sentence!r:.80}") from None
-            words.append(list(w))
-            tags.extend(t)
-        if not tags:
+        model = self._model()
+        if not isinstance(gold, list):
+            gold = list(gold)
+        tokens, codes, lengths, tags = _featurize.split_tagged(gold)
+        if not tokens:
             raise ValueError("evaluate needs at least one tagged word")
-        predicted, _ = self.predict_sents(words)
-        return float(np.mean(predicted == np.array(tags, dtype=object)))
+        X, lengths = self._features(tokens, lengths)
+        predicted = self.classes_[np.asarray(model.predict(X, lengths), dtype=np.intp)]
+        return float(np.mean(predicted == np.array(tags, dtype=object)[codes]))
 
     # ------------------------------------------------------------ persistence
     def save(self, path, *, training_state=None):
