@@ -203,3 +203,26 @@ def test_bad_input():
         fz.featurize(["a"], np.array([1]), 0)
     with pytest.raises(ValueError, match="cannot be encoded as UTF-8"):
         fz.featurize(["a\ud800"], np.array([1]), 16)
+
+
+def test_split_tagged_and_pair_tags():
+    sents = [[("The", "DET"), ("cat", "NOUN")], [], [("runs", "VERB"), ("fast", "ADV")]]
+    tokens, codes, lengths, tags = fz.split_tagged(sents)
+    assert tokens == ["The", "cat", "runs", "fast"]
+    assert tags == ["ADV", "DET", "NOUN", "VERB"]
+    assert [tags[c] for c in codes] == ["DET", "NOUN", "VERB", "ADV"]
+    assert lengths.tolist() == [2, 0, 2]
+    words = [["The", "cat"], [], ["runs", "fast"]]
+    assert fz.pair_tags(words, [tags[c] for c in codes]) == sents
+    with pytest.raises(ValueError, match="fewer tags"):
+        fz.pair_tags(words, ["A"])
+    with pytest.raises(ValueError, match="more tags"):
+        fz.pair_tags(words, ["A"] * 5)
+    with pytest.raises(TypeError, match="sentence 0 is a tuple"):
+        fz.pair_tags([("a",)], ["A"])
+    with pytest.raises(TypeError, match="sentence 0 is a NoneType"):
+        fz.pair_tags([None], ["A"])
+    with pytest.raises(TypeError, match="not a .word, tag. pair"):
+        fz.split_tagged([[("a", "B", "C")]])
+    with pytest.raises(TypeError, match="tags must be str"):
+        fz.split_tagged([[("a", None)]])

@@ -300,7 +300,10 @@ def pair_tags(list sentences, list tags):
     cdef list out = [], sentence, row
     cdef tuple pair
     for i in range(len(sentences)):
-        sentence = <list>sentences[i]
+        s = sentences[i]
+        if type(s) is not list:
+            raise TypeError(f"sentence {i} is a {type(s).__name__}, not a list")
+        sentence = <list>s
         n = len(sentence)
         if k + n > len(tags):
             raise ValueError("fewer tags than words")
