@@ -96,6 +96,26 @@ def test_save_load_and_pickle(tmp_path, fitted):
     assert PerceptronTagger.load(unfitted).max_iter == 3
 
 
+def test_load_in_a_fresh_process(tmp_path, fitted):
+    import os
+    import subprocess
+    import sys
+
+    import perceptron
+
+    path = tmp_path / "tagger.ptn"
+    fitted.save(path)
+    env = dict(os.environ)
+    parent = os.path.dirname(os.path.dirname(os.path.abspath(perceptron.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([parent, env.get("PYTHONPATH", "")])
+    code = ("import sys, perceptron; t = perceptron.load(sys.argv[1]); "
+            "print(t.tag(['the', 'dog', 'sees', 'a', 'cat']))")
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, env=env, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == repr(fitted.tag(["the", "dog", "sees", "a", "cat"]))
+
+
 def test_load_refuses_other_models(tmp_path):
     from perceptron import Perceptron
 
