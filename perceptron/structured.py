@@ -288,11 +288,9 @@ class StructuredPerceptron(BaseEstimator):
         k = len(self.classes_)
         W, head, U, acc = self._W, self._head, self._U, self._acc_head
         if U is not None and acc is not None and self._clock > 0:
-            # w - U / c in float64, one temporary (the weights of a hashed
-            # feature space are tens of megabytes), then in W's dtype
-            avg = np.divide(U, self._clock)
-            np.subtract(W, avg, out=avg)
-            W = avg.astype(self._W.dtype, copy=False)
+            # w - U / c in float64, rounded once to W's dtype, in one pass
+            # (the weights of a hashed feature space are tens of megabytes)
+            W = _structured.averaged(W, U, self._clock)
             head = head - acc / self._clock
         else:
             W, head = W.copy(), head.copy()

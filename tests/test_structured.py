@@ -167,6 +167,31 @@ def test_averaged_weights_are_the_explicit_average():
     np.testing.assert_array_equal(raw.transition_, ref["T"])
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 4), st.integers(1, 4),
+       st.lists(st.integers(0, 5), min_size=1, max_size=12), st.booleans(), st.booleans(),
+       st.booleans())
+def test_matches_reference_hypothesis(seed, K, d, lengths, float32, sparse, average):
+    # any shapes: empty sequences, single tokens, more labels than features
+    rng = np.random.default_rng(seed)
+    lengths = np.array(lengths)
+    n = int(lengths.sum())
+    if n < 2:
+        lengths = np.append(lengths, 2)
+        n += 2
+    X = rng.integers(-3, 4, (n, d)).astype(np.float32 if float32 else np.float64)
+    y = rng.integers(0, K, n)
+    y[:2] = [0, 1]  # at least two classes
+    K = len(np.unique(y))
+    y = np.searchsorted(np.unique(y), y)
+    orders = shuffled_orders(len(lengths), 3, check_random_seed(seed))
+    ref = structured_reference(X, y, lengths, K, max_iter=3, orders=orders)
+    m = StructuredPerceptron(max_iter=3, random_state=seed, average=average)
+    m.fit(to_csr(X) if sparse else X, y, lengths)
+    assert_matches(m, ref, average)
+    assert m.coef_.dtype == X.dtype
+
+
 # ------------------------------------------------------------ input kinds
 
 @pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
@@ -411,3 +436,35 @@ def test_ud_ewt_small_tagger():
     tags = np.array(tags)
     m = StructuredPerceptron(max_iter=5, random_state=0).fit(train, tags[:split], lengths[:1200])
     assert m.score(test, tags[split:], lengths[1200:]) > 0.8
+
+
+def test_overflow_is_an_error_not_a_crash():
+    X, y, lengths = sequences(0)
+    huge = X * 1e306
+    with pytest.raises(FloatingPointError, match="overflow"):
+        StructuredPerceptron(max_iter=3, random_state=0).fit(huge, y, lengths)
+    m = StructuredPerceptron(max_iter=1, random_state=0).fit(X, y, lengths)
+    m.coef_ = m.coef_ * 1e300  # finite weights whose scores on `huge` are not
+    with pytest.raises(FloatingPointError, match="not finite"):
+        m.predict(huge, lengths)
+
+
+@pytest.mark.parametrize("sw, match", [
+    ([1.0, np.nan], "NaN"),
+    ([1.0, -1.0], "non-negative"),
+    (["a", "b"], "numbers"),
+])
+def test_bad_sample_weight(sw, match):
+    X, y = np.eye(4), np.array([0, 1, 0, 1])
+    with pytest.raises((ValueError, TypeError), match=match):
+        StructuredPerceptron().fit(X, y, [2, 2], sample_weight=sw)
+
+
+def test_csr_input_untouched():
+    X, y, lengths = sequences(3)
+    csr = to_csr(X)
+    copies = [a.copy() for a in csr[:3]]
+    m = StructuredPerceptron(max_iter=2, random_state=0).fit(csr, y, lengths)
+    m.predict(csr, lengths)
+    for a, b in zip(csr[:3], copies):
+        np.testing.assert_array_equal(a, b)

@@ -16,9 +16,10 @@ W is kept in the data's dtype, in the layout that suits the rows:
 - dense rows: W is (K, d), C order; an emission score is a dot product of
   the SIMD kernels (csrc/ptn_simd.h), an update an axpy;
 - CSR rows: W is (d, K), C order (the transpose of ``coef_``); a token's K
-  emission scores are one axpy of K weights per stored feature
-  (``axpy_f32_f64``/``axpy_f64`` into double accumulators), so a feature's
-  weights for every label are one cache line, not K scattered reads.
+  emission scores add one row of K weights per stored feature into double
+  accumulators (the ``axpy_f32_f64``/``axpy_f64`` kernels for many labels,
+  an inline loop for few, see SMALL_K), so a feature's weights for every
+  label are one or two cache lines, not K scattered reads.
 
 An epoch visits the sequences in ``order`` (shuffled first when asked, by
 the library's generator, csrc/ptn_rng.h), decodes each one with the current
@@ -29,7 +30,7 @@ at the tokens whose labels differ, transitions only where either of the two
 labels differs, start and end where the first (last) label differs; the
 others cancel.  Averaging uses the lazy trick of the binary loops
 (csrc/ptn_update.h; Daume III 2006, "Practical Structured Learning
-Techniques for Natural Language Processing", section 2.1.2): with c the
+Techniques for Natural Language Processing", PhD thesis): with c the
 sequences visited before this one, an update of delta also adds c * delta to
 the accumulators U, and the average of the weights after every visit is
 w - U / c_total.
@@ -499,3 +500,26 @@ cdef _scores_any(X, const floating[:, ::1] W, const double[::1] b, double[:, ::1
     else:
         with nogil:
             _scores(&R64, &W[0, 0], &b[0], n, K, &out[0, 0])
+
+
+def averaged(const floating[:, ::1] W, const double[:, ::1] U, double clock):
+    """The averaged weights W - U / clock (in double, rounded once to W's
+    dtype), as a new array of W's shape and dtype, without a float64
+    temporary of the weights' size."""
+    out = np.empty((W.shape[0], W.shape[1]), dtype=np.float32 if floating is float else np.float64)
+    cdef floating[:, ::1] o = out
+    cdef Py_ssize_t i, n = W.shape[0] * W.shape[1]
+    cdef const floating *w
+    cdef const double *u
+    cdef floating *r
+    if U.shape[0] != W.shape[0] or U.shape[1] != W.shape[1] or not clock > 0:
+        raise ValueError("structured averaged: inconsistent shapes or clock")
+    if n == 0:
+        return out
+    w = &W[0, 0]
+    u = &U[0, 0]
+    r = &o[0, 0]
+    with nogil:
+        for i in range(n):
+            r[i] = <floating>(<double>w[i] - u[i] / clock)
+    return out
