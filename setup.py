@@ -73,6 +73,8 @@ EXTENSIONS = [
     # file formats: plain C parsers (no kernels), each in the module that uses it
     extension("_core.svmlight", c_sources("svmlight")),
     extension("_core.model_file", c_sources("model_file")),
+    # the tagger's hashed token features (plain C, no kernels)
+    extension("_core.featurize", c_sources("featurize")),
 ]
 
 

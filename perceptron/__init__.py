@@ -28,6 +28,7 @@ from .structured import StructuredPerceptron
 from .kernel import KernelPerceptron
 from . import geometry
 from . import io
+from . import tagging  # registers PerceptronTagger, so that load() reads tagger files
 from .io import load_model as load
 
 

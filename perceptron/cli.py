@@ -7,6 +7,7 @@ predict   labels (or scores) of a data file's rows, by a saved model
 evaluate  accuracy, confusion matrix and per-class precision/recall of a saved model
 demo      train on the breast cancer data shipped with the package, print results
 info      the package version, its SIMD level and the CPU's capabilities
+tag       part-of-speech tagging: ``tag train|evaluate|apply`` (see ``tag --help``)
 
 Data files: svmlight/libsvm text, CSV (numbers, the label in the last column
 unless ``--label-column`` says otherwise, an optional header line) and numpy
@@ -32,6 +33,7 @@ import warnings
 import numpy as np
 
 from . import io as pio
+from ._cli_tag import add_tag_commands
 from ._svmlight import DEFAULT_MAX_LINE_LENGTH, load_svmlight_signs
 from ._version import DISTRIBUTION, __version__
 from .simd import simd_info
@@ -753,6 +755,7 @@ def build_parser():
     evaluate.add_argument("data", help="the rows and their labels ('-': standard input)")
     _data_options(evaluate)
     evaluate.set_defaults(func=cmd_evaluate)
+    add_tag_commands(sub)
     return parser
 
 
