@@ -259,9 +259,11 @@ def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
 
 
 def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
-                   monitor):
+                   monitor, run=None):
     """One epoch at a time: the stopping rule (tol), early stopping, verbose
-    output, progress, callbacks.
+    output, progress, callbacks.  ``run`` runs the epochs (``est._run`` when
+    None; the runner of iterative parameter mixing on threads), so that
+    every rule reads the model the epoch made: for mixing, the mixed model.
 
     Returns (W, b, validation scores, stopped by the callback)."""
     early = val_rows is not None
@@ -280,8 +282,9 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     active = list(problems)
     key = rule_loss_key(mode, p)
     W = b = None
+    run = est._run if run is None else run
     for epoch in range(1, p["max_iter"] + 1):
-        results = est._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
+        results = run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
         active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0
                   and not rules[id(pr)].observe(float(res[key].sum()))]
         W, b = est._effective(mode, problems, p)
