@@ -200,7 +200,7 @@ class ThreadMixing:
     def __init__(self, X, problems, n_shards, mixing, average):
         self.mixing = mixing
         self.average = average
-        self.shards = {}
+        self.shards: dict = {}
         for pr in problems:
             st = pr.state
             rows = np.sort(st.rows)
@@ -231,7 +231,7 @@ class ThreadMixing:
         shard.counters[C_EPOCHS] = state.counters[C_EPOCHS]
 
     def __call__(self, X, problems, sample_weight, loop_params, n_epochs, n_threads, stop):
-        results = []
+        results: list = []
         for _ in range(n_epochs):
             jobs = []
             for pr in problems:
