@@ -280,7 +280,8 @@ def tol_rule_reference(X, y, *, eta=1.0, max_iter=1000, tol=1e-3, n_iter_no_chan
 
 
 def mixing_reference(X, y, shards, orders, *, mixing="uniform", multinomial_k=None,
-                     max_iter=100, sample_weight=None, average=False, **rule):
+                     max_iter=100, sample_weight=None, average=False, W0=None, b0=None,
+                     **rule):
     """Iterative parameter mixing, as McDonald, Hall and Mann (2010) write it
     (Figure 3), over the sequential references above:
 
@@ -290,7 +291,8 @@ def mixing_reference(X, y, shards, orders, *, mixing="uniform", multinomial_k=No
             w = sum_i mu_{i,n} w_i
         (mu_{i,n} = 1/S, or k_{i,n} / k_n with k_{i,n} the updates of shard i)
 
-    stopping after an epoch in which no shard updates.  ``shards`` holds the
+    (w starts at W0, b0 when given) stopping after an epoch in which no
+    shard updates.  ``shards`` holds the
     row indices of each shard, ``orders[i][e]`` the order (positions in shard
     i) of its epoch e.  One epoch of a shard is ``family_reference`` (or
     ``multinomial_reference`` with ``multinomial_k`` classes) run for one
@@ -309,8 +311,8 @@ def mixing_reference(X, y, shards, orders, *, mixing="uniform", multinomial_k=No
     X = np.asarray(X)
     d = X.shape[1]
     k = 1 if multinomial_k is None else multinomial_k
-    W = np.zeros((k, d), dtype=X.dtype)
-    b = np.zeros(k)
+    W = np.zeros((k, d), dtype=X.dtype) if W0 is None else np.array(W0, dtype=X.dtype)
+    b = np.zeros(k) if b0 is None else np.array(b0, dtype=np.float64)
     avg_sum_W, avg_sum_b, rows_seen = np.zeros((k, d)), np.zeros(k), 0
     mistakes, losses, path = [], [], []
     for epoch in range(max_iter):

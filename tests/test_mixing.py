@@ -114,11 +114,13 @@ def test_averaged_model_is_the_mix_of_the_shards_averages(mixing, rng):
 
 
 @pytest.mark.parametrize("average", [False, True])
-def test_one_shard_is_the_sequential_fit_bit_for_bit(average, rng):
+@pytest.mark.parametrize("batch_size", [None, 16])
+def test_one_shard_is_the_sequential_fit_bit_for_bit(average, batch_size, rng):
     # the same driver with one shard: mixing with coefficient 1 changes nothing
     X, t = integer_data(rng, 200, 6)
-    seq = quiet(Perceptron(max_iter=5, tol=None, average=average, random_state=2), X, t)
-    est = Perceptron(max_iter=5, tol=None, average=average, random_state=2)
+    kw = dict(max_iter=5, tol=None, average=average, batch_size=batch_size, random_state=2)
+    seq = quiet(Perceptron(**kw), X, t)
+    est = Perceptron(**kw)
     p = est._check_params()
 
     def one_shard(X, problems, p):
@@ -252,3 +254,18 @@ def test_bad_mixing_and_bad_rows_are_clear_errors(rng):
     X[80, 2] = np.nan  # in the second shard
     with pytest.raises(ValueError, match="NaN"):
         Perceptron(n_jobs=2).fit(X, t)
+
+
+def test_warm_start_and_mini_batches_mix_from_the_given_weights(rng):
+    X, t = integer_data(rng, 300, 5)
+    first = quiet(Perceptron(max_iter=3, n_jobs=2), X, t)
+    again = quiet(Perceptron(max_iter=3, n_jobs=2, tol=None), X, t, coef_init=first.coef_,
+                  intercept_init=first.intercept_)
+    shards, orders = shards_and_orders(len(t), 2, 0, 3)
+    W, b, _, _, mistakes, _, _ = mixing_reference(X, signs(t), shards, orders, max_iter=3,
+                                                  W0=first.coef_, b0=first.intercept_)
+    np.testing.assert_array_equal(again.coef_, W)
+    np.testing.assert_array_equal(again.intercept_, b)
+    np.testing.assert_array_equal(again.mistakes_, mistakes)
+    batch = quiet(Perceptron(max_iter=20, n_jobs=2, batch_size=8, average=True), X, t)
+    assert batch.score(X, t) > 0.75 and batch.n_iter_ >= 2
