@@ -203,16 +203,18 @@ class ThreadMixing:
         self.shards: dict = {}
         for pr in problems:
             st = pr.state
-            rows = np.sort(st.rows)
+            rows = st.rows  # sorted: fit makes them so
             n_shards = max(1, min(n_shards, len(rows)))
             bounds = [len(rows) * i // n_shards for i in range(n_shards + 1)]
             seeds = shard_seeds(int(st.rng_state[0]), n_shards)
             states = []
+            st.rows = None  # not copied with the rest of the state
             for i in range(n_shards):
                 sh = st.copy()
                 sh.rows = rows[bounds[i]:bounds[i + 1]].copy()
                 sh.rng_state = np.array([seeds[i]], dtype=np.uint64)
                 states.append(sh)
+            st.rows = rows
             self.shards[id(pr)] = states
         if isinstance(X, CSRData):
             work = int(X.indptr[-1]) + X.shape[0]
