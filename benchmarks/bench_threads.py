@@ -79,10 +79,11 @@ def run_case(title, X, y, X_test, y_test, epochs, repeat, make, make_sk):
     print(f"# {load()}")
     print(f"{'fit':<24}{'seconds':>10}{'cpu-s':>8}{'Mrows/s':>10}{'vs n_jobs=1':>13}"
           f"{'held-out acc':>14}")
-    rates, accs = {}, {}
+    rates, accs, cpus = {}, {}, {}
     for n_jobs in job_counts():
         model = make(n_jobs)
         t, cpu = timed(lambda: quiet_fit(model, X, y), repeat)
+        cpus[n_jobs] = cpu
         rates[n_jobs] = n * epochs / t
         accs[n_jobs] = 100.0 * model.score(X_test, y_test)
         print(f"{'perceptron n_jobs=' + str(n_jobs):<24}{t:>10.3f}{cpu:>8.3f}"
@@ -98,6 +99,12 @@ def run_case(title, X, y, X_test, y_test, epochs, repeat, make, make_sk):
         print(f"{'scikit-learn (1 run)':<24}{t:>10.3f}{cpu:>8.3f}{n * epochs / t / 1e6:>10.2f}"
               f"{n * epochs / t / rates[1]:>12.2f}x{acc:>13.2f}%")
     print(f"# {load()}")
+    for n_jobs in job_counts()[1:]:
+        # not a measurement of speed: what the CPU time says the wall time
+        # could be with n_jobs free cores, for reading a run on a busy machine
+        print(f"# CPU time: n_jobs={n_jobs} used {cpus[n_jobs]:.3f} s against {cpus[1]:.3f} s "
+              f"for n_jobs=1 (on {n_jobs} free cores and perfectly parallel, "
+              f"{n_jobs * cpus[1] / cpus[n_jobs]:.2f}x the rows/s of n_jobs=1)")
     return rates, accs
 
 
