@@ -5,6 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from perceptron import ConvergenceWarning, Perceptron
 from perceptron import _mixing
@@ -269,3 +270,49 @@ def test_warm_start_and_mini_batches_mix_from_the_given_weights(rng):
     np.testing.assert_array_equal(again.mistakes_, mistakes)
     batch = quiet(Perceptron(max_iter=20, n_jobs=2, batch_size=8, average=True), X, t)
     assert batch.score(X, t) > 0.75 and batch.n_iter_ >= 2
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.integers(2, 60), d=st.integers(1, 6),
+       n_jobs=st.sampled_from([2, 4]), dtype=st.sampled_from([np.float32, np.float64]),
+       shuffle=st.booleans(), fit_intercept=st.booleans())
+def test_any_shape_equals_the_reference(seed, n, d, n_jobs, dtype, shuffle, fit_intercept):
+    # more shards asked than rows: one shard a row
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-4, 5, size=(n, d)).astype(dtype)
+    y = np.where(rng.random(n) < 0.5, 1, -1)
+    y[:2] = [1, -1]
+    est = quiet(Perceptron(max_iter=4, tol=None, n_jobs=n_jobs, shuffle=shuffle,
+                           fit_intercept=fit_intercept, random_state=seed), X, y)
+    shards, orders = shards_and_orders(n, min(n_jobs, n), seed, 4, shuffle)
+    W, b, _, _, mistakes, _, _ = mixing_reference(X, y, shards, orders, max_iter=4,
+                                                  fit_intercept=fit_intercept)
+    np.testing.assert_array_equal(est.coef_, W)
+    np.testing.assert_array_equal(est.intercept_, b.astype(dtype))
+    np.testing.assert_array_equal(est.mistakes_, mistakes)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.integers(2, 120), d=st.integers(1, 8),
+       gamma=st.floats(0.05, 0.5), n_jobs=st.integers(2, 5),
+       mixing=st.sampled_from(["uniform", "mistakes"]))
+def test_mixed_mistakes_stay_within_the_papers_bound(seed, n, d, gamma, n_jobs, mixing):
+    # McDonald, Hall and Mann (2010), Theorem 3: on data separable through the
+    # origin with margin gamma, sum over epochs and shards of mu_i k_i is at
+    # most (R/gamma)^2; as sum_i mu_i k_i >= (sum_i k_i) / S for both
+    # mixings, the S shards make at most S (R/gamma)^2 updates in all
+    rng = np.random.default_rng(seed)
+    w_star = rng.standard_normal(d)
+    w_star /= np.linalg.norm(w_star)
+    X = rng.standard_normal((n, d))
+    X /= np.maximum(np.linalg.norm(X, axis=1, keepdims=True), 1e-12)
+    X += np.outer(np.where(X @ w_star >= 0, gamma, -gamma), w_star)
+    y = np.where(X @ w_star > 0, 1, -1)
+    if len(np.unique(y)) < 2:
+        y[0], X[0] = -y[0], -X[0]
+    true_gamma = (y * (X @ w_star)).min()
+    R = np.linalg.norm(X, axis=1).max()
+    model = Perceptron(tol=None, fit_intercept=False, max_iter=100000, n_jobs=n_jobs,
+                       mixing=mixing, random_state=seed).fit(X, y)
+    assert model.converged_ and model.score(X, y) == 1.0
+    assert model.t_ <= min(n_jobs, n) * (R / true_gamma) ** 2
