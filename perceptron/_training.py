@@ -286,9 +286,11 @@ def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
 
 
 def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
-                   monitor):
+                   monitor, run=None):
     """One epoch at a time: the stopping rule (tol), early stopping, verbose
-    output, progress, callbacks.
+    output, progress, callbacks.  ``run`` runs the epochs (``est._run`` when
+    None; the runner of iterative parameter mixing on threads), so that
+    every rule reads the model the epoch made: for mixing, the mixed model.
 
     Returns (W, b, validation scores, stopped by the callback)."""
     early = val_rows is not None
@@ -309,8 +311,9 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     active = list(problems)
     key = rule_loss_key(mode, p)
     W = b = None
+    run = est._run if run is None else run
     for epoch in range(1, p["max_iter"] + 1):
-        results = est._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
+        results = run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
         active = [pr for pr, res in zip(active, results)
                   if (res["updates"].sum() > 0 or "penalty_loss" in res)
                   and not rules[id(pr)].observe(rule_value(res, key))]
@@ -337,3 +340,22 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     if early:
         return best[1], best[2], scores, False
     return W, b, scores, False
+
+
+def check_saved_states(states, mode, n_classes, d, dtype, p):
+    """Check the training states of a loaded Perceptron: one per problem
+    (one multinomial state, one binary state, or one per class), each shaped
+    as a fit with the parameters ``p`` makes it."""
+    if mode == "multinomial":
+        shapes = [(n_classes, True)]
+    elif mode == "binary":
+        shapes = [(1, False)]
+    else:
+        shapes = [(1, False)] * n_classes
+    need(isinstance(states, list) and len(states) == len(shapes),
+         f"_states must hold {len(shapes)} training states")
+    for j, (state, (rows, multinomial)) in enumerate(zip(states, shapes)):
+        check_saved_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
+                                             average=p["average"], pocket=p["pocket"],
+                                             batch_size=p["batch_size"], seed=0,
+                                             penalty=p["penalty"]), j)

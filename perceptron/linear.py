@@ -7,12 +7,13 @@ import numpy as np
 from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
+from ._mixing import check_mixing, mixing_runner
 from ._monitor import Monitor
 from ._parallel import map_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
                         register_model, register_value_type)
 from ._state import OnlineState
-from ._training import (Problem, appended, check_penalty_combination, check_saved_state,
+from ._training import (Problem, appended, check_penalty_combination, check_saved_states,
                         check_state_params, class_weights, fit_epochwise, initial_weights,
                         labels_not_in, resolve_jobs, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
@@ -101,9 +102,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     multiclass : {"ovr", "multinomial"}, default="ovr"
         How more than two classes are learned.
     n_jobs : int or None, default=None
-        Threads for one-vs-rest problems (None: 1) and for scoring (None:
-        all the process may use); -1: all the CPUs the process may use, -2:
-        all but one, ...
+        Threads of a fit (None: 1) and of scoring (None: all the process may
+        use); -1: all the CPUs the process may use, -2: all but one, ...
+        One-vs-rest and multi-label problems run side by side.  A single binary
+        or multinomial problem (no pocket or penalty) with ``n_jobs=k > 1`` trains by
+        iterative parameter mixing of k shards (McDonald et al. 2010): not the
+        algorithm of ``n_jobs=1``, deterministic for a given k (user guide, "Scaling out").
+    mixing : {"uniform", "mistakes"}, default="uniform"
+        Shards' weights mixed by their mean, or weighted by their updates (with ``n_jobs > 1``).
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the training rows (stratified),
         score the model on them after each epoch, stop after
@@ -222,7 +228,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                  batch_size=None, multiclass="ovr", n_jobs=None, early_stopping=False,
                  validation_fraction=0.1, n_iter_no_change=5, class_weight=None, verbose=0,
                  callback=None, progress=False, penalty=None, alpha=0.0001, l1_ratio=0.15,
-                 tol=1e-3):
+                 tol=1e-3, mixing="uniform"):
         self.eta0 = eta0
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
@@ -246,6 +252,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         self.alpha = alpha
         self.l1_ratio = l1_ratio
         self.tol = tol
+        self.mixing = mixing
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -276,6 +283,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             "alpha": check_scalar(self.alpha, "alpha", "float", low=0.0),
             "l1_ratio": check_scalar(self.l1_ratio, "l1_ratio", "float", low=0.0, high=1.0),
             "tol": None if self.tol is None else check_scalar(self.tol, "tol", "float"),
+            "mixing": check_mixing(self.mixing),
         }
         if self.penalty not in (None, "l2", "l1", "elasticnet"):
             raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
@@ -445,13 +453,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         n_threads = min(p["n_threads"], len(problems))
         monitor = Monitor(self, p["verbose"], self.callback, p["progress"], p["max_iter"])
         val_scores, stopped = [], False
+        run = mixing_runner(X, problems, p)  # None: the sequential algorithm
         try:
-            if val_rows is None and not monitor.active and p["tol"] is None:
+            if run is None and val_rows is None and not monitor.active and p["tol"] is None:
                 self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop)
                 W, b = self._effective(mode, problems, p)
             else:
                 W, b, val_scores, stopped = fit_epochwise(
-                    self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop, monitor)
+                    self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop, monitor, run)
         finally:
             monitor.close()
 
@@ -703,8 +712,6 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return [label_signs(target == j) for j in range(k)]
 
 
-
-
 # ------------------------------------------------------------- model files
 #
 # What a model file holds for a Perceptron, and the check of a loaded one
@@ -755,20 +762,7 @@ def _check_saved(est):
         if "_history" in vars(est):
             del est._history
         return
-    d, dtype = est.n_features_in_, est.coef_.dtype
-    if mode == "multinomial":
-        shapes = [(n_classes, True)]
-    elif mode == "binary":
-        shapes = [(1, False)]
-    else:
-        shapes = [(1, False)] * n_classes
-    need(isinstance(states, list) and len(states) == len(shapes),
-         f"_states must hold {len(shapes)} training states")
-    for j, (state, (rows, multinomial)) in enumerate(zip(states, shapes)):
-        check_saved_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
-                                             average=p["average"], pocket=p["pocket"],
-                                             batch_size=p["batch_size"], seed=0,
-                                             penalty=p["penalty"]), j)
+    check_saved_states(states, mode, n_classes, est.n_features_in_, est.coef_.dtype, p)
     if "_history" in vars(est):
         del est._history  # a file of an earlier version: mistakes_ ... hold the same
 

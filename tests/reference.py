@@ -56,7 +56,7 @@ def _activation(x, w, b):
 
 def family_reference(X, y, *, eta=1.0, max_iter=100, fit_intercept=True, orders=None,
                      margin=0.0, sample_weight=None, average=False, pocket=False,
-                     stop_when_converged=True):
+                     stop_when_converged=True, w0=None, b0=0.0):
     """The binary rule with margin, sample weights, averaging and the pocket,
     one Python step per row, straight from the published pseudo-code.
 
@@ -69,13 +69,14 @@ def family_reference(X, y, *, eta=1.0, max_iter=100, fit_intercept=True, orders=
       the training examples they get right; if more than the pocket's, they
       go in the pocket.
 
-    Returns (w, b, mistakes per epoch, updates per epoch, loss per epoch).
+    Starts from w0, b0 (zeros by default).  Returns (w, b, mistakes per
+    epoch, updates per epoch, loss per epoch).
     """
     X = np.asarray(X)
     n, d = X.shape
     s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    w = np.zeros(d, dtype=X.dtype)
-    b = 0.0
+    w = np.zeros(d, dtype=X.dtype) if w0 is None else np.array(w0, dtype=X.dtype)
+    b = float(b0)
     sum_w, sum_b, steps = np.zeros(d), 0.0, 0
 
     def n_correct(w_, b_):
@@ -163,15 +164,16 @@ def minibatch_reference(X, y, *, batch_size, eta=1.0, max_iter=100, fit_intercep
 
 
 def multinomial_reference(X, t, k, *, eta=1.0, max_iter=100, fit_intercept=True, orders=None,
-                          margin=0.0):
+                          margin=0.0, W0=None, b0=None):
     """The multiclass perceptron (Collins 2002; Crammer and Singer 2003): one
     weight row per class; for a row of class t, r is the best other class;
     when a_t - a_r <= margin, w_t += eta x, w_r -= eta x.  Ties go to the
-    lowest index when choosing r.  Returns (W, b, mistakes per epoch)."""
+    lowest index when choosing r.  Starts from W0, b0 (zeros by default).
+    Returns (W, b, mistakes per epoch)."""
     X = np.asarray(X)
     n, d = X.shape
-    W = np.zeros((k, d), dtype=X.dtype)
-    b = np.zeros(k)
+    W = np.zeros((k, d), dtype=X.dtype) if W0 is None else np.array(W0, dtype=X.dtype)
+    b = np.zeros(k) if b0 is None else np.array(b0, dtype=np.float64)
     mistakes = []
     for epoch in range(max_iter):
         order = range(n) if orders is None else orders[epoch]
@@ -497,3 +499,88 @@ def penalized_minibatch_reference(X, y=None, *, batch_size, penalty, alpha, l1_r
     out = {key: np.array(v) for key, v in hist.items()}
     out["W"], out["b"] = ((S / steps).astype(X.dtype), Sb / steps) if average else (W, b)
     return out
+
+
+def mixing_reference(X, y, shards, orders, *, mixing="uniform", multinomial_k=None,
+                     max_iter=100, sample_weight=None, average=False, W0=None, b0=None,
+                     **rule):
+    """Iterative parameter mixing, as McDonald, Hall and Mann (2010) write it
+    (Figure 3), over the sequential references above:
+
+        w = 0
+        for n = 1..N:
+            w_i = OneEpochPerceptron(T_i, w) for each shard i
+            w = sum_i mu_{i,n} w_i
+        (mu_{i,n} = 1/S, or k_{i,n} / k_n with k_{i,n} the updates of shard i)
+
+    (w starts at W0, b0 when given) stopping after an epoch in which no
+    shard updates.  ``shards`` holds the
+    row indices of each shard, ``orders[i][e]`` the order (positions in shard
+    i) of its epoch e.  One epoch of a shard is ``family_reference`` (or
+    ``multinomial_reference`` with ``multinomial_k`` classes) run for one
+    epoch from the mixed weights.  The mixture is summed in float64, shard
+    by shard, and cast to X's dtype.
+
+    Averaging, the slow way: each shard's epoch average (the mean of its
+    weights after each of its steps, as ``family_reference`` returns for one
+    epoch) is mixed with the same coefficients; the averaged model is the
+    mean of the mixed epoch averages, each epoch weighted by its rows.
+
+    Returns (W, b, averaged W, averaged b, mistakes per epoch summed over the
+    shards, loss per epoch summed over the shards, mixed (W, b) after each
+    epoch).
+    """
+    X = np.asarray(X)
+    d = X.shape[1]
+    k = 1 if multinomial_k is None else multinomial_k
+    W = np.zeros((k, d), dtype=X.dtype) if W0 is None else np.array(W0, dtype=X.dtype)
+    b = np.zeros(k) if b0 is None else np.array(b0, dtype=np.float64)
+    avg_sum_W, avg_sum_b, rows_seen = np.zeros((k, d)), np.zeros(k), 0
+    mistakes, losses, path = [], [], []
+    for epoch in range(max_iter):
+        ends, updates = [], []
+        m_total, loss_total = 0, 0.0
+        for rows, order in zip(shards, orders):
+            Xi, yi = X[rows], np.asarray(y)[rows]
+            si = None if sample_weight is None else np.asarray(sample_weight)[rows]
+            if multinomial_k is None:
+                wi, bi, m, u, loss = family_reference(
+                    Xi, yi, max_iter=1, orders=[order[epoch]], sample_weight=si,
+                    w0=W[0], b0=b[0], **rule)
+                ends.append((wi.reshape(1, d), np.array([bi])))
+                if average:
+                    aw, ab, _, _, _ = family_reference(
+                        Xi, yi, max_iter=1, orders=[order[epoch]], sample_weight=si,
+                        w0=W[0], b0=b[0], average=True, **rule)
+                    ends[-1] += (np.asarray(aw, dtype=np.float64).reshape(1, d),
+                                 np.array([ab]), len(rows))
+                updates.append(int(u[0]))
+                m_total += int(m[0])
+                loss_total += float(loss[0])
+            else:
+                Wi, bi, m = multinomial_reference(Xi, yi, k, max_iter=1, orders=[order[epoch]],
+                                                  W0=W, b0=b, **rule)
+                ends.append((Wi, bi))
+                updates.append(int(m[0]))  # margin 0: an update is a mistake
+                m_total += int(m[0])
+        total = sum(updates)
+        mu = [1 / len(shards)] * len(shards) if mixing == "uniform" or total == 0 else \
+            [u / total for u in updates]
+        W64, b = np.zeros((k, d)), np.zeros(k)
+        for m, end in zip(mu, ends):
+            W64 += m * end[0].astype(np.float64)
+            b += m * end[1]
+        W = W64.astype(X.dtype)
+        if average:
+            N = sum(end[4] for end in ends)
+            avg_sum_W += N * sum(m * end[2] for m, end in zip(mu, ends))
+            avg_sum_b += N * sum(m * end[3] for m, end in zip(mu, ends))
+            rows_seen += N
+        mistakes.append(m_total)
+        losses.append(loss_total)
+        path.append((W.copy(), b.copy()))
+        if total == 0:
+            break
+    avg_W = avg_sum_W / rows_seen if average else None
+    avg_b = avg_sum_b / rows_seen if average else None
+    return W, b, avg_W, avg_b, np.array(mistakes), np.array(losses), path
