@@ -14,10 +14,15 @@ import numpy as np
 
 from ._model_io import save_model
 from ._registry import KEEP_TRAINING_STATE, training_state_of
+from ._sklearn_compat import EstimatorBase
 
 
-class BaseEstimator:
-    """Parameters from the ``__init__`` signature, as scikit-learn reads them."""
+class BaseEstimator(EstimatorBase):
+    """Parameters from the ``__init__`` signature, as scikit-learn reads them.
+
+    A subclass of ``sklearn.base.BaseEstimator`` when scikit-learn is
+    installed (its metadata routing and notebook display;
+    ``perceptron._sklearn_compat``), of ``object`` otherwise."""
 
     @classmethod
     def _param_names(cls):
@@ -127,6 +132,10 @@ class BaseEstimator:
         return Tags(estimator_type=None, target_tags=TargetTags(required=False),
                     input_tags=InputTags(sparse=True))
 
+    def _more_tags(self):
+        # the same tags for scikit-learn < 1.6, which reads this instead
+        return {"X_types": ["2darray", "sparse"]}
+
     def __repr__(self):
         signature = inspect.signature(type(self).__init__)
         changed = []
@@ -172,6 +181,11 @@ class ClassifierMixin:
         tags.classifier_tags = ClassifierTags()
         tags.target_tags.required = True
         return tags
+
+    def _more_tags(self):
+        # scikit-learn < 1.6: the base's tags and a required y
+        more = super()._more_tags()  # type: ignore[misc]
+        return {**more, "requires_y": True}
 
     def score(self, X, y, sample_weight=None):
         """Mean accuracy of ``predict(X)`` against ``y`` (weighted if given)."""

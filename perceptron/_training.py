@@ -258,6 +258,20 @@ def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
     return float(np.average(correct, weights=weights_val)) if weights_val.sum() > 0 else 0.0
 
 
+def _check_validation_rows(X, val_rows):
+    """NaN or infinity in the held-out rows: the epochs never visit them, so
+    the loops' check (in the first epoch) would not see them."""
+    if isinstance(X, CSRData):
+        bad = np.flatnonzero(~np.isfinite(X.data))
+        found = len(bad) and np.isin(np.searchsorted(X.indptr, bad, side="right") - 1,
+                                     val_rows).any()
+    else:
+        found = not np.isfinite(X[val_rows]).all()
+    if found:
+        raise ValueError("X contains NaN or infinity (in the rows held out for early "
+                         "stopping); remove or impute those values first")
+
+
 def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
                    monitor):
     """One epoch at a time: the stopping rule (tol), early stopping, verbose
@@ -266,6 +280,7 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     Returns (W, b, validation scores, stopped by the callback)."""
     early = val_rows is not None
     if early:
+        _check_validation_rows(X, val_rows)
         target_val = target[val_rows]
         weights_val = None if sw is None else sw[val_rows]
         rule = StopRule(p["tol"], p["n_iter_no_change"], len(rows), higher_is_better=True)

@@ -511,6 +511,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         Chunks fed one by one give exactly the model of one epoch over their
         concatenation in the same order (``shuffle=False``; with shuffling
         each chunk is shuffled on its own), averaging counters included.
+        Every row trains: ``early_stopping`` is for ``fit`` (as in scikit-learn,
+        where stopping a sequence of partial fits is left to the caller).
 
         Parameters
         ----------
@@ -526,8 +528,6 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         self
         """
         p = self._check_params()
-        if p["early_stopping"]:
-            raise ValueError("early_stopping is not available with partial_fit")
         if isinstance(self.class_weight, str):
             raise ValueError("class_weight='balanced' needs the whole data set; "
                              "use fit, or pass a dict of weights")
