@@ -211,7 +211,7 @@ def _output(arrays, width, output, what):
 # ------------------------------------------------------------------ reading
 
 def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
-                  index_dtype=np.int64, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
+                  index_dtype=None, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
                   max_line_length=DEFAULT_MAX_LINE_LENGTH):
     """Read an svmlight / libsvm file into a sparse matrix and labels.
 
@@ -245,9 +245,13 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
         Whether the file's indices start at 0 (True) or 1 (False, as LIBSVM
         writes them; index 0 is then an error).  "auto", as scikit-learn
         defines it: one-based unless an index 0 appears anywhere in the file.
-    index_dtype : int64 or int32, default=np.int64
-        dtype of the column indices and row pointers.  With int32, indices
-        must stay below 2**31 - 1 and the non-zeros below 2**31.
+    index_dtype : None, int32 or int64, default=None
+        dtype of the column indices and row pointers.  None: int32 when the
+        columns, the rows and the non-zeros all stay below 2**31 (as
+        scipy.sparse and scikit-learn's ``load_svmlight_file`` choose, and as
+        ``LinearSVC`` and ``SGDClassifier`` require), else int64.  int32:
+        always, and an error naming the line when the file needs more;
+        int64: always.
     output : {"scipy", "csr", "dense"}, default="scipy"
         "scipy": a ``scipy.sparse.csr_matrix`` (scipy is needed only for
         this); "csr": a :class:`CSRData` of numpy arrays; "dense": an ndarray.
@@ -278,7 +282,7 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
     >>> from perceptron.io import load_svmlight
     >>> X, y = load_svmlight("a9a")                    # doctest: +SKIP
     >>> X.shape, X.indices.dtype                       # doctest: +SKIP
-    ((32561, 123), dtype('int64'))
+    ((32561, 123), dtype('int32'))
     """
     X, y, _ = load_svmlight_signs(source, n_features, dtype, zero_based, index_dtype,
                                   output=output, buffer_size=buffer_size,
@@ -287,13 +291,14 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
 
 
 def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="auto",
-                        index_dtype=np.int64, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
+                        index_dtype=None, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
                         max_line_length=DEFAULT_MAX_LINE_LENGTH):
     """load_svmlight, and how the positive labels were written: (X, y, (number
     written with a leading '+', number written without)), so that labels can
     be written back as the file spelled them."""
+    auto = index_dtype is None
     dtype, index_dtype, base, n_features, buffer_size = _check_read_args(
-        n_features, dtype, zero_based, index_dtype, output, buffer_size)
+        n_features, dtype, zero_based, np.int64 if auto else index_dtype, output, buffer_size)
     parser = _svmlight.Parser(dtype, index_dtype, base, 0, _check_max_line(max_line_length))
     for _ in _parse_stream(source, parser, buffer_size):
         pass  # no row limit: never full
@@ -301,8 +306,20 @@ def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="a
     _resolve_base(parser, name)
     arrays = parser.take()
     width = _check_width(parser, n_features, name)
+    if auto and arrays is not None:
+        arrays = _narrow_indices(arrays, width)
     X, y = _output(arrays, width, output, "load_svmlight(output='scipy')")
     return X, y, parser.label_signs
+
+
+def _narrow_indices(arrays, width):
+    """The parsed arrays with int32 indices and row pointers when every
+    column, row and non-zero count fits int32 (scipy.sparse's own rule):
+    the parse is in int64, since a stream's size is known only at its end."""
+    data, indices, indptr, labels = arrays
+    if max(width, len(indptr) - 1, len(indices)) > np.iinfo(np.int32).max:
+        return arrays
+    return data, indices.astype(np.int32), indptr.astype(np.int32), labels
 
 
 def _source_name(source):
