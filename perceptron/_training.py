@@ -9,7 +9,7 @@ from typing import Dict
 import numpy as np
 
 from ._core import decision as _decision, online as _online
-from ._parallel import available_threads, resolve_n_jobs
+from ._parallel import resolve_n_jobs
 from ._registry import attr, need
 from ._state import C_EPOCHS, N_COUNTERS, OnlineState
 from ._validation import CSRData, check_scalar
@@ -123,6 +123,37 @@ def validation_split(rows, target, kind, fraction, seed):
     return train, val
 
 
+# The loops return per-epoch counts in arrays of the epochs asked for: a long
+# fit runs in blocks of epochs, so that memory follows the epochs run, not max_iter.
+EPOCH_BLOCK = 1 << 16
+
+
+def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
+    """``run_epochs`` for up to n_epochs epochs, in blocks of ``EPOCH_BLOCK``;
+    the same model and result as one call (the state, its shuffling generator
+    included, carries from block to block)."""
+    until_converged = loop_params._asdict()["stop_when_converged"]
+    parts = []
+    left = n_epochs
+    while left > 0:
+        asked = min(left, EPOCH_BLOCK)
+        res = _online.run_epochs(state, X, labels, sw, loop_params, asked, stop)
+        parts.append(res)
+        left -= res["epochs"]
+        if (res["status"] != _online.STATUS_OK or res["epochs"] < asked
+                or (until_converged and res["epochs"]
+                    and res["updates"][-1] == 0)
+                or (stop is not None and stop[0])):
+            break
+    if len(parts) == 1:
+        return parts[0]
+    merged = dict(parts[-1])
+    merged["epochs"] = sum(part["epochs"] for part in parts)
+    for key in ("mistakes", "updates", "loss", "raw_loss"):
+        merged[key] = np.concatenate([part[key] for part in parts])
+    return merged
+
+
 def raise_for_status(result, state):
     status = result["status"]
     if status == _online.STATUS_NONFINITE_X:
@@ -171,8 +202,6 @@ def resolve_jobs(n_jobs):
     """Threads for ``n_jobs`` by joblib's convention: None -> 1, k > 0 -> k,
     -1 -> every CPU the process may use, -2 -> all but one, and so on
     (``n_cpus + 1 + n_jobs``, at least 1); 0 is an error."""
-    if isinstance(n_jobs, int) and not isinstance(n_jobs, bool) and n_jobs < -1:
-        return max(1, available_threads() + 1 + n_jobs)
     return resolve_n_jobs(n_jobs)
 
 

@@ -14,7 +14,7 @@ from ._registry import (attr, bad, check_common, check_history, check_int, is_ar
 from ._validation import (check_X, check_array, check_feature_names, check_finite,
                           check_is_fitted, check_labels, check_n_features, check_random_seed,
                           check_scalar, encode_binary, label_signs, require_two_classes,
-                          unique_labels)
+                          unique_labels, MAX_EPOCHS_RECORDED)
 from .exceptions import ConvergenceWarning
 
 __all__ = ["KernelPerceptron", "kernel_matrix"]
@@ -177,7 +177,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     eta0 : float, default=1.0
         Step size (> 0); from ``alpha = 0`` the predictions do not depend on it.
     max_iter : int, default=1000
-        Maximum number of epochs.
+        Maximum number of epochs; at most 10**7 (the fit records each
+        epoch's mistakes and loss in arrays of max_iter numbers).
     fit_intercept : bool, default=True
         Learn the bias ``b``.
     shuffle : bool, default=True
@@ -292,7 +293,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             "gamma": _check_gamma(self.gamma),
             "coef0": check_scalar(self.coef0, "coef0", "float"),
             "eta": check_scalar(self.eta0, "eta0", "float", low=0.0, low_open=True),
-            "max_iter": check_scalar(self.max_iter, "max_iter", "int", low=1),
+            "max_iter": check_scalar(self.max_iter, "max_iter", "int", low=1,
+                                     high=MAX_EPOCHS_RECORDED),
             "fit_intercept": check_scalar(self.fit_intercept, "fit_intercept", "bool"),
             "shuffle": check_scalar(self.shuffle, "shuffle", "bool"),
             "cache_size": check_scalar(self.cache_size, "cache_size", "float", low=0.0,
@@ -344,8 +346,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 degree=params["degree"], eta=params["eta"],
                 fit_intercept=params["fit_intercept"], shuffle=params["shuffle"],
                 max_iter=params["max_iter"], seed=seed,
-                cache_columns=int(budget // (8 * n)),
-                max_support_vectors=params["max_support_vectors"] or 0,
+                # n columns hold the whole matrix (and an unbounded budget is inf)
+                cache_columns=n if budget >= 8.0 * n * n else int(budget // (8 * n)),
+                # at most n support vectors (one per row): a larger budget never binds
+                max_support_vectors=min(params["max_support_vectors"] or 0, n),
                 n_threads=block_threads)
 
         results = map_threads(fit_one, [(e,) for e in range(len(signs))], n_threads)
@@ -353,7 +357,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             if r["status"] == _kernel.STATUS_OVERFLOW:
                 raise FloatingPointError(
                     f"the activations overflowed in epoch {r['bad_epoch'] + 1}: the kernel values "
-                    "are too large (scale the features, or lower gamma, coef0 or degree)")
+                    "are too large (scale the features, or lower eta0, gamma, coef0 or degree)")
 
         alpha = np.stack([r["alpha"] for r in results])
         sign_matrix = np.stack(signs).astype(np.float64)

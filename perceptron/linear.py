@@ -14,9 +14,9 @@ from ._registry import (attr, bad, check_common, check_history, check_int, check
 from ._state import OnlineState
 from ._training import (Problem, appended, check_saved_state, check_state_params,
                         class_weights, fit_epochwise, initial_weights, labels_not_in,
-                        resolve_jobs, validation_split)
+                        resolve_jobs, run_blocks, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
-from ._validation import (check_array, check_feature_names, check_labels,
+from ._validation import (check_array, check_feature_names, check_labels, is_one_of,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
                           check_X, label_signs, mix64, require_two_classes, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
@@ -272,7 +272,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             "l1_ratio": check_scalar(self.l1_ratio, "l1_ratio", "float", low=0.0, high=1.0),
             "tol": None if self.tol is None else check_scalar(self.tol, "tol", "float"),
         }
-        if self.penalty not in (None, "l2", "l1", "elasticnet"):
+        if not is_one_of(self.penalty, (None, "l2", "l1", "elasticnet")):
             raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
                              f"{self.penalty!r}")
         if self.penalty is not None:
@@ -287,7 +287,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             p["batch_size"] = check_scalar(self.batch_size, "batch_size", "int", low=1)
             if p["batch_size"] == 1:  # one row per batch is the online rule
                 p["batch_size"] = None
-        if self.multiclass not in ("ovr", "multinomial"):
+        if not is_one_of(self.multiclass, ("ovr", "multinomial")):
             raise ValueError(f"multiclass must be 'ovr' or 'multinomial', got {self.multiclass!r}")
         if p["pocket"] and p["average"]:
             raise ValueError("pocket=True and average=True are alternatives: choose one")
@@ -350,8 +350,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     def _run(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
         """n_epochs epochs of every (active) problem, on threads; returns results."""
         def job(problem):
-            return _online.run_epochs(problem.state, X, problem.labels, sw, loop_params,
-                                      n_epochs, stop)
+            return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs,
+                              stop)
         try:
             results = map_threads(job, [(pr,) for pr in problems], n_threads)
         except BaseException:

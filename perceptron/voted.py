@@ -8,7 +8,7 @@ from ._registry import (attr, check_common, check_history, check_int, is_array, 
                         register_model)
 from ._validation import (CSRData, check_feature_names, check_finite, check_fit_input,
                           check_is_fitted, check_n_features, check_random_seed, check_scalar,
-                          check_X, label_signs, mix64)
+                          check_X, label_signs, mix64, MAX_EPOCHS_RECORDED)
 
 __all__ = ["VotedPerceptron"]
 
@@ -31,7 +31,8 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
     ----------
     max_iter : int, default=10
         Epochs (Freund and Schapire's T); the fit also stops after an epoch
-        without mistakes.
+        without mistakes.  At most 10**7 (the fit records each epoch's
+        mistakes in an array of max_iter counts).
     fit_intercept : bool, default=True
     shuffle : bool, default=True
     random_state : None, int, numpy.random.Generator or RandomState, default=None
@@ -75,7 +76,8 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         X may be sparse, as ``Perceptron.fit`` takes it (CSR used in place;
         the vectors kept are dense, in the values' dtype).
         """
-        max_iter = check_scalar(self.max_iter, "max_iter", "int", low=1)
+        max_iter = check_scalar(self.max_iter, "max_iter", "int", low=1,
+                                high=MAX_EPOCHS_RECORDED)
         fit_intercept = check_scalar(self.fit_intercept, "fit_intercept", "bool")
         shuffle = check_scalar(self.shuffle, "shuffle", "bool")
         max_vectors = check_scalar(self.max_vectors, "max_vectors", "int", low=1)
