@@ -5,12 +5,16 @@ functions, :func:`load_svmlight`, :func:`iter_svmlight` and
 :mod:`perceptron.io`; they live here, below the estimators, so that
 ``fit_stream`` reads a file without importing the public facade.
 """
+from __future__ import annotations
+
 import io as _io
 import numbers
 import os
 import stat
+from typing import Any, Iterator, Optional, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from ._core import svmlight as _svmlight
 from ._validation import (CSR_INDEX_TOO_LARGE, CSR_NEGATIVE_INDEX, CSR_NOT_CANONICAL, CSR_OK,
@@ -210,9 +214,12 @@ def _output(arrays, width, output, what):
 
 # ------------------------------------------------------------------ reading
 
-def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
-                  index_dtype=None, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
-                  max_line_length=DEFAULT_MAX_LINE_LENGTH):
+def load_svmlight(source: Any, n_features: Optional[int] = None,
+                  dtype: npt.DTypeLike = np.float64, zero_based: Union[bool, str] = "auto",
+                  index_dtype: Optional[npt.DTypeLike] = None, *, output: str = "scipy",
+                  buffer_size: int = DEFAULT_BUFFER_SIZE,
+                  max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH
+                  ) -> Tuple[Any, npt.NDArray[np.float64]]:
     """Read an svmlight / libsvm file into a sparse matrix and labels.
 
     The file is streamed through a compiled parser in blocks of
@@ -328,9 +335,12 @@ def _source_name(source):
     return str(getattr(source, "name", "<file>"))
 
 
-def iter_svmlight(source, n_features=None, *, chunk_rows=10000, dtype=np.float64,
-                  zero_based="auto", index_dtype=np.int64, output="scipy",
-                  buffer_size=DEFAULT_BUFFER_SIZE, max_line_length=DEFAULT_MAX_LINE_LENGTH):
+def iter_svmlight(source: Any, n_features: Optional[int] = None, *, chunk_rows: int = 10000,
+                  dtype: npt.DTypeLike = np.float64, zero_based: Union[bool, str] = "auto",
+                  index_dtype: npt.DTypeLike = np.int64, output: str = "scipy",
+                  buffer_size: int = DEFAULT_BUFFER_SIZE,
+                  max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH
+                  ) -> Iterator[Tuple[Any, npt.NDArray[np.float64]]]:
     """Read an svmlight / libsvm file a chunk of rows at a time.
 
     Yields ``(X_chunk, y_chunk)`` with ``chunk_rows`` rows each (the last
@@ -527,7 +537,8 @@ def _open_write(target):
                     f"{type(target).__name__}")
 
 
-def dump_svmlight(X, y, f, zero_based=False, comment=None):
+def dump_svmlight(X: Any, y: npt.ArrayLike, f: Any, zero_based: bool = False,
+                  comment: Optional[str] = None) -> None:
     """Write X and y as an svmlight / libsvm file.
 
     One line per row: the label, then ``index:value`` for each non-zero of a

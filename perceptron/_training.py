@@ -292,8 +292,8 @@ def _check_validation_rows(X, val_rows):
     the loops' check (in the first epoch) would not see them."""
     if isinstance(X, CSRData):
         bad = np.flatnonzero(~np.isfinite(X.data))
-        found = len(bad) and np.isin(np.searchsorted(X.indptr, bad, side="right") - 1,
-                                     val_rows).any()
+        found = len(bad) > 0 and bool(np.isin(np.searchsorted(X.indptr, bad, side="right") - 1,
+                                              val_rows).any())
     else:
         found = not np.isfinite(X[val_rows]).all()
     if found:

@@ -1,8 +1,11 @@
 """The kernel perceptron: the perceptron in dual form, for boundaries that are
 not hyperplanes (XOR, concentric circles)."""
+from __future__ import annotations
+
 import math
 import numbers
 import warnings
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -11,6 +14,7 @@ from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, is_array, need,
                         register_model)
+from ._typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from ._validation import (check_X, check_array, check_feature_names, check_finite,
                           check_is_fitted, check_labels, check_n_features, check_random_seed,
                           check_scalar, encode_binary, label_signs, require_two_classes,
@@ -267,9 +271,11 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     run on the dense SIMD kernels.
     """
 
-    def __init__(self, kernel="rbf", degree=3, gamma="scale", coef0=0.0, eta0=1.0, max_iter=1000,
-                 fit_intercept=True, shuffle=True, random_state=None, cache_size=200.0,
-                 max_support_vectors=None, n_jobs=None):
+    def __init__(self, kernel: Any = "rbf", degree: int = 3, gamma: Union[str, float] = "scale",
+                 coef0: float = 0.0, eta0: float = 1.0, max_iter: int = 1000,
+                 fit_intercept: bool = True, shuffle: bool = True, random_state: Any = None,
+                 cache_size: float = 200.0, max_support_vectors: Optional[int] = None,
+                 n_jobs: Optional[int] = None) -> None:
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -303,7 +309,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             "n_jobs": resolve_n_jobs(self.n_jobs),
         }
 
-    def fit(self, X, y):
+    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
         """Train on X (n_samples, n_features) (precomputed: the Gram matrix)
         and labels y (n_samples,).
 
@@ -403,7 +409,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         check_feature_names(self, names_source, reset=True)
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """Activation ``sum_j c_j K(x_j, x) + b`` of each row.
 
         Parameters
@@ -449,7 +455,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                                      "degree)")
         return out[:, 0] if n_est == 1 else out
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> LabelArray:
         """Class of each row: two classes, ``classes_[1]`` where the activation
         is > 0, else ``classes_[0]``; more, the class of the largest
         activation (one-vs-rest)."""

@@ -1,6 +1,8 @@
 """Linear perceptron classifiers: the Perceptron estimator and its scoring."""
+from __future__ import annotations
+
 import warnings
-from typing import Dict
+from typing import Any, Callable, Dict, Optional, Sequence, Union
 
 import numpy as np
 
@@ -11,7 +13,9 @@ from ._monitor import Monitor
 from ._parallel import map_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
                         register_model, register_value_type)
+from ._sklearn_compat import ONLINE_EXPECTED_FAILURES
 from ._state import OnlineState
+from ._typing import ArrayLike, MatrixLike, Self
 from ._training import (Problem, appended, check_saved_state, check_state_params,
                         class_weights, fit_epochwise, initial_weights, labels_not_in,
                         resolve_jobs, run_blocks, validation_split)
@@ -200,24 +204,18 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     """
 
     # scikit-learn estimator checks this estimator cannot pass, and why
-    # (tests/test_sklearn_compat.py passes them as expected failures)
-    _sklearn_expected_failures = {
-        "check_sample_weight_equivalence_on_dense_data":
-            "the perceptron is online: a row of weight 2 makes one update of twice the size, "
-            "while the same row repeated is visited twice and may update zero, one or two "
-            "times, so weights cannot equal repetitions (as for scikit-learn's own SGD "
-            "estimators)",
-        "check_sample_weight_equivalence_on_sparse_data":
-            "the same as on dense data: a row of weight 2 is one update of twice the size, "
-            "not two visits of the row",
-    }
+    _sklearn_expected_failures = ONLINE_EXPECTED_FAILURES
 
-    def __init__(self, eta0=1.0, max_iter=1000, fit_intercept=True, shuffle=True,
-                 random_state=0, warm_start=False, average=False, pocket=False, margin=0.0,
-                 batch_size=None, multiclass="ovr", n_jobs=None, early_stopping=False,
-                 validation_fraction=0.1, n_iter_no_change=5, class_weight=None, verbose=0,
-                 callback=None, progress=False, penalty=None, alpha=0.0001, l1_ratio=0.15,
-                 tol=1e-3):
+    def __init__(self, eta0: float = 1.0, max_iter: int = 1000, fit_intercept: bool = True,
+                 shuffle: bool = True, random_state: Any = 0, warm_start: bool = False,
+                 average: bool = False, pocket: bool = False, margin: float = 0.0,
+                 batch_size: Optional[int] = None, multiclass: str = "ovr",
+                 n_jobs: Optional[int] = None, early_stopping: bool = False,
+                 validation_fraction: float = 0.1, n_iter_no_change: int = 5,
+                 class_weight: Union[None, str, Dict[Any, float]] = None, verbose: int = 0,
+                 callback: Optional[Callable[..., Any]] = None, progress: bool = False,
+                 penalty: Optional[str] = None, alpha: float = 0.0001, l1_ratio: float = 0.15,
+                 tol: Optional[float] = 1e-3) -> None:
         self.eta0 = eta0
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
@@ -377,7 +375,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             b = b[1:] - b[:1]
         return W, b
 
-    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, coef_init: Optional[ArrayLike] = None,
+            intercept_init: Optional[ArrayLike] = None,
+            sample_weight: Optional[ArrayLike] = None) -> Self:
         """Train on X (n_samples, n_features) and y.
 
         Parameters
@@ -505,7 +505,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
     # ----------------------------------------------------------- partial_fit
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: Optional[ArrayLike] = None,
+                    sample_weight: Optional[ArrayLike] = None) -> Self:
         """One epoch over a chunk of rows, continuing the model's state.
 
         Chunks fed one by one give exactly the model of one epoch over their
@@ -616,8 +617,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             check_feature_names(self, names_source, reset=True)
         return self
 
-    def fit_stream(self, source, *, classes=None, max_iter=None, chunk_rows=10000,
-                   n_features=None):
+    def fit_stream(self, source: Any, *, classes: Optional[Sequence[Any]] = None,
+                   max_iter: Optional[int] = None, chunk_rows: int = 10000,
+                   n_features: Optional[int] = None) -> Self:
         """Train on data bigger than memory: epochs over a stream of chunks.
 
         Each chunk is one ``partial_fit`` step; the epochs stop at the first
