@@ -24,6 +24,7 @@ from .exceptions import (ConvergenceWarning, DataConversionWarning, ModelFileErr
 from ._monitor import EpochInfo
 from .linear import Perceptron
 from .voted import VotedPerceptron
+from .structured import StructuredPerceptron
 from .kernel import KernelPerceptron
 from . import geometry
 from . import io
@@ -54,6 +55,7 @@ __all__ = [
     "simd_info",
     "Perceptron",
     "VotedPerceptron",
+    "StructuredPerceptron",
     "CentroidClassifier",
     "EpochInfo",
     "KernelPerceptron",

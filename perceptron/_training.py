@@ -91,12 +91,22 @@ def labels_not_in(seen, known):
     return seen[known[pos] != seen]
 
 
+def check_penalty_combination(p):
+    """Refuse a penalty with the pocket (checked parameters p)."""
+    if p["penalty"] is not None and p["pocket"]:
+        # Gallant's ratchet compares runs of one weight vector; a penalty
+        # moves the weights on every row, so a run has no weights to keep
+        raise ValueError(f"penalty={p['penalty']!r} and pocket=True cannot be combined: "
+                         "the penalty changes the weights on every row, so there is no "
+                         "run of unchanged weights for the pocket to keep")
+
+
 def check_state_params(state, p):
     """partial_fit continues a state: the variant must be the one it was made for."""
     made = {"average": state.U is not None, "pocket": state.PW is not None,
-            "batch_size": state.G is not None}
+            "batch_size": state.G is not None, "penalty": getattr(state, "penalty", None)}
     asked = {"average": p["average"], "pocket": p["pocket"],
-             "batch_size": p["batch_size"] is not None}
+             "batch_size": p["batch_size"] is not None, "penalty": p.get("penalty")}
     changed = [name for name in made if made[name] != asked[name]]
     if changed:
         raise ValueError(f"{', '.join(changed)} changed since the first call to partial_fit; "
@@ -132,7 +142,9 @@ def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
     """``run_epochs`` for up to n_epochs epochs, in blocks of ``EPOCH_BLOCK``;
     the same model and result as one call (the state, its shuffling generator
     included, carries from block to block)."""
-    until_converged = loop_params._asdict()["stop_when_converged"]
+    fields = loop_params._asdict()
+    # the loops stop at an epoch without an update only without a penalty
+    until_converged = fields["stop_when_converged"] and fields["penalty"] is None
     parts = []
     left = n_epochs
     while left > 0:
@@ -149,8 +161,9 @@ def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
         return parts[0]
     merged = dict(parts[-1])
     merged["epochs"] = sum(part["epochs"] for part in parts)
-    for key in ("mistakes", "updates", "loss", "raw_loss"):
-        merged[key] = np.concatenate([part[key] for part in parts])
+    for key, value in parts[-1].items():  # the per-epoch arrays (mistakes, loss, ...)
+        if isinstance(value, np.ndarray) and value.shape[:1] == (parts[-1]["epochs"],):
+            merged[key] = np.concatenate([part[key] for part in parts])
     return merged
 
 
@@ -173,6 +186,8 @@ def check_saved_state(state, template, j):
     shapes and dtypes of `template` (made by the estimator for the file's
     model)."""
     need(type(state) is OnlineState, f"_states[{j}] is not a training state")
+    need(set(vars(state)) == set(vars(template)),
+         f"_states[{j}] has the fields {sorted(vars(state))}, expected {sorted(vars(template))}")
     for name, ref in vars(template).items():
         value = attr(state, name)
         if isinstance(ref, np.ndarray):
@@ -185,6 +200,12 @@ def check_saved_state(state, template, j):
             need(type(value) is type(ref) and value == ref,
                  f"_states[{j}].{name} must be {ref!r}")
     need(len(state.counters) == N_COUNTERS, "the state's counters")
+    if getattr(template, "penalty", None) is not None:
+        # the loops divide by the scale and add u and q to the weights
+        need(bool(np.all(np.isfinite(state.scale) & (state.scale > 0))),
+             f"_states[{j}].scale must be finite and positive")
+        need(all(bool(np.isfinite(v).all()) for v in (state.u, state.norms, state.q)
+                 if v is not None), f"_states[{j}]: the penalty's arrays must be finite")
 
 
 def rule_loss_key(mode, p):
@@ -203,6 +224,15 @@ def resolve_jobs(n_jobs):
     -1 -> every CPU the process may use, -2 -> all but one, and so on
     (``n_cpus + 1 + n_jobs``, at least 1); 0 is an error."""
     return resolve_n_jobs(n_jobs)
+
+
+def rule_value(result, key):
+    """The epoch's value for the stopping rule: its loss (``key``), plus
+    with a penalty the penalty terms of its rows (scikit-learn's objective)."""
+    value = float(result[key].sum())
+    if "penalty_loss" in result:
+        value += float(result["penalty_loss"].sum())
+    return value
 
 
 class StopRule:
@@ -317,8 +347,10 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     loop = est._loop_params(p)
     best = (-np.inf, None, None)
     scores, patience = [], 0
-    # each problem stops on its own: after an epoch without an update, or
-    # by the loss rule (scikit-learn's, per binary problem)
+    # each problem stops on its own: after an epoch without an update (not
+    # with a penalty, which still moves the weights), or by the loss rule
+    # (scikit-learn's, per binary problem; with a penalty its objective adds
+    # the penalty term of every row)
     rules = {id(pr): StopRule(None if early else p["tol"], p["n_iter_no_change"], len(rows))
              for pr in problems}
     active = list(problems)
@@ -326,8 +358,9 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     W = b = None
     for epoch in range(1, p["max_iter"] + 1):
         results = est._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
-        active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0
-                  and not rules[id(pr)].observe(float(res[key].sum()))]
+        active = [pr for pr, res in zip(active, results)
+                  if (res["updates"].sum() > 0 or "penalty_loss" in res)
+                  and not rules[id(pr)].observe(rule_value(res, key))]
         W, b = est._effective(mode, problems, p)
         score = None
         if early:

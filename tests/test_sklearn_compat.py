@@ -24,6 +24,8 @@ ESTIMATORS = [
     Perceptron(shuffle=False),
     Perceptron(early_stopping=True, validation_fraction=0.5, n_iter_no_change=2),
     Perceptron(multiclass="multinomial", n_jobs=2),
+    Perceptron(penalty="elasticnet", alpha=1e-3),
+    Perceptron(penalty="l1", multiclass="multinomial", average=True),
     VotedPerceptron(),
     VotedPerceptron(max_vectors=3, fit_intercept=False),
     CentroidClassifier(),
