@@ -126,5 +126,16 @@ def _write_cli_help(app):
         path.write_text(text)
 
 
+def _skip_sklearn_members(app, what, name, obj, skip, options):
+    # the members scikit-learn's base class gives the estimators when it is
+    # installed (set_fit_request, get_metadata_routing, ...): scikit-learn's
+    # documentation is theirs, and their docstrings refer to its pages; the
+    # user guide's "Coming from scikit-learn" page says how to use them
+    if (getattr(obj, "__module__", None) or "").startswith("sklearn."):
+        return True
+    return None
+
+
 def setup(app):
     app.connect("builder-inited", _write_cli_help)
+    app.connect("autodoc-skip-member", _skip_sklearn_members)

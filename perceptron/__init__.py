@@ -32,7 +32,7 @@ from . import tagging  # registers PerceptronTagger, so that load() reads tagger
 from .io import load_model as load
 
 
-def get_include():
+def get_include() -> str:
     """The folder with the package's C headers and sources and its .pxd files.
 
     Like ``numpy.get_include()``: pass it to the C compiler's include path

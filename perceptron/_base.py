@@ -6,18 +6,31 @@ here so that scikit-learn is not a dependency.  Pickles leave out the
 training state an estimator registers (``perceptron._registry``) unless
 ``keep_training_state()`` was called; copies keep everything.
 """
+from __future__ import annotations
+
 import copy
 import inspect
-from typing import Any, Callable
+from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
 from ._model_io import save_model
 from ._registry import KEEP_TRAINING_STATE, training_state_of
+from ._sklearn_compat import EstimatorBase
+from ._typing import ArrayLike, MatrixLike, Self
 
 
-class BaseEstimator:
-    """Parameters from the ``__init__`` signature, as scikit-learn reads them."""
+class BaseEstimator(EstimatorBase):
+    """Parameters from the ``__init__`` signature, as scikit-learn reads them.
+
+    A subclass of ``sklearn.base.BaseEstimator`` when scikit-learn is
+    installed (its metadata routing and notebook display;
+    ``perceptron._sklearn_compat``), of ``object`` otherwise."""
+
+    # every estimator has these (a mixed list of estimators is a list of this class)
+    fit: Callable[..., Any]
+    predict: Callable[..., Any]
+    score: Callable[..., float]
 
     @classmethod
     def _param_names(cls):
@@ -26,12 +39,12 @@ class BaseEstimator:
         return sorted(name for name, p in signature.parameters.items()
                       if name != "self" and p.kind in kinds)
 
-    def get_params(self, deep=True):
+    def get_params(self, deep: bool = True) -> Dict[str, Any]:
         """Parameters of this estimator, as a dict (``deep`` is accepted for
         scikit-learn compatibility; no parameter is itself an estimator)."""
         return {name: getattr(self, name) for name in self._param_names()}
 
-    def set_params(self, **params):
+    def set_params(self, **params: Any) -> Self:
         """Set parameters by name; unknown names raise ValueError."""
         valid = self._param_names()
         for name, value in params.items():
@@ -41,7 +54,7 @@ class BaseEstimator:
             setattr(self, name, value)
         return self
 
-    def save(self, path, *, training_state=None):
+    def save(self, path: Any, *, training_state: Optional[bool] = None) -> None:
         """Write this estimator to a model file (see ``perceptron.io.save_model``).
 
         The file is plain data (numeric arrays and a JSON header, never a
@@ -62,7 +75,7 @@ class BaseEstimator:
         """
         save_model(self, path, training_state=training_state)
 
-    def keep_training_state(self, keep=True):
+    def keep_training_state(self, keep: bool = True) -> Self:
         """Keep the training state in this estimator's pickles and model files.
 
         Pickles (``pickle``, ``joblib``, the processes of ``n_jobs`` in
@@ -127,6 +140,10 @@ class BaseEstimator:
         return Tags(estimator_type=None, target_tags=TargetTags(required=False),
                     input_tags=InputTags(sparse=True))
 
+    def _more_tags(self):
+        # the same tags for scikit-learn < 1.6, which reads this instead
+        return {"X_types": ["2darray", "sparse"]}
+
     def __repr__(self):
         signature = inspect.signature(type(self).__init__)
         changed = []
@@ -173,7 +190,13 @@ class ClassifierMixin:
         tags.target_tags.required = True
         return tags
 
-    def score(self, X, y, sample_weight=None):
+    def _more_tags(self):
+        # scikit-learn < 1.6: the base's tags and a required y
+        more = super()._more_tags()  # type: ignore[misc]
+        return {**more, "requires_y": True}
+
+    def score(self, X: MatrixLike, y: ArrayLike,
+              sample_weight: Optional[ArrayLike] = None) -> float:
         """Mean accuracy of ``predict(X)`` against ``y`` (weighted if given)."""
         y = np.asarray(y)
         pred = self.predict(X)

@@ -1,7 +1,9 @@
 """Scoring of fitted linear models: ``linear_decision`` and the
 ``LinearClassifierMixin`` that ``Perceptron`` and ``CentroidClassifier`` share."""
+from __future__ import annotations
+
 import weakref
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -9,6 +11,7 @@ from .model import LinearModel
 from ._base import ClassifierMixin
 from ._core import decision as _decision
 from ._parallel import available_threads, map_threads, row_chunks, scoring_threads
+from ._typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from ._validation import CSRData, check_feature_names, check_is_fitted, check_n_features, check_X
 
 __all__ = ["LinearClassifierMixin", "linear_decision"]
@@ -67,7 +70,7 @@ class LinearClassifierMixin(ClassifierMixin):
     intercept_: np.ndarray
     classes_: np.ndarray
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """Activations ``w_j.x + b_j`` of each row.
 
         Parameters
@@ -89,7 +92,7 @@ class LinearClassifierMixin(ClassifierMixin):
                               scoring_threads(getattr(self, "n_jobs", None)))
         return out[:, 0] if out.shape[1] == 1 else out
 
-    def c_model(self):
+    def c_model(self) -> LinearModel:
         """The fitted weights as a C struct, for nogil scoring from Cython or C.
 
         Returns a ``perceptron.model.LinearModel``; its ``c_model`` member
@@ -116,7 +119,7 @@ class LinearClassifierMixin(ClassifierMixin):
         _C_MODELS[self] = (self.coef_, self.intercept_, model)
         return model
 
-    def sparsify(self):
+    def sparsify(self) -> Self:
         """Store ``coef_`` as a scipy.sparse CSR matrix (needs scipy).
 
         Scoring goes on working (the weights are made dense for each call,
@@ -133,7 +136,7 @@ class LinearClassifierMixin(ClassifierMixin):
         self.coef_ = scipy.sparse.csr_matrix(self.coef_)
         return self
 
-    def densify(self):
+    def densify(self) -> Self:
         """Store ``coef_`` as a dense numpy array again (after ``sparsify``).
 
         Returns
@@ -144,7 +147,7 @@ class LinearClassifierMixin(ClassifierMixin):
         self.coef_ = _dense(self.coef_)
         return self
 
-    def decision_one(self, x):
+    def decision_one(self, x: ArrayLike) -> Any:
         """``decision_function`` of one row, with the least overhead.
 
         x : 1-D array or list of ``n_features_in_`` numbers (converted to the
@@ -154,13 +157,13 @@ class LinearClassifierMixin(ClassifierMixin):
         """
         return self.c_model().decision_one(x)
 
-    def predict_one(self, x):
+    def predict_one(self, x: ArrayLike) -> Any:
         """``predict`` of one row: the class label, with the least overhead
         (see ``decision_one`` for x)."""
         index = self.c_model().predict_one(x)
         return self.classes_[index]
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> LabelArray:
         """Class of each row (an indicator matrix for a multi-label model)."""
         scores = self.decision_function(X)
         if self._multilabel:
@@ -173,7 +176,8 @@ class LinearClassifierMixin(ClassifierMixin):
         # indices are valid by construction, and this is 4x faster
         return self.classes_.take(index, mode="clip")
 
-    def report(self, X, y, w_star=None, b_star=0.0, *, file=None, verbose=True):
+    def report(self, X: MatrixLike, y: ArrayLike, w_star: Optional[ArrayLike] = None,
+               b_star: float = 0.0, *, file: Any = None, verbose: bool = True) -> Any:
         """Print and return the geometry of this model on (X, y): updates made,
         R, the margin achieved, and the bound (R/gamma)^2 for a separator
         ``w_star``; see ``perceptron.geometry.report``."""

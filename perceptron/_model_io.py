@@ -39,7 +39,7 @@ import re
 import sys
 import tempfile
 import warnings
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
@@ -278,7 +278,7 @@ def model_bytes(model, training_state=None):
     return _pack(_linear_kind(model, spec), header, encoder.arrays)
 
 
-def save_model(model, f, training_state=None):
+def save_model(model: Any, f: Any, training_state: Optional[bool] = None) -> None:
     """Write a fitted (or unfitted) estimator of the package to a model file.
 
     The file holds the estimator's class, its parameters and its fitted
@@ -480,7 +480,7 @@ def _looks_like(buf):
     return None
 
 
-def load_model(f):
+def load_model(f: Any) -> Any:
     """Load an estimator saved by ``save_model`` / ``model.save``.
 
     The container is checked by the package's C reader (magic bytes, format

@@ -24,6 +24,7 @@ fits), first rule that applies:
    oversubscribe the CPUs.
 """
 import importlib
+import operator
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -94,8 +95,14 @@ def resolve_n_jobs(n_jobs):
     but one, ... (at least 1); 0 and other values are errors."""
     if n_jobs is None:
         return 1
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int):
-        raise TypeError(f"n_jobs must be None or an int, got {n_jobs!r}")
+    try:
+        if isinstance(n_jobs, bool):  # (numpy booleans have no __index__)
+            raise TypeError
+        n_jobs = operator.index(n_jobs)  # numpy integers too
+    except TypeError:
+        raise TypeError(f"n_jobs must be None or an int, got {n_jobs!r}") from None
+    if not -2**31 <= n_jobs < 2**31:  # the loops' thread counts are C ints
+        raise ValueError(f"n_jobs must be between -2**31 and 2**31 - 1, got {n_jobs}")
     if n_jobs == 0:
         raise ValueError("n_jobs must be None, a positive int or a negative int (-1: all the "
                          "threads available, -2: all but one, ...), got 0")

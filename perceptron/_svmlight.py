@@ -5,12 +5,16 @@ functions, :func:`load_svmlight`, :func:`iter_svmlight` and
 :mod:`perceptron.io`; they live here, below the estimators, so that
 ``fit_stream`` reads a file without importing the public facade.
 """
+from __future__ import annotations
+
 import io as _io
 import numbers
 import os
 import stat
+from typing import Any, Iterator, Optional, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from ._core import svmlight as _svmlight
 from ._validation import (CSR_INDEX_TOO_LARGE, CSR_NEGATIVE_INDEX, CSR_NOT_CANONICAL, CSR_OK,
@@ -210,9 +214,12 @@ def _output(arrays, width, output, what):
 
 # ------------------------------------------------------------------ reading
 
-def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
-                  index_dtype=np.int64, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
-                  max_line_length=DEFAULT_MAX_LINE_LENGTH):
+def load_svmlight(source: Any, n_features: Optional[int] = None,
+                  dtype: npt.DTypeLike = np.float64, zero_based: Union[bool, str] = "auto",
+                  index_dtype: Optional[npt.DTypeLike] = None, *, output: str = "scipy",
+                  buffer_size: int = DEFAULT_BUFFER_SIZE,
+                  max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH
+                  ) -> Tuple[Any, npt.NDArray[np.float64]]:
     """Read an svmlight / libsvm file into a sparse matrix and labels.
 
     The file is streamed through a compiled parser in blocks of
@@ -245,9 +252,13 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
         Whether the file's indices start at 0 (True) or 1 (False, as LIBSVM
         writes them; index 0 is then an error).  "auto", as scikit-learn
         defines it: one-based unless an index 0 appears anywhere in the file.
-    index_dtype : int64 or int32, default=np.int64
-        dtype of the column indices and row pointers.  With int32, indices
-        must stay below 2**31 - 1 and the non-zeros below 2**31.
+    index_dtype : None, int32 or int64, default=None
+        dtype of the column indices and row pointers.  None: int32 when the
+        columns, the rows and the non-zeros all stay below 2**31 (as
+        scipy.sparse and scikit-learn's ``load_svmlight_file`` choose, and as
+        ``LinearSVC`` and ``SGDClassifier`` require), else int64.  int32:
+        always, and an error naming the line when the file needs more;
+        int64: always.
     output : {"scipy", "csr", "dense"}, default="scipy"
         "scipy": a ``scipy.sparse.csr_matrix`` (scipy is needed only for
         this); "csr": a :class:`CSRData` of numpy arrays; "dense": an ndarray.
@@ -278,7 +289,7 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
     >>> from perceptron.io import load_svmlight
     >>> X, y = load_svmlight("a9a")                    # doctest: +SKIP
     >>> X.shape, X.indices.dtype                       # doctest: +SKIP
-    ((32561, 123), dtype('int64'))
+    ((32561, 123), dtype('int32'))
     """
     X, y, _ = load_svmlight_signs(source, n_features, dtype, zero_based, index_dtype,
                                   output=output, buffer_size=buffer_size,
@@ -287,13 +298,14 @@ def load_svmlight(source, n_features=None, dtype=np.float64, zero_based="auto",
 
 
 def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="auto",
-                        index_dtype=np.int64, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
+                        index_dtype=None, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
                         max_line_length=DEFAULT_MAX_LINE_LENGTH):
     """load_svmlight, and how the positive labels were written: (X, y, (number
     written with a leading '+', number written without)), so that labels can
     be written back as the file spelled them."""
+    auto = index_dtype is None
     dtype, index_dtype, base, n_features, buffer_size = _check_read_args(
-        n_features, dtype, zero_based, index_dtype, output, buffer_size)
+        n_features, dtype, zero_based, np.int64 if auto else index_dtype, output, buffer_size)
     parser = _svmlight.Parser(dtype, index_dtype, base, 0, _check_max_line(max_line_length))
     for _ in _parse_stream(source, parser, buffer_size):
         pass  # no row limit: never full
@@ -301,8 +313,20 @@ def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="a
     _resolve_base(parser, name)
     arrays = parser.take()
     width = _check_width(parser, n_features, name)
+    if auto and arrays is not None:
+        arrays = _narrow_indices(arrays, width)
     X, y = _output(arrays, width, output, "load_svmlight(output='scipy')")
     return X, y, parser.label_signs
+
+
+def _narrow_indices(arrays, width):
+    """The parsed arrays with int32 indices and row pointers when every
+    column, row and non-zero count fits int32 (scipy.sparse's own rule):
+    the parse is in int64, since a stream's size is known only at its end."""
+    data, indices, indptr, labels = arrays
+    if max(width, len(indptr) - 1, len(indices)) > np.iinfo(np.int32).max:
+        return arrays
+    return data, indices.astype(np.int32), indptr.astype(np.int32), labels
 
 
 def _source_name(source):
@@ -311,9 +335,12 @@ def _source_name(source):
     return str(getattr(source, "name", "<file>"))
 
 
-def iter_svmlight(source, n_features=None, *, chunk_rows=10000, dtype=np.float64,
-                  zero_based="auto", index_dtype=np.int64, output="scipy",
-                  buffer_size=DEFAULT_BUFFER_SIZE, max_line_length=DEFAULT_MAX_LINE_LENGTH):
+def iter_svmlight(source: Any, n_features: Optional[int] = None, *, chunk_rows: int = 10000,
+                  dtype: npt.DTypeLike = np.float64, zero_based: Union[bool, str] = "auto",
+                  index_dtype: npt.DTypeLike = np.int64, output: str = "scipy",
+                  buffer_size: int = DEFAULT_BUFFER_SIZE,
+                  max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH
+                  ) -> Iterator[Tuple[Any, npt.NDArray[np.float64]]]:
     """Read an svmlight / libsvm file a chunk of rows at a time.
 
     Yields ``(X_chunk, y_chunk)`` with ``chunk_rows`` rows each (the last
@@ -510,7 +537,8 @@ def _open_write(target):
                     f"{type(target).__name__}")
 
 
-def dump_svmlight(X, y, f, zero_based=False, comment=None):
+def dump_svmlight(X: Any, y: npt.ArrayLike, f: Any, zero_based: bool = False,
+                  comment: Optional[str] = None) -> None:
     """Write X and y as an svmlight / libsvm file.
 
     One line per row: the label, then ``index:value`` for each non-zero of a

@@ -9,7 +9,7 @@ from typing import Dict
 import numpy as np
 
 from ._core import decision as _decision, online as _online
-from ._parallel import available_threads, resolve_n_jobs
+from ._parallel import resolve_n_jobs
 from ._registry import attr, need
 from ._state import C_EPOCHS, N_COUNTERS, OnlineState
 from ._validation import CSRData, check_scalar
@@ -133,6 +133,40 @@ def validation_split(rows, target, kind, fraction, seed):
     return train, val
 
 
+# The loops return per-epoch counts in arrays of the epochs asked for: a long
+# fit runs in blocks of epochs, so that memory follows the epochs run, not max_iter.
+EPOCH_BLOCK = 1 << 16
+
+
+def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
+    """``run_epochs`` for up to n_epochs epochs, in blocks of ``EPOCH_BLOCK``;
+    the same model and result as one call (the state, its shuffling generator
+    included, carries from block to block)."""
+    fields = loop_params._asdict()
+    # the loops stop at an epoch without an update only without a penalty
+    until_converged = fields["stop_when_converged"] and fields["penalty"] is None
+    parts = []
+    left = n_epochs
+    while left > 0:
+        asked = min(left, EPOCH_BLOCK)
+        res = _online.run_epochs(state, X, labels, sw, loop_params, asked, stop)
+        parts.append(res)
+        left -= res["epochs"]
+        if (res["status"] != _online.STATUS_OK or res["epochs"] < asked
+                or (until_converged and res["epochs"]
+                    and res["updates"][-1] == 0)
+                or (stop is not None and stop[0])):
+            break
+    if len(parts) == 1:
+        return parts[0]
+    merged = dict(parts[-1])
+    merged["epochs"] = sum(part["epochs"] for part in parts)
+    for key, value in parts[-1].items():  # the per-epoch arrays (mistakes, loss, ...)
+        if isinstance(value, np.ndarray) and value.shape[:1] == (parts[-1]["epochs"],):
+            merged[key] = np.concatenate([part[key] for part in parts])
+    return merged
+
+
 def raise_for_status(result, state):
     status = result["status"]
     if status == _online.STATUS_NONFINITE_X:
@@ -189,8 +223,6 @@ def resolve_jobs(n_jobs):
     """Threads for ``n_jobs`` by joblib's convention: None -> 1, k > 0 -> k,
     -1 -> every CPU the process may use, -2 -> all but one, and so on
     (``n_cpus + 1 + n_jobs``, at least 1); 0 is an error."""
-    if isinstance(n_jobs, int) and not isinstance(n_jobs, bool) and n_jobs < -1:
-        return max(1, available_threads() + 1 + n_jobs)
     return resolve_n_jobs(n_jobs)
 
 
@@ -285,6 +317,20 @@ def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
     return float(np.average(correct, weights=weights_val)) if weights_val.sum() > 0 else 0.0
 
 
+def _check_validation_rows(X, val_rows):
+    """NaN or infinity in the held-out rows: the epochs never visit them, so
+    the loops' check (in the first epoch) would not see them."""
+    if isinstance(X, CSRData):
+        bad = np.flatnonzero(~np.isfinite(X.data))
+        found = len(bad) > 0 and bool(np.isin(np.searchsorted(X.indptr, bad, side="right") - 1,
+                                              val_rows).any())
+    else:
+        found = not np.isfinite(X[val_rows]).all()
+    if found:
+        raise ValueError("X contains NaN or infinity (in the rows held out for early "
+                         "stopping); remove or impute those values first")
+
+
 def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
                    monitor, run=None):
     """One epoch at a time: the stopping rule (tol), early stopping, verbose
@@ -295,6 +341,7 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     Returns (W, b, validation scores, stopped by the callback)."""
     early = val_rows is not None
     if early:
+        _check_validation_rows(X, val_rows)
         target_val = target[val_rows]
         weights_val = None if sw is None else sw[val_rows]
         rule = StopRule(p["tol"], p["n_iter_no_change"], len(rows), higher_is_better=True)

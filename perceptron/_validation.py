@@ -436,10 +436,25 @@ def check_random_seed(random_state):
                      f"or a numpy.random.RandomState; got {random_state!r}")
 
 
+def is_one_of(value, choices):
+    """Whether value is one of the choices (None or strings), without
+    comparing arrays or other objects whose == is not a bool."""
+    return any(value is c or (isinstance(value, str) and value == c) for c in choices)
+
+
+_INT_MAX = 2**63 - 1
+# the voted and kernel perceptrons record each epoch's counts in arrays of
+# max_iter numbers, allocated before the first epoch: a bound on max_iter keeps
+# that allocation in proportion (80 MB at most)
+MAX_EPOCHS_RECORDED = 10**7
+
+
 def check_scalar(value, name, kind, *, low=None, high=None, low_open=False, high_open=False):
     """Check a hyper-parameter's type and range; return it as int/float/bool.
 
     kind is "int", "float" or "bool".  Booleans are not accepted as numbers.
+    An int is at most ``2**63 - 1`` (the loops' Py_ssize_t) unless `high`
+    says otherwise.
     """
     if kind == "bool":
         if isinstance(value, (bool, np.bool_)):
@@ -452,6 +467,8 @@ def check_scalar(value, name, kind, *, low=None, high=None, low_open=False, high
             value = operator.index(value)
         except TypeError:
             raise TypeError(f"{name} must be an int, got {value!r}") from None
+        if high is None:
+            high = _INT_MAX
     else:
         if not isinstance(value, numbers.Real):
             raise TypeError(f"{name} must be a real number, got {value!r}")

@@ -1,10 +1,15 @@
 """The centroid method: classify by the nearest class mean."""
+from __future__ import annotations
+
+from typing import Optional
+
 import numpy as np
 
 from ._core import centroid as _centroid
 from ._base import BaseEstimator
 from ._linear_base import LinearClassifierMixin
 from ._registry import attr, check_common, check_linear, is_array, need, register_model
+from ._typing import ArrayLike, MatrixLike, Self
 from ._validation import check_feature_names, check_fit_input, check_sample_weight
 
 __all__ = ["CentroidClassifier"]
@@ -32,10 +37,10 @@ class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
     classes_, n_features_in_
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         pass
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, sample_weight: Optional[ArrayLike] = None) -> Self:
         """Compute the class means of X (n_samples, n_features) for labels y.
 
         X may be sparse, as ``Perceptron.fit`` takes it: the class sums run
@@ -45,7 +50,7 @@ class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
         names_source = X
         X, y, classes = check_fit_input(X, y)
         n, d = X.shape
-        t = np.searchsorted(classes, y).astype(np.int32)
+        t = np.asarray(np.searchsorted(classes, y), dtype=np.int32)
         sw = check_sample_weight(sample_weight, n)
         sums = np.zeros((len(classes), d))
         totals = np.zeros(len(classes))

@@ -119,8 +119,8 @@ def _demo_plot(args, X, y, train, test, out):
 
     fig, ax = plt.subplots(figsize=(8, 5))
     epochs = min(args.epochs, 60)
-    for label, kw in (("perceptron", {}), ("averaged", {"average": True})):
-        curve = learning_curve(Perceptron(max_iter=epochs, random_state=args.seed, **kw),
+    for label, average in (("perceptron", False), ("averaged", True)):
+        curve = learning_curve(Perceptron(max_iter=epochs, random_state=args.seed, average=average),
                                X[train], y[train], X[test], y[test])
         plot_learning_curve(curve, ax=ax, label=label)
     ax.set_title(f"breast cancer: training and held-out error per epoch ({epochs} epochs)")

@@ -44,6 +44,7 @@ from ._mixing import MIXINGS, mix, mix_into, mixing_coefficients, shard_epoch, s
 from ._state import C_EPOCHS, C_STEPS, OnlineState
 from ._training import Problem, StopRule, rule_loss_key
 from ._validation import (check_feature_names, check_labels, check_random_seed, check_scalar,
+                          is_one_of,
                           check_X, is_sparse, label_signs, mix64, require_two_classes,
                           unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
@@ -293,10 +294,14 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     if lengths is not None and not structured:
         raise ValueError("lengths is for a StructuredPerceptron only")
     p = estimator._check_params() if structured else _check_estimator(estimator)
-    if mixing not in MIXINGS:
+    if not is_one_of(mixing, MIXINGS):
         raise ValueError(f"mixing must be 'uniform' or 'mistakes', got {mixing!r}")
     max_iter = p["max_iter"] if max_iter is None else check_scalar(max_iter, "max_iter", "int",
                                                                    low=1)
+    if n_shards is not None:
+        n_shards = check_scalar(n_shards, "n_shards", "int", low=1)
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be callable or None, got {callback!r}")
     if client is None:
         try:
             client = distributed.get_client()

@@ -1,8 +1,11 @@
 """The kernel perceptron: the perceptron in dual form, for boundaries that are
 not hyperplanes (XOR, concentric circles)."""
+from __future__ import annotations
+
 import math
 import numbers
 import warnings
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -11,10 +14,11 @@ from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, is_array, need,
                         register_model)
+from ._typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from ._validation import (check_X, check_array, check_feature_names, check_finite,
                           check_is_fitted, check_labels, check_n_features, check_random_seed,
                           check_scalar, encode_binary, label_signs, require_two_classes,
-                          unique_labels)
+                          unique_labels, MAX_EPOCHS_RECORDED)
 from .exceptions import ConvergenceWarning
 
 __all__ = ["KernelPerceptron", "kernel_matrix"]
@@ -177,7 +181,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     eta0 : float, default=1.0
         Step size (> 0); from ``alpha = 0`` the predictions do not depend on it.
     max_iter : int, default=1000
-        Maximum number of epochs.
+        Maximum number of epochs; at most 10**7 (the fit records each
+        epoch's mistakes and loss in arrays of max_iter numbers).
     fit_intercept : bool, default=True
         Learn the bias ``b``.
     shuffle : bool, default=True
@@ -266,9 +271,11 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
     run on the dense SIMD kernels.
     """
 
-    def __init__(self, kernel="rbf", degree=3, gamma="scale", coef0=0.0, eta0=1.0, max_iter=1000,
-                 fit_intercept=True, shuffle=True, random_state=None, cache_size=200.0,
-                 max_support_vectors=None, n_jobs=None):
+    def __init__(self, kernel: Any = "rbf", degree: int = 3, gamma: Union[str, float] = "scale",
+                 coef0: float = 0.0, eta0: float = 1.0, max_iter: int = 1000,
+                 fit_intercept: bool = True, shuffle: bool = True, random_state: Any = None,
+                 cache_size: float = 200.0, max_support_vectors: Optional[int] = None,
+                 n_jobs: Optional[int] = None) -> None:
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -292,7 +299,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             "gamma": _check_gamma(self.gamma),
             "coef0": check_scalar(self.coef0, "coef0", "float"),
             "eta": check_scalar(self.eta0, "eta0", "float", low=0.0, low_open=True),
-            "max_iter": check_scalar(self.max_iter, "max_iter", "int", low=1),
+            "max_iter": check_scalar(self.max_iter, "max_iter", "int", low=1,
+                                     high=MAX_EPOCHS_RECORDED),
             "fit_intercept": check_scalar(self.fit_intercept, "fit_intercept", "bool"),
             "shuffle": check_scalar(self.shuffle, "shuffle", "bool"),
             "cache_size": check_scalar(self.cache_size, "cache_size", "float", low=0.0,
@@ -301,7 +309,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             "n_jobs": resolve_n_jobs(self.n_jobs),
         }
 
-    def fit(self, X, y):
+    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
         """Train on X (n_samples, n_features) (precomputed: the Gram matrix)
         and labels y (n_samples,).
 
@@ -344,8 +352,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 degree=params["degree"], eta=params["eta"],
                 fit_intercept=params["fit_intercept"], shuffle=params["shuffle"],
                 max_iter=params["max_iter"], seed=seed,
-                cache_columns=int(budget // (8 * n)),
-                max_support_vectors=params["max_support_vectors"] or 0,
+                # n columns hold the whole matrix (and an unbounded budget is inf)
+                cache_columns=n if budget >= 8.0 * n * n else int(budget // (8 * n)),
+                # at most n support vectors (one per row): a larger budget never binds
+                max_support_vectors=min(params["max_support_vectors"] or 0, n),
                 n_threads=block_threads)
 
         results = map_threads(fit_one, [(e,) for e in range(len(signs))], n_threads)
@@ -353,7 +363,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             if r["status"] == _kernel.STATUS_OVERFLOW:
                 raise FloatingPointError(
                     f"the activations overflowed in epoch {r['bad_epoch'] + 1}: the kernel values "
-                    "are too large (scale the features, or lower gamma, coef0 or degree)")
+                    "are too large (scale the features, or lower eta0, gamma, coef0 or degree)")
 
         alpha = np.stack([r["alpha"] for r in results])
         sign_matrix = np.stack(signs).astype(np.float64)
@@ -399,7 +409,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         check_feature_names(self, names_source, reset=True)
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """Activation ``sum_j c_j K(x_j, x) + b`` of each row.
 
         Parameters
@@ -445,7 +455,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                                      "degree)")
         return out[:, 0] if n_est == 1 else out
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> LabelArray:
         """Class of each row: two classes, ``classes_[1]`` where the activation
         is > 0, else ``classes_[0]``; more, the class of the largest
         activation (one-vs-rest)."""

@@ -1,6 +1,8 @@
 """Linear perceptron classifiers: the Perceptron estimator and its scoring."""
+from __future__ import annotations
+
 import warnings
-from typing import Dict
+from typing import Any, Callable, Dict, Optional, Sequence, Union
 
 import numpy as np
 
@@ -12,12 +14,14 @@ from ._monitor import Monitor
 from ._parallel import map_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
                         register_model, register_value_type)
+from ._sklearn_compat import ONLINE_EXPECTED_FAILURES
 from ._state import OnlineState
+from ._typing import ArrayLike, MatrixLike, Self
 from ._training import (Problem, appended, check_penalty_combination, check_saved_states,
                         check_state_params, class_weights, fit_epochwise, initial_weights,
-                        labels_not_in, resolve_jobs, validation_split)
+                        labels_not_in, resolve_jobs, run_blocks, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
-from ._validation import (check_array, check_feature_names, check_labels,
+from ._validation import (check_array, check_feature_names, check_labels, is_one_of,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
                           check_X, label_signs, mix64, require_two_classes, unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
@@ -210,25 +214,19 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     dense one by the rounding bound above).
     """
 
-    # scikit-learn estimator checks this estimator cannot pass, and why
-    # (tests/test_sklearn_compat.py passes them as expected failures)
-    _sklearn_expected_failures = {
-        "check_sample_weight_equivalence_on_dense_data":
-            "the perceptron is online: a row of weight 2 makes one update of twice the size, "
-            "while the same row repeated is visited twice and may update zero, one or two "
-            "times, so weights cannot equal repetitions (as for scikit-learn's own SGD "
-            "estimators)",
-        "check_sample_weight_equivalence_on_sparse_data":
-            "the same as on dense data: a row of weight 2 is one update of twice the size, "
-            "not two visits of the row",
-    }
+    _sklearn_expected_failures = ONLINE_EXPECTED_FAILURES  # scikit-learn checks it cannot pass
 
-    def __init__(self, eta0=1.0, max_iter=1000, fit_intercept=True, shuffle=True,
-                 random_state=0, warm_start=False, average=False, pocket=False, margin=0.0,
-                 batch_size=None, multiclass="ovr", n_jobs=None, early_stopping=False,
-                 validation_fraction=0.1, n_iter_no_change=5, class_weight=None, verbose=0,
-                 callback=None, progress=False, penalty=None, alpha=0.0001, l1_ratio=0.15,
-                 tol=1e-3, mixing="uniform"):
+    def __init__(self, eta0: float = 1.0, max_iter: int = 1000, fit_intercept: bool = True,
+                 shuffle: bool = True, random_state: Any = 0, warm_start: bool = False,
+                 average: bool = False, pocket: bool = False, margin: float = 0.0,
+                 batch_size: Optional[int] = None, multiclass: str = "ovr",
+                 n_jobs: Optional[int] = None, early_stopping: bool = False,
+                 validation_fraction: float = 0.1, n_iter_no_change: int = 5,
+                 class_weight: Union[None, str, Dict[Any, float]] = None, verbose: int = 0,
+                 callback: Optional[Callable[..., Any]] = None, progress: bool = False,
+                 penalty: Optional[str] = None, alpha: float = 0.0001,
+                 l1_ratio: float = 0.15, tol: Optional[float] = 1e-3,
+                 mixing: str = "uniform") -> None:
         self.eta0 = eta0
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
@@ -285,7 +283,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             "tol": None if self.tol is None else check_scalar(self.tol, "tol", "float"),
             "mixing": check_mixing(self.mixing),
         }
-        if self.penalty not in (None, "l2", "l1", "elasticnet"):
+        if not is_one_of(self.penalty, (None, "l2", "l1", "elasticnet")):
             raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
                              f"{self.penalty!r}")
         p["penalty"] = self.penalty
@@ -297,7 +295,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             p["batch_size"] = check_scalar(self.batch_size, "batch_size", "int", low=1)
             if p["batch_size"] == 1:  # one row per batch is the online rule
                 p["batch_size"] = None
-        if self.multiclass not in ("ovr", "multinomial"):
+        if not is_one_of(self.multiclass, ("ovr", "multinomial")):
             raise ValueError(f"multiclass must be 'ovr' or 'multinomial', got {self.multiclass!r}")
         if p["pocket"] and p["average"]:
             raise ValueError("pocket=True and average=True are alternatives: choose one")
@@ -363,8 +361,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     def _run(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
         """n_epochs epochs of every (active) problem, on threads; returns results."""
         def job(problem):
-            return _online.run_epochs(problem.state, X, problem.labels, sw, loop_params,
-                                      n_epochs, stop)
+            return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs,
+                              stop)
         try:
             results = map_threads(job, [(pr,) for pr in problems], n_threads)
         except BaseException:
@@ -390,7 +388,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             b = b[1:] - b[:1]
         return W, b
 
-    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, coef_init: Optional[ArrayLike] = None,
+            intercept_init: Optional[ArrayLike] = None,
+            sample_weight: Optional[ArrayLike] = None) -> Self:
         """Train on X (n_samples, n_features) and y.
 
         Parameters
@@ -519,12 +519,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
     # ----------------------------------------------------------- partial_fit
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: Optional[ArrayLike] = None,
+                    sample_weight: Optional[ArrayLike] = None) -> Self:
         """One epoch over a chunk of rows, continuing the model's state.
 
         Chunks fed one by one give exactly the model of one epoch over their
         concatenation in the same order (``shuffle=False``; with shuffling
         each chunk is shuffled on its own), averaging counters included.
+        Every row trains: ``early_stopping`` is for ``fit``, as in scikit-learn.
 
         Parameters
         ----------
@@ -540,8 +542,6 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         self
         """
         p = self._check_params()
-        if p["early_stopping"]:
-            raise ValueError("early_stopping is not available with partial_fit")
         if isinstance(self.class_weight, str):
             raise ValueError("class_weight='balanced' needs the whole data set; "
                              "use fit, or pass a dict of weights")
@@ -631,8 +631,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             check_feature_names(self, names_source, reset=True)
         return self
 
-    def fit_stream(self, source, *, classes=None, max_iter=None, chunk_rows=10000,
-                   n_features=None):
+    def fit_stream(self, source: Any, *, classes: Optional[Sequence[Any]] = None,
+                   max_iter: Optional[int] = None, chunk_rows: int = 10000,
+                   n_features: Optional[int] = None) -> Self:
         """Train on data bigger than memory: epochs over a stream of chunks.
 
         Each chunk is one ``partial_fit`` step; the epochs stop at the first

@@ -1,6 +1,9 @@
 """The structured perceptron for sequence labelling (Collins 2002)."""
+from __future__ import annotations
+
 import time
 import weakref
+from typing import Any, Optional
 
 import numpy as np
 
@@ -8,6 +11,7 @@ from ._core import structured as _structured
 from ._base import BaseEstimator, no_training_state
 from ._registry import attr, check_common, is_array, need, register_model
 from ._training import StopRule
+from ._typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from ._validation import (check_feature_names, check_is_fitted, check_labels, check_n_features,
                           check_random_seed, check_scalar, check_X, require_two_classes,
                           unique_labels)
@@ -92,9 +96,10 @@ class StructuredPerceptron(BaseEstimator):
         (``early_stopping`` only).
     """
 
-    def __init__(self, max_iter=10, average=True, shuffle=True, random_state=None, eta0=1.0,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=5, tol=None,
-                 verbose=0):
+    def __init__(self, max_iter: int = 10, average: bool = True, shuffle: bool = True,
+                 random_state: Any = None, eta0: float = 1.0, early_stopping: bool = False,
+                 validation_fraction: float = 0.1, n_iter_no_change: int = 5,
+                 tol: Optional[float] = None, verbose: int = 0) -> None:
         self.max_iter = max_iter
         self.average = average
         self.shuffle = shuffle
@@ -126,7 +131,8 @@ class StructuredPerceptron(BaseEstimator):
 
     # ------------------------------------------------------------------- fit
 
-    def fit(self, X, y, lengths, sample_weight=None):
+    def fit(self, X: MatrixLike, y: ArrayLike, lengths: ArrayLike,
+            sample_weight: Optional[ArrayLike] = None) -> Self:
         """Train on the sequences of X.
 
         Parameters
@@ -166,7 +172,9 @@ class StructuredPerceptron(BaseEstimator):
         self._run(X, codes, offsets, seqs, val, sw, p, p["max_iter"], reset=True)
         return self
 
-    def partial_fit(self, X, y, lengths, classes=None, sample_weight=None):
+    def partial_fit(self, X: MatrixLike, y: ArrayLike, lengths: ArrayLike,
+                    classes: Optional[ArrayLike] = None,
+                    sample_weight: Optional[ArrayLike] = None) -> Self:
         """One epoch over the sequences of X, continuing from the current weights.
 
         ``classes`` (all the labels the model will see) is needed at the
@@ -356,7 +364,7 @@ class StructuredPerceptron(BaseEstimator):
             X = X.astype(self.coef_.dtype)
         return X, offsets
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """Emission scores ``X @ coef_.T + intercept_``, shape (n_tokens, n_classes).
 
         The per-token part of a sequence's score; the labels ``predict``
@@ -366,13 +374,13 @@ class StructuredPerceptron(BaseEstimator):
         return _structured.emission_scores(X, W, np.ascontiguousarray(self.intercept_,
                                                                       dtype=np.float64))
 
-    def predict(self, X, lengths):
+    def predict(self, X: MatrixLike, lengths: ArrayLike) -> LabelArray:
         """The highest-scoring label sequence of each sequence (Viterbi), by token."""
         X, offsets = self._check_predict_input(X, lengths)
         W, head = self._scoring_weights(X)
         return self.classes_[_structured.decode(X, W, head, offsets)]
 
-    def score(self, X, y, lengths):
+    def score(self, X: MatrixLike, y: ArrayLike, lengths: ArrayLike) -> float:
         """Token accuracy of ``predict(X, lengths)`` against ``y``."""
         pred = self.predict(X, lengths)
         y = check_labels(y, len(pred))

@@ -1,4 +1,8 @@
 """The voted perceptron (Freund and Schapire 1999)."""
+from __future__ import annotations
+
+from typing import Any, Optional
+
 import numpy as np
 
 from ._core import voted as _voted
@@ -6,9 +10,10 @@ from ._base import BaseEstimator, ClassifierMixin
 from ._parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
 from ._registry import (attr, check_common, check_history, check_int, is_array, need,
                         register_model)
+from ._typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from ._validation import (CSRData, check_feature_names, check_finite, check_fit_input,
                           check_is_fitted, check_n_features, check_random_seed, check_scalar,
-                          check_X, label_signs, mix64)
+                          check_X, label_signs, mix64, MAX_EPOCHS_RECORDED)
 
 __all__ = ["VotedPerceptron"]
 
@@ -31,7 +36,8 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
     ----------
     max_iter : int, default=10
         Epochs (Freund and Schapire's T); the fit also stops after an epoch
-        without mistakes.
+        without mistakes.  At most 10**7 (the fit records each epoch's
+        mistakes in an array of max_iter counts).
     fit_intercept : bool, default=True
     shuffle : bool, default=True
     random_state : None, int, numpy.random.Generator or RandomState, default=None
@@ -60,8 +66,9 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         As in ``Perceptron`` (``mistakes_`` summed over one-vs-rest problems).
     """
 
-    def __init__(self, max_iter=10, fit_intercept=True, shuffle=True, random_state=None,
-                 max_vectors=1000, n_jobs=None):
+    def __init__(self, max_iter: int = 10, fit_intercept: bool = True, shuffle: bool = True,
+                 random_state: Any = None, max_vectors: int = 1000,
+                 n_jobs: Optional[int] = None) -> None:
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
         self.shuffle = shuffle
@@ -69,13 +76,14 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         self.max_vectors = max_vectors
         self.n_jobs = n_jobs
 
-    def fit(self, X, y):
+    def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
         """Train on X (n_samples, n_features) and labels y (n_samples,).
 
         X may be sparse, as ``Perceptron.fit`` takes it (CSR used in place;
         the vectors kept are dense, in the values' dtype).
         """
-        max_iter = check_scalar(self.max_iter, "max_iter", "int", low=1)
+        max_iter = check_scalar(self.max_iter, "max_iter", "int", low=1,
+                                high=MAX_EPOCHS_RECORDED)
         fit_intercept = check_scalar(self.fit_intercept, "fit_intercept", "bool")
         shuffle = check_scalar(self.shuffle, "shuffle", "bool")
         max_vectors = check_scalar(self.max_vectors, "max_vectors", "int", low=1)
@@ -124,7 +132,7 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         check_feature_names(self, names_source, reset=True)
         return self
 
-    def decision_function(self, X):
+    def decision_function(self, X: MatrixLike) -> Float64Array:
         """The vote ``sum_i c_i sign(v_i.x + b_i) / sum_i c_i`` in [-1, 1].
 
         Returns shape (n_samples,) for two classes (positive: ``classes_[1]``),
@@ -153,7 +161,7 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
                 row /= total
         return out[0] if len(out) == 1 else out.T.copy()
 
-    def predict(self, X):
+    def predict(self, X: MatrixLike) -> LabelArray:
         """Class of each row by the weighted vote (``classes_[0]`` on a tie)."""
         scores = self.decision_function(X)
         index = (scores > 0).astype(np.intp) if scores.ndim == 1 else np.argmax(scores, axis=1)

@@ -51,7 +51,7 @@ def test_a9a_same_as_scikit_learn(a9a_path, dtype):
     X, y = load_svmlight(a9a_path, dtype=dtype)
     assert isinstance(X, sp.csr_matrix)
     assert X.shape == (32561, 123)
-    assert X.indices.dtype == X.indptr.dtype == np.int64
+    assert X.indices.dtype == X.indptr.dtype == np.int32
     assert_same_csr(X, Xs, y, ys)
     assert X.has_sorted_indices
 
@@ -679,3 +679,49 @@ def test_label_signs_are_counted():
     assert signs == (2, 0) and y.tolist() == [1.0, -1.0, 1.0]
     _, _, signs = load_svmlight_signs(io.BytesIO(b"1 1:1\n-1 2:1\n+2 3:1\n0 1:1\n"))
     assert signs == (1, 1)
+
+
+# ------------------------------------------------------- index dtype
+
+def test_indices_are_int32_when_they_fit_int64_when_needed_or_asked():
+    small = b"1 1:0.5 3:2\n-1 2:1\n"
+    for output in ("scipy", "csr"):
+        X, _ = load_bytes(small, output=output)
+        assert X.indices.dtype == X.indptr.dtype == np.int32
+        X, _ = load_bytes(small, output=output, index_dtype=np.int64)
+        assert X.indices.dtype == X.indptr.dtype == np.int64
+        X, _ = load_bytes(small, output=output, index_dtype="int32")
+        assert X.indices.dtype == np.int32
+    # a column past int32: int64 by default, an error naming the way out with int32
+    big = b"1 1:0.5 3000000000:2\n-1 2:1\n"
+    X, _ = load_bytes(big, output="csr")
+    assert X.indices.dtype == X.indptr.dtype == np.int64
+    assert X.shape == (2, 3000000000) and X.indices[-2] == 2999999999
+    with pytest.raises(SvmlightFormatError, match="index_dtype=np.int64"):
+        load_bytes(big, output="csr", index_dtype=np.int32)
+    # n_features alone past int32 needs int64 too
+    X, _ = load_bytes(small, output="csr", n_features=2**31)
+    assert X.indices.dtype == np.int64 and X.shape[1] == 2**31
+    # the same values whatever the index dtype
+    a, ya = load_bytes(small, output="csr")
+    b, yb = load_bytes(small, output="csr", index_dtype=np.int64)
+    np.testing.assert_array_equal(a.indices, b.indices)
+    np.testing.assert_array_equal(a.indptr, b.indptr)
+    np.testing.assert_array_equal(a.data, b.data)
+    np.testing.assert_array_equal(ya, yb)
+
+
+def test_default_output_is_taken_by_scikit_learns_sparse_estimators(rng):
+    pytest.importorskip("sklearn")
+    from sklearn.linear_model import Perceptron as SkPerceptron, SGDClassifier
+    from sklearn.svm import LinearSVC
+
+    X = sp.random(60, 8, density=0.4, format="csr", random_state=0)
+    y = np.where(rng.standard_normal(60) > 0, 1, -1)
+    buf = io.BytesIO()
+    dump_svmlight(X, y, buf)
+    Xr, yr = load_bytes(buf.getvalue(), n_features=8)
+    assert Xr.indices.dtype == np.int32
+    for est in (LinearSVC(), SGDClassifier(max_iter=5, tol=None), SkPerceptron()):
+        est.fit(Xr, yr)
+        assert est.predict(Xr).shape == (60,)

@@ -1,0 +1,31 @@
+"""Type aliases of the public API (for annotations only; nothing here runs
+in a fit).
+
+``X`` is anything ``numpy.asarray`` takes (lists, ndarrays, pandas
+DataFrames), a scipy.sparse matrix (typed as such by scipy-stubs when they
+are installed; any object otherwise) or a :class:`perceptron.io.CSRData`.
+"""
+import sys
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+if sys.version_info >= (3, 11):
+    from typing import Self
+elif TYPE_CHECKING:
+    from typing_extensions import Self
+else:  # annotations only: never evaluated at run time before 3.11
+    Self = Any
+
+__all__ = ["MatrixLike", "ArrayLike", "Float64Array", "LabelArray", "Self"]
+
+# The data a fit or a prediction takes.  Both are Any to a type checker: the
+# estimators take more than numpy.typing.ArrayLike says (scipy.sparse matrices,
+# CSRData, pandas objects; checked at run time by perceptron._validation), and
+# their bodies rebind X and y to the checked arrays.
+MatrixLike = Any  # array-like, scipy.sparse matrix or CSRData, (n_samples, n_features)
+ArrayLike = Any  # array-like: labels, sample weights, a row
+# scores (decision_function) and labels (predict)
+Float64Array = npt.NDArray[np.float64]
+LabelArray = npt.NDArray[Any]
