@@ -22,7 +22,7 @@ from ._core import online as _online
 from ._parallel import map_threads
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES
 from ._training import raise_for_status
-from ._validation import CSRData, mix64
+from ._validation import CSRData, is_one_of, mix64
 
 MIXINGS = ("uniform", "mistakes")
 
@@ -33,7 +33,7 @@ THREAD_MIN_WORK = 1 << 18
 
 
 def check_mixing(mixing):
-    if mixing not in MIXINGS:
+    if not is_one_of(mixing, MIXINGS):  # an array's == is not a bool
         raise ValueError(f"mixing must be 'uniform' or 'mistakes', got {mixing!r}")
     return mixing
 

@@ -40,11 +40,10 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
         "perceptron.dask needs dask and distributed, which are not installed: "
         "pip install perceptron-family[dask]") from _err
 
-from ._mixing import MIXINGS, mix, mix_into, mixing_coefficients, shard_epoch, shard_seeds
+from ._mixing import check_mixing, mix, mix_into, mixing_coefficients, shard_epoch, shard_seeds
 from ._state import C_EPOCHS, C_STEPS, OnlineState
 from ._training import Problem, StopRule, rule_loss_key
 from ._validation import (check_feature_names, check_labels, check_random_seed, check_scalar,
-                          is_one_of,
                           check_X, is_sparse, label_signs, mix64, require_two_classes,
                           unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
@@ -294,8 +293,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     if lengths is not None and not structured:
         raise ValueError("lengths is for a StructuredPerceptron only")
     p = estimator._check_params() if structured else _check_estimator(estimator)
-    if not is_one_of(mixing, MIXINGS):
-        raise ValueError(f"mixing must be 'uniform' or 'mistakes', got {mixing!r}")
+    check_mixing(mixing)
     max_iter = p["max_iter"] if max_iter is None else check_scalar(max_iter, "max_iter", "int",
                                                                    low=1)
     if n_shards is not None:
