@@ -56,6 +56,15 @@ FIXED_ORDER_FAILURES = {
         "check's 87% (the shuffled default gives 100%)",
 }
 
+MIXING_FAILURES = {
+    "check_class_weight_classifiers":
+        "with n_jobs=2 one multinomial problem trains by iterative parameter mixing "
+        "(McDonald, Hall and Mann 2010): two shards of 25 rows of the check's overlapping "
+        "blobs, their weights averaged after each epoch; the mixture of the two class-weighted "
+        "perceptrons gives class 0 to 42% of the test rows (3 blobs), below the check's 87% "
+        "(n_jobs=1 gives 100%)",
+}
+
 
 def expected_failures(estimator):
     failures = dict(getattr(estimator, "_sklearn_expected_failures", {}))
@@ -67,6 +76,8 @@ def expected_failures(estimator):
         failures.update(NO_INTERCEPT_FAILURES)
     if not estimator.shuffle:
         failures.update(FIXED_ORDER_FAILURES)
+    if estimator.n_jobs not in (None, 1) and estimator.multiclass == "multinomial":
+        failures.update(MIXING_FAILURES)
     return failures
 
 
