@@ -18,17 +18,28 @@ C_EPOCHS: int
 N_COUNTERS: int
 
 class LoopParams:
-    eta: float
-    margin: float
-    fit_intercept: bool
-    shuffle: bool
-    average: bool
-    pocket: bool
-    stop_when_converged: bool
-    batch_size: Optional[int]
-    penalty: Optional[str]
-    alpha: float
-    l1_ratio: float
+    @property
+    def eta(self) -> float: ...
+    @property
+    def margin(self) -> float: ...
+    @property
+    def fit_intercept(self) -> bool: ...
+    @property
+    def shuffle(self) -> bool: ...
+    @property
+    def average(self) -> bool: ...
+    @property
+    def pocket(self) -> bool: ...
+    @property
+    def stop_when_converged(self) -> bool: ...
+    @property
+    def batch_size(self) -> Optional[int]: ...
+    @property
+    def penalty(self) -> Optional[str]: ...
+    @property
+    def alpha(self) -> float: ...
+    @property
+    def l1_ratio(self) -> float: ...
     def __init__(self, *, eta: float, margin: float, fit_intercept: bool, shuffle: bool,
                  average: bool, pocket: bool, stop_when_converged: bool,
                  batch_size: Optional[int] = ..., penalty: Optional[str] = ...,

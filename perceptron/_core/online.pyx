@@ -142,17 +142,50 @@ cdef class LoopParams:
                 "penalty": _PENALTY_NAMES[self.c.penalty], "alpha": self.c.alpha,
                 "l1_ratio": self.c.l1_ratio}
 
-    eta = property(lambda self: self.c.eta)
-    margin = property(lambda self: self.c.margin)
-    fit_intercept = property(lambda self: bool(self.c.fit_intercept))
-    shuffle = property(lambda self: bool(self.c.shuffle))
-    average = property(lambda self: bool(self.c.average))
-    pocket = property(lambda self: bool(self.c.pocket))
-    stop_when_converged = property(lambda self: bool(self.c.stop_when_converged))
-    batch_size = property(lambda self: self.c.batch_size or None)
-    penalty = property(lambda self: _PENALTY_NAMES[self.c.penalty])
-    alpha = property(lambda self: self.c.alpha)
-    l1_ratio = property(lambda self: self.c.l1_ratio)
+    # read-only views of the C struct (a lambda cannot reach a cdef attribute)
+    @property
+    def eta(self):
+        return self.c.eta
+
+    @property
+    def margin(self):
+        return self.c.margin
+
+    @property
+    def fit_intercept(self):
+        return bool(self.c.fit_intercept)
+
+    @property
+    def shuffle(self):
+        return bool(self.c.shuffle)
+
+    @property
+    def average(self):
+        return bool(self.c.average)
+
+    @property
+    def pocket(self):
+        return bool(self.c.pocket)
+
+    @property
+    def stop_when_converged(self):
+        return bool(self.c.stop_when_converged)
+
+    @property
+    def batch_size(self):
+        return self.c.batch_size or None
+
+    @property
+    def penalty(self):
+        return _PENALTY_NAMES[self.c.penalty]
+
+    @property
+    def alpha(self):
+        return self.c.alpha
+
+    @property
+    def l1_ratio(self):
+        return self.c.l1_ratio
 
     def __reduce__(self):
         return _loop_params_from_dict, (self._asdict(),)
