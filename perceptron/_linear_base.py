@@ -47,6 +47,42 @@ def linear_decision(X, W, b, n_threads=None):
     return out
 
 
+def linear_predict_index(X, W, b, n_threads=None):
+    """The class index of each row, (n,) intp: ``a > 0`` for one row of
+    weights, else the first largest activation, from the activations
+    ``linear_decision`` computes (the same operations), without writing
+    them out.  The same errors as ``linear_decision``."""
+    if n_threads is None:
+        n_threads = available_threads()
+    if W.dtype != X.dtype:
+        W = W.astype(X.dtype)
+    W = np.ascontiguousarray(W)
+    b = np.ascontiguousarray(b, dtype=np.float64)
+    n, d = X.shape
+    k = W.shape[0]
+    index = np.empty(n, dtype=np.intp)
+    if isinstance(X, CSRData):
+        chunks = row_chunks(n, max(1, X.nnz // n) * k, n_threads)
+
+        def run(lo, hi):
+            return _decision.predict_csr(X.data, X.indices, X.indptr, d, W, b, index[lo:hi],
+                                         np.empty(k), lo)
+    else:
+        chunks = row_chunks(n, d * k, n_threads)
+
+        def run(lo, hi):
+            return _decision.predict_dense(X[lo:hi], W, b, index[lo:hi], np.empty(k))
+    counts = map_threads(run, chunks, len(chunks))
+    if any(nonfinite for nonfinite, _ in counts):
+        values = X.data if isinstance(X, CSRData) else X
+        if not np.isfinite(values).all():
+            raise ValueError("X contains NaN or infinity; remove or impute those values first")
+        if any(nan for _, nan in counts):
+            raise ValueError("the decision function overflowed (X holds values too large "
+                             "for the model's weights)")
+    return index
+
+
 class LinearClassifierMixin(ClassifierMixin):
     """Scoring of a fitted linear model: ``decision_function`` and ``predict``.
 
@@ -162,13 +198,16 @@ class LinearClassifierMixin(ClassifierMixin):
 
     def predict(self, X):
         """Class of each row (an indicator matrix for a multi-label model)."""
-        scores = self.decision_function(X)
         if self._multilabel:
-            return (scores > 0).astype(np.int64)
-        if scores.ndim == 1:
-            index = (scores > 0).astype(np.intp)
-        else:
-            index = np.argmax(scores, axis=1)
+            return (self.decision_function(X) > 0).astype(np.int64)
+        check_is_fitted(self)
+        check_feature_names(self, X, reset=False)
+        X = check_X(X, accept_sparse=True)
+        check_n_features(self, X)
+        # the compiled loop picks each row's class from its activations (as
+        # argmax over decision_function would) without writing them out
+        index = linear_predict_index(X, _dense(self.coef_), self.intercept_,
+                                     scoring_threads(getattr(self, "n_jobs", None)))
         # take(mode="clip") skips the bounds checks of fancy indexing: the
         # indices are valid by construction, and this is 4x faster
         return self.classes_.take(index, mode="clip")
