@@ -58,9 +58,13 @@ class OnlineState:
         self.rng_state = np.array([seed], dtype=np.uint64)
         self.rows = None
 
-    def copy(self):
+    def copy(self, rows=True):
+        """A deep copy; rows=False leaves the row order out (None), for a
+        caller that sets a new one (one-vs-rest states share theirs)."""
         new = object.__new__(type(self))
         for name, value in vars(self).items():
+            if name == "rows" and not rows:
+                value = None
             setattr(new, name, value.copy() if isinstance(value, np.ndarray) else value)
         return new
 

@@ -4,7 +4,7 @@ matrix, the statuses of the compiled loops, per-call histories, class
 weights, the early-stopping split, and the check of a training state read
 from a model file."""
 import weakref
-from typing import Dict
+from typing import Dict, Optional
 
 import numpy as np
 
@@ -71,12 +71,37 @@ def appended(arr, value, dtype):
 
 
 class Problem:
-    """One run of the loops: a state and the labels it trains on."""
+    """One run of the loops: a state and the labels it trains on.
+
+    `labels` may be a function that makes them: one-vs-rest makes each
+    class's n signs when its loop runs, so that k classes never hold k
+    label arrays of n rows at once.  `order`: a SharedOrder when the problem
+    visits the rows in an order shared with other problems."""
 
     def __init__(self, state, labels):
         self.state = state
-        self.labels = labels
+        self._labels = labels
+        self.order: Optional["SharedOrder"] = None
         self.history: Dict[str, list] = {"mistakes": [], "updates": [], "loss": []}
+
+    @property
+    def labels(self):
+        return self._labels() if callable(self._labels) else self._labels
+
+    @labels.setter
+    def labels(self, value):
+        self._labels = value
+
+
+class SharedOrder:
+    """The rows the one-vs-rest problems visit, in one order for all of
+    them: shuffled once an epoch with the generator state `rng_state` (an
+    array shared with the first problem's state, so that it is saved and
+    continued with it), then visited as they are by every class."""
+
+    def __init__(self, rows, rng_state):
+        self.rows = rows
+        self.rng_state = rng_state
 
 
 def labels_not_in(seen, known):

@@ -12,7 +12,7 @@ from ._parallel import map_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
                         register_model, register_value_type)
 from ._state import OnlineState
-from ._training import (Problem, appended, check_saved_state, check_state_params,
+from ._training import (Problem, SharedOrder, appended, check_saved_state, check_state_params,
                         class_weights, fit_epochwise, initial_weights, labels_not_in,
                         resolve_jobs, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
@@ -340,15 +340,51 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             return "multinomial", [Problem(state(k, True, seed, 0), index)]
         problems = []
         for j in range(k):
-            col = index[:, j] if kind == "multilabel" else (index == j)
-            signs = label_signs(col)
-            problems.append(Problem(state(1, False, mix64(seed ^ (j + 1)), j), signs))
+            if kind == "multilabel":
+                labels = label_signs(index[:, j])
+            else:
+                # made when the class's loop runs: k arrays of n signs held at
+                # once would be O(n*k) memory
+                labels = _class_signs(index, j)
+            problems.append(Problem(state(1, False, mix64(seed ^ (j + 1)), j), labels))
         return ("multilabel" if kind == "multilabel" else "ovr"), problems
+
+    @staticmethod
+    def _share_order(problems, rows):
+        """One-vs-rest: every class visits `rows`, one array, in one order
+        (shuffled once an epoch by the first class's generator)."""
+        order = SharedOrder(rows, problems[0].state.rng_state)
+        for pr in problems:
+            pr.state.rows = rows
+            pr.order = order
 
     # -------------------------------------------------------------- training
 
     def _run(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
-        """n_epochs epochs of every (active) problem, on threads; returns results."""
+        """n_epochs epochs of every (active) problem, on threads; returns results
+        (the last epoch's of each problem when they share an order)."""
+        order = problems[0].order if problems else None
+        if order is None:
+            return self._run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop)
+        # one order for all: shuffled here once an epoch, then every class's
+        # loop visits it as it is; a class stops after an epoch without
+        # an update, as its own loop would stop
+        given = loop_params._asdict()
+        params = _online.LoopParams(**{**given, "keep_order": True})
+        active, last = list(problems), {}
+        for _ in range(n_epochs):
+            if given["shuffle"]:
+                _online.shuffle_rows(order.rng_state, order.rows)
+            results = self._run_each(X, active, sw, params, 1, min(n_threads, len(active)), stop)
+            last.update((id(pr), res) for pr, res in zip(active, results))
+            if given["stop_when_converged"]:
+                active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0]
+            if not active:
+                break
+        return [last[id(pr)] for pr in problems]
+
+    def _run_each(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
+        """n_epochs epochs of each problem on its own, on threads; returns results."""
         def job(problem):
             return _online.run_epochs(problem.state, X, problem.labels, sw, loop_params,
                                       n_epochs, stop)
@@ -430,9 +466,12 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if p["early_stopping"]:
             rows, val_rows = validation_split(rows, target, kind, p["validation_fraction"],
                                                mix64(seed ^ 0x5EED))
+        if mode == "ovr":
+            self._share_order(problems, rows)
         for j, pr in enumerate(problems):
-            # each problem shuffles its own order in place; the last takes rows itself
-            pr.state.rows = rows if j == len(problems) - 1 else rows.copy()
+            if mode != "ovr":
+                # each problem shuffles its own order in place; the last takes rows itself
+                pr.state.rows = rows if j == len(problems) - 1 else rows.copy()
             if p["pocket"]:
                 pr.state.start_pocket(X, pr.labels, sw, from_current=True)
 
@@ -545,7 +584,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             if self.coef_.dtype != X.dtype:
                 X = X.astype(self.coef_.dtype)
             # work on copies: a failed or interrupted call leaves the model as it was
-            states = [s.copy() for s in self._states]
+            states = [s.copy(rows=False) for s in self._states]
             check_state_params(states[0], p)
         arr = np.asarray(y)
         multilabel = arr.ndim == 2 and arr.shape[1] > 1
@@ -579,8 +618,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                         zip(states, self._chunk_labels(mode, target, len(labels)))]
         rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
         if len(rows):
+            if mode == "ovr":
+                self._share_order(problems, rows)
             for pr in problems:
-                pr.state.rows = rows.copy()
+                if mode != "ovr":
+                    pr.state.rows = rows.copy()
                 if p["pocket"]:
                     pr.state.start_pocket(X, pr.labels, sw, from_current=first)
             self._run(X, problems, sw, self._loop_params(p, stop_when_converged=False), 1,
@@ -694,7 +736,12 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             return [target]
         if mode == "multilabel":
             return [label_signs(target[:, j]) for j in range(k)]
-        return [label_signs(target == j) for j in range(k)]
+        return [_class_signs(target, j) for j in range(k)]
+
+
+def _class_signs(index, j):
+    """A function making the one-vs-rest signs of class j (+1 where index == j)."""
+    return lambda: label_signs(index == j)
 
 
 

@@ -60,6 +60,8 @@ cdef struct Params:
     bint pocket
     bint stop_when_converged
     Py_ssize_t batch_size       # 0: online
+    bint keep_order             # shuffle: the caller shuffled the rows (an order shared by
+                                # several problems); visit them as they are
 
 
 cdef struct Model:

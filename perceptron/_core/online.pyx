@@ -96,7 +96,8 @@ cdef class LoopParams:
     cdef Params c
 
     def __init__(self, *, double eta, double margin, bint fit_intercept, bint shuffle,
-                 bint average, bint pocket, bint stop_when_converged, batch_size=None):
+                 bint average, bint pocket, bint stop_when_converged, batch_size=None,
+                 bint keep_order=False):
         if batch_size is not None and batch_size < 0:
             raise ValueError(f"batch_size must be None or >= 0, got {batch_size!r}")
         self.c.eta = eta
@@ -107,13 +108,14 @@ cdef class LoopParams:
         self.c.pocket = pocket
         self.c.stop_when_converged = stop_when_converged
         self.c.batch_size = batch_size or 0
+        self.c.keep_order = keep_order
 
     def _asdict(self):
         return {"eta": self.c.eta, "margin": self.c.margin,
                 "fit_intercept": self.c.fit_intercept, "shuffle": self.c.shuffle,
                 "average": self.c.average, "pocket": self.c.pocket,
                 "stop_when_converged": self.c.stop_when_converged,
-                "batch_size": self.c.batch_size or None}
+                "batch_size": self.c.batch_size or None, "keep_order": self.c.keep_order}
 
     eta = property(lambda self: self.c.eta)
     margin = property(lambda self: self.c.margin)
@@ -123,6 +125,7 @@ cdef class LoopParams:
     pocket = property(lambda self: bool(self.c.pocket))
     stop_when_converged = property(lambda self: bool(self.c.stop_when_converged))
     batch_size = property(lambda self: self.c.batch_size or None)
+    keep_order = property(lambda self: bool(self.c.keep_order))
 
     def __reduce__(self):
         return _loop_params_from_dict, (self._asdict(),)
@@ -317,7 +320,7 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
         E.raw_loss = 0.0
         E.status = loop.STATUS_OK
         E.bad_row = -1
-        if P.shuffle:
+        if P.shuffle and not P.keep_order:
             active_simd().shuffle(M.rng, D.rows, <size_t>D.n_rows)
         if P.batch_size > 0:
             _epoch_batch(R, W, D, M, P, multinomial, &E, &countdown, check_every)
@@ -585,3 +588,18 @@ def shuffled_orders(Py_ssize_t n, Py_ssize_t n_epochs, uint64_t seed):
             active_simd().shuffle(&rng, &order[0], <size_t>n)
         orders[e] = np.asarray(order)
     return orders
+
+
+def shuffle_rows(uint64_t[::1] rng_state, ptrdiff_t[::1] rows):
+    """Shuffle `rows` in place as an epoch of run_epochs does, with the
+    generator state rng_state[0] (advanced): one order for several problems
+    that run with keep_order (one-vs-rest)."""
+    cdef ptn_rng rng
+    if rng_state.shape[0] != 1:
+        raise ValueError("shuffle_rows: rng_state must hold one state")
+    if rows.shape[0] == 0:
+        return
+    rng.state = rng_state[0]
+    with nogil:
+        active_simd().shuffle(&rng, &rows[0], <size_t>rows.shape[0])
+    rng_state[0] = rng.state
