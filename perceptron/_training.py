@@ -12,7 +12,7 @@ from ._core import decision as _decision, online as _online
 from ._parallel import available_threads, resolve_n_jobs
 from ._registry import attr, need
 from ._state import C_EPOCHS, N_COUNTERS, OnlineState
-from ._validation import CSRData, check_scalar
+from ._validation import CSRData, check_scalar, label_signs
 
 
 def class_weights(class_weight, classes, class_index):
@@ -102,6 +102,56 @@ class SharedOrder:
     def __init__(self, rows, rng_state):
         self.rows = rows
         self.rng_state = rng_state
+
+
+def share_order(problems, rows):
+    """One-vs-rest: every class visits `rows`, one array, in one order
+    (shuffled once an epoch by the first class's generator)."""
+    order = SharedOrder(rows, problems[0].state.rng_state)
+    for pr in problems:
+        pr.state.rows = rows
+        pr.order = order
+
+
+def class_signs(index, j):
+    """A function making the one-vs-rest signs of class j (+1 where index == j)."""
+    return lambda: label_signs(index == j)
+
+
+def chunk_labels(mode, target, k):
+    """The labels of each problem of a partial_fit chunk (one-vs-rest: made
+    when the class's loop runs)."""
+    if mode == "binary":
+        return [label_signs(target == 1)]
+    if mode == "multinomial":
+        return [target]
+    if mode == "multilabel":
+        return [label_signs(target[:, j]) for j in range(k)]
+    return [class_signs(target, j) for j in range(k)]
+
+
+def run_in_shared_order(run_each, X, problems, sw, loop_params, n_epochs, n_threads, stop):
+    """n_epochs epochs of problems that share a SharedOrder: the rows are
+    shuffled here once an epoch (when loop_params shuffles), then every
+    problem's loop visits them as they are (keep_order), by
+    ``run_each(X, problems, sw, params, 1, n_threads, stop)``.  A problem stops
+    after an epoch without an update, as its own loop would.  Returns the
+    last epoch's result of each problem."""
+    order = problems[0].order
+    given = loop_params._asdict()
+    params = _online.LoopParams(**{**given, "keep_order": True})
+    active = list(problems)
+    last: Dict[int, dict] = {}
+    for _ in range(n_epochs):
+        if given["shuffle"]:
+            _online.shuffle_rows(order.rng_state, order.rows)
+        results = run_each(X, active, sw, params, 1, min(n_threads, len(active)), stop)
+        last.update((id(pr), res) for pr, res in zip(active, results))
+        if given["stop_when_converged"]:
+            active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0]
+        if not active:
+            break
+    return [last[id(pr)] for pr in problems]
 
 
 def labels_not_in(seen, known):

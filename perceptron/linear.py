@@ -12,9 +12,9 @@ from ._parallel import map_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
                         register_model, register_value_type)
 from ._state import OnlineState
-from ._training import (Problem, SharedOrder, appended, check_saved_state, check_state_params,
-                        class_weights, fit_epochwise, initial_weights, labels_not_in,
-                        resolve_jobs, validation_split)
+from ._training import (Problem, appended, check_saved_state, check_state_params, chunk_labels,
+                        class_signs, class_weights, fit_epochwise, initial_weights, labels_not_in,
+                        resolve_jobs, run_in_shared_order, share_order, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
 from ._validation import (check_array, check_feature_names, check_labels,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
@@ -345,43 +345,18 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             else:
                 # made when the class's loop runs: k arrays of n signs held at
                 # once would be O(n*k) memory
-                labels = _class_signs(index, j)
+                labels = class_signs(index, j)
             problems.append(Problem(state(1, False, mix64(seed ^ (j + 1)), j), labels))
         return ("multilabel" if kind == "multilabel" else "ovr"), problems
-
-    @staticmethod
-    def _share_order(problems, rows):
-        """One-vs-rest: every class visits `rows`, one array, in one order
-        (shuffled once an epoch by the first class's generator)."""
-        order = SharedOrder(rows, problems[0].state.rng_state)
-        for pr in problems:
-            pr.state.rows = rows
-            pr.order = order
 
     # -------------------------------------------------------------- training
 
     def _run(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
-        """n_epochs epochs of every (active) problem, on threads; returns results
-        (the last epoch's of each problem when they share an order)."""
-        order = problems[0].order if problems else None
-        if order is None:
-            return self._run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop)
-        # one order for all: shuffled here once an epoch, then every class's
-        # loop visits it as it is; a class stops after an epoch without
-        # an update, as its own loop would stop
-        given = loop_params._asdict()
-        params = _online.LoopParams(**{**given, "keep_order": True})
-        active, last = list(problems), {}
-        for _ in range(n_epochs):
-            if given["shuffle"]:
-                _online.shuffle_rows(order.rng_state, order.rows)
-            results = self._run_each(X, active, sw, params, 1, min(n_threads, len(active)), stop)
-            last.update((id(pr), res) for pr, res in zip(active, results))
-            if given["stop_when_converged"]:
-                active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0]
-            if not active:
-                break
-        return [last[id(pr)] for pr in problems]
+        """n_epochs epochs of every (active) problem, on threads; returns results."""
+        if problems and problems[0].order is not None:
+            return run_in_shared_order(self._run_each, X, problems, sw, loop_params, n_epochs,
+                                       n_threads, stop)
+        return self._run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop)
 
     def _run_each(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
         """n_epochs epochs of each problem on its own, on threads; returns results."""
@@ -467,7 +442,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             rows, val_rows = validation_split(rows, target, kind, p["validation_fraction"],
                                                mix64(seed ^ 0x5EED))
         if mode == "ovr":
-            self._share_order(problems, rows)
+            share_order(problems, rows)
         for j, pr in enumerate(problems):
             if mode != "ovr":
                 # each problem shuffles its own order in place; the last takes rows itself
@@ -615,11 +590,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             assert states is not None
             mode = self._mode
             problems = [Problem(state, labels_j) for state, labels_j in
-                        zip(states, self._chunk_labels(mode, target, len(labels)))]
+                        zip(states, chunk_labels(mode, target, len(labels)))]
         rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
         if len(rows):
             if mode == "ovr":
-                self._share_order(problems, rows)
+                share_order(problems, rows)
             for pr in problems:
                 if mode != "ovr":
                     pr.state.rows = rows.copy()
@@ -727,21 +702,6 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                 for s in states:
                     s.insert_class(position)
         return np.searchsorted(known, y).astype(np.int32), known
-
-    @staticmethod
-    def _chunk_labels(mode, target, k):
-        if mode == "binary":
-            return [label_signs(target == 1)]
-        if mode == "multinomial":
-            return [target]
-        if mode == "multilabel":
-            return [label_signs(target[:, j]) for j in range(k)]
-        return [_class_signs(target, j) for j in range(k)]
-
-
-def _class_signs(index, j):
-    """A function making the one-vs-rest signs of class j (+1 where index == j)."""
-    return lambda: label_signs(index == j)
 
 
 
