@@ -47,11 +47,14 @@ def linear_decision(X, W, b, n_threads=None):
     return out
 
 
-def linear_predict_index(X, W, b, n_threads=None):
+def linear_predict_index(X, W, b, n_threads=None, classes=None):
     """The class index of each row, (n,) intp: ``a > 0`` for one row of
     weights, else the first largest activation, from the activations
     ``linear_decision`` computes (the same operations), without writing
-    them out.  The same errors as ``linear_decision``."""
+    them out.  The same errors as ``linear_decision``.
+
+    With `classes`, returns ``classes[index]`` instead, each thread taking
+    the labels of its own rows while their indices are in its cache."""
     if n_threads is None:
         n_threads = available_threads()
     if W.dtype != X.dtype:
@@ -61,17 +64,26 @@ def linear_predict_index(X, W, b, n_threads=None):
     n, d = X.shape
     k = W.shape[0]
     index = np.empty(n, dtype=np.intp)
+    labels = None if classes is None else np.empty(n, dtype=classes.dtype)
     if isinstance(X, CSRData):
         chunks = row_chunks(n, max(1, X.nnz // n) * k, n_threads)
 
-        def run(lo, hi):
+        def pick(lo, hi):
             return _decision.predict_csr(X.data, X.indices, X.indptr, d, W, b, index[lo:hi],
                                          np.empty(k), lo)
     else:
         chunks = row_chunks(n, d * k, n_threads)
 
-        def run(lo, hi):
+        def pick(lo, hi):
             return _decision.predict_dense(X[lo:hi], W, b, index[lo:hi], np.empty(k))
+
+    def run(lo, hi):
+        counts = pick(lo, hi)
+        if labels is not None and not counts[0]:
+            # take(mode="clip") skips the bounds checks of fancy indexing:
+            # the indices are valid by construction
+            classes.take(index[lo:hi], out=labels[lo:hi], mode="clip")
+        return counts
     counts = map_threads(run, chunks, len(chunks))
     if any(nonfinite for nonfinite, _ in counts):
         values = X.data if isinstance(X, CSRData) else X
@@ -80,7 +92,9 @@ def linear_predict_index(X, W, b, n_threads=None):
         if any(nan for _, nan in counts):
             raise ValueError("the decision function overflowed (X holds values too large "
                              "for the model's weights)")
-    return index
+        if labels is not None:
+            classes.take(index, out=labels, mode="clip")
+    return index if labels is None else labels
 
 
 class LinearClassifierMixin(ClassifierMixin):
@@ -206,8 +220,9 @@ class LinearClassifierMixin(ClassifierMixin):
         check_n_features(self, X)
         # the compiled loop picks each row's class from its activations (as
         # argmax over decision_function would) without writing them out
-        index = linear_predict_index(X, _dense(self.coef_), self.intercept_,
-                                     scoring_threads(getattr(self, "n_jobs", None)))
+        return linear_predict_index(X, _dense(self.coef_), self.intercept_,
+                                    scoring_threads(getattr(self, "n_jobs", None)),
+                                    classes=self.classes_)
         # take(mode="clip") skips the bounds checks of fancy indexing: the
         # indices are valid by construction, and this is 4x faster
         return self.classes_.take(index, mode="clip")

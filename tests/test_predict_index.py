@@ -53,3 +53,16 @@ def test_overflow_to_nan_raises():
     W = np.array([[np.inf, np.inf]])  # inf - inf: NaN
     with pytest.raises(ValueError, match="overflowed"):
         linear_predict_index(X, W, np.zeros(1), 1)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_labels_taken_per_thread_equal_classes_of_the_indices(rng, threads, monkeypatch):
+    from perceptron import _parallel
+
+    monkeypatch.setattr(_parallel, "PARALLEL_MIN_WORK", 1)
+    X = rng.standard_normal((50, 4))
+    W = rng.standard_normal((3, 4))
+    classes = np.array(["ant", "bee", "cicada"])
+    index = linear_predict_index(X, W, np.zeros(3), threads)
+    np.testing.assert_array_equal(linear_predict_index(X, W, np.zeros(3), threads, classes),
+                                  classes[index])
