@@ -53,8 +53,10 @@ def linear_predict_index(X, W, b, n_threads=None, classes=None):
     ``linear_decision`` computes (the same operations), without writing
     them out.  The same errors as ``linear_decision``.
 
-    With `classes`, returns ``classes[index]`` instead, each thread taking
-    the labels of its own rows while their indices are in its cache."""
+    With `classes`, returns ``classes[index]`` instead: each thread picks
+    the indices of a block of its rows into a small buffer that stays in
+    its cache and takes their labels from there (no array of n indices to
+    write, fault in and read again)."""
     if n_threads is None:
         n_threads = available_threads()
     if W.dtype != X.dtype:
@@ -63,27 +65,38 @@ def linear_predict_index(X, W, b, n_threads=None, classes=None):
     b = np.ascontiguousarray(b, dtype=np.float64)
     n, d = X.shape
     k = W.shape[0]
-    index = np.empty(n, dtype=np.intp)
-    labels = None if classes is None else np.empty(n, dtype=classes.dtype)
     if isinstance(X, CSRData):
         chunks = row_chunks(n, max(1, X.nnz // n) * k, n_threads)
 
-        def pick(lo, hi):
-            return _decision.predict_csr(X.data, X.indices, X.indptr, d, W, b, index[lo:hi],
+        def pick(lo, hi, index):
+            return _decision.predict_csr(X.data, X.indices, X.indptr, d, W, b, index,
                                          np.empty(k), lo)
     else:
         chunks = row_chunks(n, d * k, n_threads)
 
-        def pick(lo, hi):
-            return _decision.predict_dense(X[lo:hi], W, b, index[lo:hi], np.empty(k))
+        def pick(lo, hi, index):
+            return _decision.predict_dense(X[lo:hi], W, b, index, np.empty(k))
 
-    def run(lo, hi):
-        counts = pick(lo, hi)
-        if labels is not None and not counts[0]:
-            # take(mode="clip") skips the bounds checks of fancy indexing:
-            # the indices are valid by construction
-            classes.take(index[lo:hi], out=labels[lo:hi], mode="clip")
-        return counts
+    if classes is None:
+        out = np.empty(n, dtype=np.intp)
+
+        def run(lo, hi):
+            return pick(lo, hi, out[lo:hi])
+    else:
+        out = np.empty(n, dtype=classes.dtype)
+
+        def run(lo, hi):
+            buffer = np.empty(min(_PREDICT_BLOCK, hi - lo), dtype=np.intp)
+            nonfinite = nan = 0
+            for start in range(lo, hi, _PREDICT_BLOCK):
+                stop = min(hi, start + _PREDICT_BLOCK)
+                index = buffer[:stop - start]
+                counts = pick(start, stop, index)
+                nonfinite, nan = nonfinite + counts[0], nan + counts[1]
+                # take(mode="clip") skips the bounds checks of fancy
+                # indexing: the indices are valid by construction
+                classes.take(index, out=out[start:stop], mode="clip")
+            return nonfinite, nan
     counts = map_threads(run, chunks, len(chunks))
     if any(nonfinite for nonfinite, _ in counts):
         values = X.data if isinstance(X, CSRData) else X
@@ -92,9 +105,11 @@ def linear_predict_index(X, W, b, n_threads=None, classes=None):
         if any(nan for _, nan in counts):
             raise ValueError("the decision function overflowed (X holds values too large "
                              "for the model's weights)")
-        if labels is not None:
-            classes.take(index, out=labels, mode="clip")
-    return index if labels is None else labels
+    return out
+
+
+# rows whose class indices predict keeps at once per thread (128 KB)
+_PREDICT_BLOCK = 16384
 
 
 class LinearClassifierMixin(ClassifierMixin):

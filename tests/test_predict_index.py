@@ -59,7 +59,10 @@ def test_overflow_to_nan_raises():
 def test_labels_taken_per_thread_equal_classes_of_the_indices(rng, threads, monkeypatch):
     from perceptron import _parallel
 
+    from perceptron import _linear_base
+
     monkeypatch.setattr(_parallel, "PARALLEL_MIN_WORK", 1)
+    monkeypatch.setattr(_linear_base, "_PREDICT_BLOCK", 7)  # several blocks a thread
     X = rng.standard_normal((50, 4))
     W = rng.standard_normal((3, 4))
     classes = np.array(["ant", "bee", "cicada"])
