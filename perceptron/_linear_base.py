@@ -238,9 +238,6 @@ class LinearClassifierMixin(ClassifierMixin):
         return linear_predict_index(X, _dense(self.coef_), self.intercept_,
                                     scoring_threads(getattr(self, "n_jobs", None)),
                                     classes=self.classes_)
-        # take(mode="clip") skips the bounds checks of fancy indexing: the
-        # indices are valid by construction, and this is 4x faster
-        return self.classes_.take(index, mode="clip")
 
     def report(self, X, y, w_star=None, b_star=0.0, *, file=None, verbose=True):
         """Print and return the geometry of this model on (X, y): updates made,
