@@ -69,9 +69,12 @@ EXTENSIONS = [
     extension("_core.centroid"),
     extension("_core.kernel"),
     extension("_core.kernel_scoring"),
+    extension("_core.structured"),
     # file formats: plain C parsers (no kernels), each in the module that uses it
     extension("_core.svmlight", c_sources("svmlight")),
     extension("_core.model_file", c_sources("model_file")),
+    # the tagger's hashed token features (plain C, no kernels)
+    extension("_core.featurize", c_sources("featurize")),
 ]
 
 

@@ -25,6 +25,19 @@
  *   this one, U += c*step*x and ub += c*step; the average of the weights
  *   after every step is then w - U/c.
  *
+ * - the penalties (scikit-learn's SGD with a constant rate, which its
+ *   Perceptron is), applied on every row, right or wrong, after the
+ *   activation was taken: the L2 part multiplies the weights by
+ *   max(0, 1 - (1 - l1_ratio)*eta*alpha) through a scale (w_eff = scale*w,
+ *   Bottou 2012, "Stochastic Gradient Descent Tricks", section 5.1), folded
+ *   into w when it falls below 1e-9; the step is then added as
+ *   w += (step/scale)*x (the scale stays with the training state between
+ *   calls); the L1 part is the cumulative penalty with
+ *   truncation of Tsuruoka, Tsujii and Ananiadou 2009 (section 3.2,
+ *   "ApplyPenalty"): u += l1_ratio*eta*alpha, and each weight moves towards
+ *   zero by what it still owes, u + q_j, without crossing it, q_j keeping
+ *   what it was moved.
+ *
  * The order of the floating-point operations is the loops' historical one,
  * so that results are the same bits wherever the rule runs.
  */
@@ -87,6 +100,50 @@ PTN_INLINE ptn_step ptn_binary_update(double eta, int fit_intercept, int average
     }
     *updates += 1;
     return r;
+}
+
+/* Penalty kinds (Params.penalty). */
+enum { PTN_PENALTY_NONE = 0, PTN_PENALTY_L2 = 1, PTN_PENALTY_L1 = 2, PTN_PENALTY_ELASTICNET = 3 };
+
+/* The L2 factor of a row: the scale is multiplied by it on every row.  Not
+ * below 0: a step eta*alpha too large zeroes the weights instead of
+ * flipping their sign. */
+PTN_INLINE double ptn_l2_factor(double eta, double alpha, double l1_ratio)
+{
+    double f = 1.0 - (1.0 - l1_ratio) * eta * alpha;
+    return f > 0.0 ? f : 0.0;
+}
+
+/* Below this scale the weights take it in (w *= scale, scale = 1) before
+ * they lose precision. */
+#define PTN_SCALE_FLOOR 1e-9
+
+/* The penalty term a row adds to the stopping rule's objective, from the
+ * norms of the effective weights (sq = ||w||^2, l1 = ||w||_1 as last
+ * computed): alpha*((1 - l1_ratio)*||w||^2/2 + l1_ratio*||w||_1). */
+PTN_INLINE double ptn_penalty_term(double alpha, double l1_ratio, double sq, double l1)
+{
+    double nrm = sqrt(sq);
+    return alpha * ((1.0 - l1_ratio) * 0.5 * (nrm * nrm) + l1_ratio * l1);
+}
+
+/* Tsuruoka, Tsujii and Ananiadou (2009), section 3.2: the weight z (stored,
+ * its effective value scale*z) after taking the cumulative penalty u it
+ * may owe beyond what q (the penalty it already took, <= 0 for positive
+ * weights) says, clipped at zero.  The caller stores the result in the
+ * weights' dtype and then adds scale*(stored - z) to q. */
+PTN_INLINE double ptn_l1_truncate(double z, double q, double u, double scale)
+{
+    double t;
+    if (scale * z > 0.0) {
+        t = z - (u + q) / scale;
+        return t > 0.0 ? t : 0.0;
+    }
+    if (scale * z < 0.0) {
+        t = z + (u - q) / scale;
+        return t < 0.0 ? t : 0.0;
+    }
+    return z;
 }
 
 #endif /* PTN_UPDATE_H */

@@ -108,9 +108,16 @@ suppress_warnings = ["myst.header"]
 def _write_cli_help(app):
     parser = cli.build_parser()
     out = [parser.format_help()]
-    for action in parser._subparsers._group_actions:  # argparse keeps subcommands here
-        for name, sub in action.choices.items():
-            out.append(f"\n$ perceptron {name} --help\n{sub.format_help()}")
+
+    def subcommands(parser, prefix):
+        if parser._subparsers is None:
+            return
+        for action in parser._subparsers._group_actions:  # argparse keeps subcommands here
+            for name, sub in (getattr(action, "choices", None) or {}).items():
+                out.append(f"\n$ {prefix} {name} --help\n{sub.format_help()}")
+                subcommands(sub, f"{prefix} {name}")
+
+    subcommands(parser, "perceptron")
     target = HERE / "_generated"
     target.mkdir(exist_ok=True)
     text = "\n".join(out)

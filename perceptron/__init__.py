@@ -24,9 +24,11 @@ from .exceptions import (ConvergenceWarning, DataConversionWarning, ModelFileErr
 from ._monitor import EpochInfo
 from .linear import Perceptron
 from .voted import VotedPerceptron
+from .structured import StructuredPerceptron
 from .kernel import KernelPerceptron
 from . import geometry
 from . import io
+from . import tagging  # registers PerceptronTagger, so that load() reads tagger files
 from .io import load_model as load
 
 
@@ -54,6 +56,7 @@ __all__ = [
     "simd_info",
     "Perceptron",
     "VotedPerceptron",
+    "StructuredPerceptron",
     "CentroidClassifier",
     "EpochInfo",
     "KernelPerceptron",

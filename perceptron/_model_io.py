@@ -404,7 +404,7 @@ class _Decoder:
             raise ModelFileError(f"{path}: a state that is not an object")
         value = object.__new__(kind.cls)
         template = set(vars(kind.template()))
-        if set(payload) != template:
+        if not template <= set(payload) <= template | set(kind.optional):
             raise ModelFileError(f"{path}: the training state has the fields {sorted(payload)}, "
                                  f"expected {sorted(template)}")
         for name, v in payload.items():

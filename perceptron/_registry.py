@@ -70,12 +70,14 @@ class ValueType:
 
     cls : its exact type.  template : a function returning an instance whose
     fields are those a file must hold.  transient : fields written as null
-    (rebuilt by the estimator)."""
+    (rebuilt by the estimator).  optional : fields a value may have beyond
+    the template's (the estimator's own check says when they must be there)."""
 
     tag: str
     cls: type
     template: Callable[[], Any]
     transient: Tuple[str, ...] = ()
+    optional: Tuple[str, ...] = ()
 
 
 _MODELS: Dict[str, ModelSpec] = {}
@@ -93,9 +95,9 @@ def register_model(cls, *, fitted, check, linear_kind=lambda est: None, schema_v
     return cls
 
 
-def register_value_type(tag, cls, template, transient=()):
+def register_value_type(tag, cls, template, transient=(), optional=()):
     """Declare a tagged value type a model file can hold (see ``ValueType``)."""
-    _VALUE_TYPES[tag] = ValueType(tag, cls, template, tuple(transient))
+    _VALUE_TYPES[tag] = ValueType(tag, cls, template, tuple(transient), tuple(optional))
 
 
 def models():

@@ -38,10 +38,21 @@ class OnlineState:
         64-bit seed of the shuffles.
     W0, b0 : arrays, optional
         Initial weights (warm start); zeros otherwise.
+    penalty : None, "l2", "l1" or "elasticnet"
+        Keep what the penalty needs between calls: the scale of each row of
+        weights (``scale``, (k,): the effective weights are ``scale * W``,
+        Bottou 2012, section 5.1), the norms of the weights
+        its stopping-rule term reads (``norms``, (k, 2)), and for L1 the
+        cumulative penalty ``u`` and the penalty each weight took ``q``
+        (Tsuruoka, Tsujii and Ananiadou 2009).  With ``average``, ``U`` and
+        ``ub`` then hold the sums of the weights after every step (the
+        penalty moves the weights on every row, so the lazy trick does not
+        apply).  These attributes exist only for a penalized state, so that
+        the states of earlier model files keep their fields.
     """
 
     def __init__(self, k, d, dtype, *, multinomial, average, pocket, batch_size, seed,
-                 W0=None, b0=None):
+                 W0=None, b0=None, penalty=None):
         self.multinomial = bool(multinomial)
         self.W = np.zeros((k, d), dtype=dtype) if W0 is None else np.array(W0, dtype=dtype,
                                                                            order="C", copy=True)
@@ -57,6 +68,14 @@ class OnlineState:
         self.counters = np.zeros(N_COUNTERS, dtype=np.int64)
         self.rng_state = np.array([seed], dtype=np.uint64)
         self.rows = None
+        if penalty is not None:
+            self.penalty = penalty
+            W64 = self.W.astype(np.float64)
+            self.norms = np.ascontiguousarray(np.stack([np.sum(W64 * W64, axis=1),
+                                                        np.sum(np.abs(W64), axis=1)], axis=1))
+            self.u = np.zeros(1)
+            self.scale = np.ones(k)
+            self.q = np.zeros((k, d)) if penalty in ("l1", "elasticnet") else None
 
     def copy(self, rows=True):
         """A deep copy; rows=False leaves the row order out (None), for a
@@ -76,10 +95,20 @@ class OnlineState:
     def updates(self):
         return int(self.counters[C_UPDATES])
 
+    def current(self):
+        """The current weights (W, b), the scale taken in (a penalized state
+        keeps W apart from its scale)."""
+        scale = getattr(self, "scale", None)
+        if scale is None:
+            return self.W.copy(), self.b.copy()
+        W = (self.W.astype(np.float64) * scale[:, None]).astype(self.W.dtype)
+        return W, self.b.copy()
+
     def effective(self, average, pocket):
         """The weights a prediction uses: (W, b) as float arrays.
 
-        averaged: w - u/c (the mean of the weights after each of the c steps);
+        averaged: w - u/c (the mean of the weights after each of the c steps;
+        with a penalty, U/c: U is their sum);
         pocket: the pocket; otherwise the current weights.
         """
         if pocket:
@@ -88,9 +117,11 @@ class OnlineState:
         if average and self.steps > 0:
             assert self.U is not None and self.ub is not None, "a state made without averaging"
             c = float(self.steps)
+            if getattr(self, "penalty", None) is not None:
+                return (self.U / c).astype(self.W.dtype), self.ub / c
             W = (self.W.astype(np.float64) - self.U / c).astype(self.W.dtype)
             return W, self.b - self.ub / c
-        return self.W.copy(), self.b.copy()
+        return self.current()
 
     def start_pocket(self, X, labels, sample_weight, from_current):
         """Score the pocket on the rows about to be trained on, so that the
@@ -111,8 +142,8 @@ class OnlineState:
     def insert_class(self, position):
         """A new class at `position` (multinomial partial_fit): a zero row
         everywhere, so it starts from scratch like every class did."""
-        for name in ("W", "U", "PW", "G"):
-            value = getattr(self, name)
+        for name in ("W", "U", "PW", "G", "q", "norms"):
+            value = getattr(self, name, None)
             if value is not None:
                 setattr(self, name, np.ascontiguousarray(
                     np.insert(value, position, 0.0, axis=0)))
@@ -120,6 +151,8 @@ class OnlineState:
             value = getattr(self, name)
             if value is not None:
                 setattr(self, name, np.insert(value, position, 0.0))
+        if getattr(self, "scale", None) is not None:
+            self.scale = np.insert(self.scale, position, 1.0)
         self.acts = np.zeros(self.W.shape[0])
         if self.PW is not None:  # the pocket's score no longer holds
             self.pocket_score[0] = -np.inf

@@ -141,8 +141,8 @@ def fit_stream(estimator, source, *, classes=None, max_iter=None, chunk_rows=100
         history["mistakes"].append(mistakes)
         history["updates"].append(updates)
         history["loss"].append(loss / weight)
-        if updates == 0:
-            break
+        if updates == 0 and getattr(estimator, "penalty", None) is None:
+            break  # (a penalty still moves the weights: no stop, as in fit)
     estimator.mistakes_ = np.array(history["mistakes"], dtype=np.int64)
     estimator.updates_ = np.array(history["updates"], dtype=np.int64)
     estimator.loss_ = np.array(history["loss"])

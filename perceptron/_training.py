@@ -166,12 +166,22 @@ def labels_not_in(seen, known):
     return seen[known[pos] != seen]
 
 
+def check_penalty_combination(p):
+    """Refuse a penalty with the pocket (checked parameters p)."""
+    if p["penalty"] is not None and p["pocket"]:
+        # Gallant's ratchet compares runs of one weight vector; a penalty
+        # moves the weights on every row, so a run has no weights to keep
+        raise ValueError(f"penalty={p['penalty']!r} and pocket=True cannot be combined: "
+                         "the penalty changes the weights on every row, so there is no "
+                         "run of unchanged weights for the pocket to keep")
+
+
 def check_state_params(state, p):
     """partial_fit continues a state: the variant must be the one it was made for."""
     made = {"average": state.U is not None, "pocket": state.PW is not None,
-            "batch_size": state.G is not None}
+            "batch_size": state.G is not None, "penalty": getattr(state, "penalty", None)}
     asked = {"average": p["average"], "pocket": p["pocket"],
-             "batch_size": p["batch_size"] is not None}
+             "batch_size": p["batch_size"] is not None, "penalty": p.get("penalty")}
     changed = [name for name in made if made[name] != asked[name]]
     if changed:
         raise ValueError(f"{', '.join(changed)} changed since the first call to partial_fit; "
@@ -217,6 +227,8 @@ def check_saved_state(state, template, j):
     shapes and dtypes of `template` (made by the estimator for the file's
     model)."""
     need(type(state) is OnlineState, f"_states[{j}] is not a training state")
+    need(set(vars(state)) == set(vars(template)),
+         f"_states[{j}] has the fields {sorted(vars(state))}, expected {sorted(vars(template))}")
     for name, ref in vars(template).items():
         value = attr(state, name)
         if isinstance(ref, np.ndarray):
@@ -229,6 +241,12 @@ def check_saved_state(state, template, j):
             need(type(value) is type(ref) and value == ref,
                  f"_states[{j}].{name} must be {ref!r}")
     need(len(state.counters) == N_COUNTERS, "the state's counters")
+    if getattr(template, "penalty", None) is not None:
+        # the loops divide by the scale and add u and q to the weights
+        need(bool(np.all(np.isfinite(state.scale) & (state.scale > 0))),
+             f"_states[{j}].scale must be finite and positive")
+        need(all(bool(np.isfinite(v).all()) for v in (state.u, state.norms, state.q)
+                 if v is not None), f"_states[{j}]: the penalty's arrays must be finite")
 
 
 def rule_loss_key(mode, p):
@@ -249,6 +267,15 @@ def resolve_jobs(n_jobs):
     if isinstance(n_jobs, int) and not isinstance(n_jobs, bool) and n_jobs < -1:
         return max(1, available_threads() + 1 + n_jobs)
     return resolve_n_jobs(n_jobs)
+
+
+def rule_value(result, key):
+    """The epoch's value for the stopping rule: its loss (``key``), plus
+    with a penalty the penalty terms of its rows (scikit-learn's objective)."""
+    value = float(result[key].sum())
+    if "penalty_loss" in result:
+        value += float(result["penalty_loss"].sum())
+    return value
 
 
 class StopRule:
@@ -334,9 +361,11 @@ def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
 
 
 def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
-                   monitor):
+                   monitor, run=None):
     """One epoch at a time: the stopping rule (tol), early stopping, verbose
-    output, progress, callbacks.
+    output, progress, callbacks.  ``run`` runs the epochs (``est._run`` when
+    None; the runner of iterative parameter mixing on threads), so that
+    every rule reads the model the epoch made: for mixing, the mixed model.
 
     Returns (W, b, validation scores, stopped by the callback)."""
     early = val_rows is not None
@@ -348,17 +377,21 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     loop = est._loop_params(p)
     best = (-np.inf, None, None)
     scores, patience = [], 0
-    # each problem stops on its own: after an epoch without an update, or
-    # by the loss rule (scikit-learn's, per binary problem)
+    # each problem stops on its own: after an epoch without an update (not
+    # with a penalty, which still moves the weights), or by the loss rule
+    # (scikit-learn's, per binary problem; with a penalty its objective adds
+    # the penalty term of every row)
     rules = {id(pr): StopRule(None if early else p["tol"], p["n_iter_no_change"], len(rows))
              for pr in problems}
     active = list(problems)
     key = rule_loss_key(mode, p)
     W = b = None
+    run = est._run if run is None else run
     for epoch in range(1, p["max_iter"] + 1):
-        results = est._run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
-        active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0
-                  and not rules[id(pr)].observe(float(res[key].sum()))]
+        results = run(X, active, sw, loop, 1, min(n_threads, len(active)), stop)
+        active = [pr for pr, res in zip(active, results)
+                  if (res["updates"].sum() > 0 or "penalty_loss" in res)
+                  and not rules[id(pr)].observe(rule_value(res, key))]
         W, b = est._effective(mode, problems, p)
         score = None
         if early:
@@ -382,3 +415,22 @@ def fit_epochwise(est, X, mode, problems, sw, p, target, val_rows, rows, n_threa
     if early:
         return best[1], best[2], scores, False
     return W, b, scores, False
+
+
+def check_saved_states(states, mode, n_classes, d, dtype, p):
+    """Check the training states of a loaded Perceptron: one per problem
+    (one multinomial state, one binary state, or one per class), each shaped
+    as a fit with the parameters ``p`` makes it."""
+    if mode == "multinomial":
+        shapes = [(n_classes, True)]
+    elif mode == "binary":
+        shapes = [(1, False)]
+    else:
+        shapes = [(1, False)] * n_classes
+    need(isinstance(states, list) and len(states) == len(shapes),
+         f"_states must hold {len(shapes)} training states")
+    for j, (state, (rows, multinomial)) in enumerate(zip(states, shapes)):
+        check_saved_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
+                                             average=p["average"], pocket=p["pocket"],
+                                             batch_size=p["batch_size"], seed=0,
+                                             penalty=p["penalty"]), j)

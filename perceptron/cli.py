@@ -7,6 +7,7 @@ predict   labels (or scores) of a data file's rows, by a saved model
 evaluate  accuracy, confusion matrix and per-class precision/recall of a saved model
 demo      train on the breast cancer data shipped with the package, print results
 info      the package version, its SIMD level and the CPU's capabilities
+tag       part-of-speech tagging: ``tag train|evaluate|apply`` (see ``tag --help``)
 
 Data files: svmlight/libsvm text, CSV (numbers, the label in the last column
 unless ``--label-column`` says otherwise, an optional header line) and numpy
@@ -32,6 +33,7 @@ import warnings
 import numpy as np
 
 from . import io as pio
+from ._cli_tag import add_tag_commands
 from ._svmlight import DEFAULT_MAX_LINE_LENGTH, load_svmlight_signs
 from ._version import DISTRIBUTION, __version__
 from .simd import simd_info
@@ -73,10 +75,14 @@ def cmd_demo(args, out):
     print(f"  epochs          {model.n_iter_} (max_iter={args.epochs})", file=out)
     print(f"  updates         {model.t_} in all; mistakes in the first epochs "
           f"{model.mistakes_[:5].tolist()}, in the last {model.mistakes_[-5:].tolist()}", file=out)
-    verdict = ("yes: an epoch without mistakes, the training set is separated"
-               if model.converged_ else
-               f"no: every one of the {model.n_iter_} epochs made mistakes (the training set "
-               "may not be linearly separable)")
+    if model.converged_:
+        verdict = "yes: an epoch without mistakes, the training set is separated"
+    elif model.n_iter_ < args.epochs:
+        verdict = (f"no: stopped by the tol rule, the epoch loss did not beat the best so far by "
+                   f"tol={model.tol} per row for {model.n_iter_no_change} epochs in a row")
+    else:
+        verdict = (f"no: every one of the {model.n_iter_} epochs made mistakes (the training "
+                   "set may not be linearly separable)")
     print(f"  converged       {verdict}", file=out)
     print(f"  fit time        {seconds * 1e3:.2f} ms with the {simd_info()['level']} kernels",
           file=out)
@@ -749,6 +755,7 @@ def build_parser():
     evaluate.add_argument("data", help="the rows and their labels ('-': standard input)")
     _data_options(evaluate)
     evaluate.set_defaults(func=cmd_evaluate)
+    add_tag_commands(sub)
     return parser
 
 

@@ -41,108 +41,18 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
         "pip install perceptron-family[dask]") from _err
 
 from ._core import online as _online
-from ._state import C_EPOCHS, C_STEPS, C_UPDATES, OnlineState
-from ._training import Problem, StopRule, raise_for_status, rule_loss_key
+from ._mixing import MIXINGS, mix, mix_into, mixing_coefficients, shard_epoch, shard_seeds
+from ._state import C_EPOCHS, C_STEPS, OnlineState
+from ._training import Problem, StopRule, rule_loss_key
 from ._validation import (check_feature_names, check_labels, check_random_seed, check_scalar,
                           check_X, is_sparse, label_signs, mix64, require_two_classes,
                           unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 from .linear import Perceptron
+from .structured import StructuredPerceptron, check_lengths
+from . import _dask_structured as _ds
 
 __all__ = ["fit", "predict", "decision_function", "mix", "mixing_coefficients"]
-
-MIXINGS = ("uniform", "mistakes")
-
-
-# ------------------------------------------------------------------ mixing
-
-def mixing_coefficients(updates, mixing):
-    """The mixing coefficients ``mu_i`` of one epoch.
-
-    ``uniform``: ``mu_i = 1/S``; ``mistakes``: ``mu_i = k_i / sum_j k_j``,
-    ``k_i`` being the updates shard i made in the epoch (McDonald, Hall and
-    Mann 2010, Figure 3).  When no shard made an update, every shard
-    returns the weights it was given and the coefficients are uniform.
-    """
-    k = np.asarray(updates, dtype=np.float64)
-    total = k.sum()
-    if mixing == "uniform" or total == 0:
-        return np.full(len(k), 1.0 / len(k))
-    return k / total
-
-
-def mix(start, shards, mixing, average):
-    """Mix the shards' end-of-epoch states into the next shared state.
-
-    Parameters
-    ----------
-    start : dict
-        The shared state every shard started the epoch from: ``W`` (k, d),
-        ``b`` (k,), ``steps`` (the averaging clock c), and with ``average``
-        the accumulators ``U`` (k, d) and ``ub`` (k,) of the lazy trick.
-    shards : list of dict
-        Each shard's state after its epoch: ``W``, ``b``, ``U``, ``ub``, the
-        rows it visited ``n`` and the updates it made ``updates``.
-    mixing : {"uniform", "mistakes"}
-    average : bool
-
-    Returns
-    -------
-    dict with the mixed ``W`` (in the dtype of ``start["W"]``), ``b``,
-    ``steps``, and with ``average`` ``U`` and ``ub``.
-
-    Notes
-    -----
-    Weights: ``w = sum_i mu_i w_i`` (McDonald et al. 2010, Figure 3).
-
-    Averaging: the lazy trick keeps ``U`` such that ``c*W - U`` is the sum of
-    the weights after each of the c steps so far (Daume III, ch. 3).  The
-    shards start from ``(W, U, c)`` and visit ``n_i`` rows, so
-    ``S_i = (c + n_i) W_i - U_i - (c W - U)`` is the sum of shard i's weights
-    over its epoch.  The epoch adds ``N * sum_i mu_i S_i / n_i`` to the
-    running sum (``N = sum_i n_i``): the mixture of the shards' epoch
-    averages, with the same coefficients as the weights, counted for the N
-    rows visited.  The clock becomes ``c + N`` and ``U`` is set so that
-    ``(c + N) W_mixed - U_mixed`` is the new sum, which expands to
-    ``U_mixed = sum_i nu_i U_i + sum_i ((c+N) mu_i - nu_i (c+n_i)) W_i
-    + (sum_i nu_i - 1)(c W - U)`` with ``nu_i = mu_i N / n_i``.  The averaged
-    model ``W - U/c`` is then the mean over epochs of the mixed epoch
-    averages, each epoch weighted by its rows; with one shard every
-    coefficient is 1 or 0 and the result is the local averaged perceptron,
-    bit for bit.
-    """
-    mu = mixing_coefficients([s["updates"] for s in shards], mixing)
-    dtype = start["W"].dtype
-    W = np.zeros(start["W"].shape)
-    b = np.zeros(start["b"].shape)
-    for m, s in zip(mu, shards):
-        W += m * s["W"].astype(np.float64)
-        b += m * s["b"]
-    out: dict = {"W": W.astype(dtype), "b": b}
-    n = np.array([s["n"] for s in shards], dtype=np.float64)
-    N = n.sum()
-    c = float(start["steps"])
-    out["steps"] = int(start["steps"]) + int(N)
-    if average:
-        nu = mu * N / n
-        W0 = start["W"].astype(np.float64)
-        past_W = c * W0 - start["U"]
-        past_b = c * start["b"] - start["ub"]
-        U = np.zeros(W.shape)
-        ub = np.zeros(b.shape)
-        for m, v, n_i, s in zip(mu, nu, n, shards):
-            U += v * s["U"]
-            ub += v * s["ub"]
-            coef = (c + N) * m - v * (c + n_i)
-            U += coef * s["W"].astype(np.float64)
-            ub += coef * s["b"]
-        rest = nu.sum() - 1.0
-        U += rest * past_W
-        ub += rest * past_b
-        out["U"] = U
-        out["ub"] = ub
-    return out
-
 
 # ------------------------------------------------------------ worker side
 
@@ -247,17 +157,9 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         # a shared order is not modified by the loops (keep_order): no copy
         state.rows = c["rows"] if shard.shared_order else c["rows"].copy()
         state.rng_state = c["rng"].copy()
-        res = _online.run_epochs(state, shard.X, labels, None, loop_params, 1, None)
-        try:
-            raise_for_status(res, state)
-        except (ValueError, FloatingPointError) as err:
-            raise type(err)(f"shard {shard.index}: {err}") from None
+        results.append(shard_epoch(state, shard.X, labels, None, loop_params,
+                                   where=f"shard {shard.index}"))
         new_carry.append({"rows": state.rows, "rng": state.rng_state})
-        results.append({"W": state.W, "b": state.b, "U": state.U, "ub": state.ub,
-                        "n": state.steps - m["steps"], "mistakes": int(res["mistakes"][0]),
-                        "updates": int(res["updates"][0]), "loss": float(res["loss"][0]),
-                        "raw_loss": float(res["raw_loss"][0]),
-                        "rng": state.rng_state})
     return new_carry, {"shard": shard.index, "epoch": epoch, "problems": results,
                        "order_rng": order_rng, "seconds": time.perf_counter() - started}
 
@@ -310,6 +212,7 @@ def _check_estimator(estimator):
     unsupported = [(p["pocket"], "pocket=True"), (p["batch_size"] is not None, "batch_size"),
                    (p["early_stopping"], "early_stopping=True"),
                    (p["warm_start"], "warm_start=True"),
+                   (p["penalty"] is not None, f"penalty={p['penalty']!r}"),
                    (estimator.class_weight is not None, "class_weight"),
                    (estimator.callback is not None or p["verbose"] or p["progress"],
                     "callback, verbose or progress (use perceptron.dask.fit's callback)")]
@@ -326,7 +229,7 @@ def _shard_groups(n_blocks, n_shards):
 
 
 def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shards=None,
-        callback=None):
+        callback=None, lengths=None):
     """Train ``estimator`` on dask data by iterative parameter mixing.
 
     Each of ``n_shards`` shards of the rows lives on a worker; every epoch
@@ -368,6 +271,16 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         each shard's task took on its worker, a list); returning True stops
         the fit.
 
+    lengths : array-like of int, optional
+        For a ``perceptron.StructuredPerceptron`` (and only then): the
+        number of tokens of each sequence, as its ``fit`` takes them.  The
+        shards are cut between sequences (a sequence is never split); each
+        runs one epoch of the structured perceptron from the mixed
+        parameters (emission weights, biases, transitions, start and end
+        scores, and the averaging accumulators), mixed as above.  early
+        stopping is not supported; ``tol`` reads the loss summed over
+        shards.
+
     Returns
     -------
     estimator
@@ -390,7 +303,10 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     8 without: small for ``d`` in the hundreds, to be kept in mind for very
     wide models and many epochs).
     """
-    p = _check_estimator(estimator)
+    structured = isinstance(estimator, StructuredPerceptron)
+    if lengths is not None and not structured:
+        raise ValueError("lengths is for a StructuredPerceptron only")
+    p = estimator._check_params() if structured else _check_estimator(estimator)
     if mixing not in MIXINGS:
         raise ValueError(f"mixing must be 'uniform' or 'mistakes', got {mixing!r}")
     max_iter = p["max_iter"] if max_iter is None else check_scalar(max_iter, "max_iter", "int",
@@ -401,6 +317,9 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         except ValueError as err:
             raise ValueError("client: no distributed.Client is running; create one "
                              "(distributed.Client(...)) or pass client=") from err
+    if structured:
+        return _fit_structured(estimator, p, X, y, lengths, client, mixing, max_iter, n_shards,
+                               callback)
     X, y, names_source = _as_dask(X, y)
     n, d = X.shape
     if n == 0 or d == 0:
@@ -439,7 +358,8 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         mode = "ovr"
     seed = check_random_seed(estimator.random_state)
     if mode == "ovr":
-        problem_seeds = [mix64(seed ^ (j + 1)) for j in range(k)]
+        # the first class's generator shuffles the classes' shared order (as a fit's)
+        problem_seeds = [seed] + [mix64(seed ^ (j + 1)) for j in range(1, k)]
         shapes = [(1, False)] * k
     else:
         problem_seeds = [seed]
@@ -447,7 +367,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     shards, carries = [], []
     for i, raw in enumerate(raws):
         # shard 0 shuffles as a local fit would; the others from seeds of their own
-        seeds = problem_seeds if i == 0 else [mix64(s ^ (0x51A2D0 + i)) for s in problem_seeds]
+        seeds = [shard_seeds(s, i + 1)[i] for s in problem_seeds]
         shard = client.submit(_encode_shard, raw, classes, mode, pure=False)
         shards.append(shard)
         carries.append(client.submit(_first_carry, shard, seeds, pure=False))
@@ -485,26 +405,13 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
                 continue
             parts = [r["problems"][j] for r in results]
             _check_problem(parts, sizes, epoch, j)
-            start = {"W": st.W, "b": st.b, "U": st.U, "ub": st.ub, "steps": st.steps}
-            mixed = mix(start, parts, mixing, p["average"])
-            st.W = mixed["W"]
-            st.b = mixed["b"]
-            if p["average"]:
-                st.U, st.ub = mixed["U"], mixed["ub"]
-            mistakes = sum(r["mistakes"] for r in parts)
-            updates = sum(r["updates"] for r in parts)
-            st.counters[C_STEPS] = mixed["steps"]
-            st.counters[C_UPDATES] += updates
-            st.counters[C_EPOCHS] += 1
-            # a later partial_fit shuffles on from shard 0's generator (a local fit's, with one shard)
-            st.rng_state = parts[0]["rng"].copy()
-            pr.history["mistakes"].append(np.array([mistakes], dtype=np.int64))
-            pr.history["updates"].append(np.array([updates], dtype=np.int64))
-            loss = sum(r["loss"] for r in parts)
-            pr.history["loss"].append(np.array([loss]))
-            epoch_mistakes += mistakes
+            res = mix_into(st, parts, mixing, p["average"])
+            for name in ("mistakes", "updates", "loss"):
+                pr.history[name].append(res[name])
+            updates = int(res["updates"][0])
+            epoch_mistakes += int(res["mistakes"][0])
             epoch_updates += updates
-            if updates == 0 or rules[j].observe(float(sum(r[key] for r in parts))):
+            if updates == 0 or rules[j].observe(float(res[key][0])):
                 active[j] = False  # converged on every shard, or stopped: it sits out
         if callback is not None:
             W, b = estimator._effective(mode, problems, p)
@@ -526,6 +433,74 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
             f"mistakes in the last of {estimator.n_iter_} epochs (max_iter={max_iter}); the "
             "data may not be linearly separable", sklearn_compatible(ConvergenceWarning),
             stacklevel=2)
+    return estimator
+
+
+def _fit_structured(estimator, p, X, y, lengths, client, mixing, max_iter, n_shards, callback):
+    """``fit`` for a StructuredPerceptron: iterative parameter mixing over
+    shards of whole sequences (perceptron._dask_structured)."""
+    if p["early_stopping"]:
+        raise ValueError("estimator: early_stopping=True is not supported by perceptron.dask.fit")
+    X, y, names_source = _as_dask(X, y)
+    n, d = X.shape
+    if n == 0 or d == 0:
+        raise ValueError(f"X has shape {X.shape}; it needs at least one sample and one feature")
+    offsets = check_lengths(lengths, n)
+    if n_shards is None:
+        n_shards = max(1, len(client.nthreads()))
+    n_shards = check_scalar(n_shards, "n_shards", "int", low=1)
+    cuts = _ds.shard_cuts(offsets, n_shards)
+    first, stop = _ds.shard_sequences(offsets, cuts)
+    sizes = tuple(int(v) for v in np.diff(cuts))
+    X = X.rechunk({0: sizes})
+    y = y.rechunk((sizes,))
+    dtype = np.dtype(np.float32) if X.dtype == np.float32 else np.dtype(np.float64)
+    workers = sorted(client.nthreads())
+    raws = []
+    for i, (xb, yb) in enumerate(zip(X.to_delayed().ravel(), y.to_delayed().ravel())):
+        local = offsets[first[i]:stop[i] + 1] - offsets[first[i]]
+        build = dask.delayed(_ds.build_shard, pure=False)(i, dtype, xb, yb, local)
+        pin = {"workers": [workers[i % len(workers)]], "allow_other_workers": True} \
+            if workers else {}
+        raws.append(client.compute(build, **pin))
+    seen = client.gather([client.submit(_ds.shard_labels, raw, pure=False) for raw in raws])
+    classes = unique_labels(np.concatenate(seen))
+    require_two_classes(classes)
+    k = len(classes)
+    seed = check_random_seed(estimator.random_state)
+    shards = [client.submit(_ds.encode_shard, raw, classes, pure=False) for raw in raws]
+    del raws
+    # shard 0 shuffles as a local fit would; the others from seeds of their own
+    carries = [client.submit(_ds.first_carry, shard, seed if i == 0 else mix64(seed ^ (0x51A2D0 + i)),
+                             pure=False) for i, shard in enumerate(shards)]
+    m = k * k + 3 * k
+    state: dict = {"W": np.zeros((k, d), dtype=dtype), "b": np.zeros(m), "steps": 0,
+             "U": np.zeros((k, d)) if p["average"] else None,
+             "ub": np.zeros(m) if p["average"] else None}
+    rule = StopRule(p["tol"], p["n_iter_no_change"], len(offsets) - 1)
+    mistakes, rng = [], np.array([seed], dtype=np.uint64)
+    for epoch in range(1, max_iter + 1):
+        carries = [client.submit(_ds.shard_epoch, shard, carry, state, p["eta0"], p["shuffle"],
+                                 epoch, pure=False) for shard, carry in zip(shards, carries)]
+        summaries = [client.submit(operator.itemgetter(1), out, pure=False) for out in carries]
+        results = _gather_epoch(client, summaries, epoch, len(shards))
+        state = mix(state, results, mixing, p["average"])
+        if not p["average"]:
+            state["U"] = state["ub"] = None
+        rng = results[0]["rng"].copy()
+        wrong = sum(r["mistakes"] for r in results)
+        mistakes.append(wrong)
+        stop = wrong == 0 or rule.observe(sum(r["loss"] for r in results))
+        if callback is not None and callback(epoch, {"mistakes": wrong, "coef": state["W"],
+                                                     "shard_seconds": [r["seconds"] for r in results]}):
+            stop = True
+        if stop:
+            break
+    estimator._set_state(classes, "dense", state["W"], state["U"], state["b"], state["ub"],
+                         float(state["steps"]), rng)
+    estimator.n_iter_ = len(mistakes)
+    estimator.mistakes_ = np.asarray(mistakes, dtype=np.int64)
+    check_feature_names(estimator, names_source, reset=True)
     return estimator
 
 

@@ -12,15 +12,18 @@ writes.  Model files: :func:`save_model` (also ``model.save(path)``) and
 :func:`load_model` (also ``perceptron.load(path)``); a file holds what
 prediction needs unless ``training_state=True`` asks for what ``partial_fit``
 continues from.  The format is described in the user guide (the model file
-format) and ``csrc/ptn_model_file.h``.
+format) and ``csrc/ptn_model_file.h``.  CoNLL-U treebanks (Universal
+Dependencies): :func:`read_conllu` yields their sentences as (form, tag)
+pairs, streaming.
 
 This module is the public face of those functions; they live in
 ``perceptron._svmlight`` and ``perceptron._model_io``, below the estimators,
 so that the estimators can save and stream without importing this module.
 """
+from ._conllu import read_conllu
 from ._model_io import load_model, save_model
 from ._svmlight import DEFAULT_BUFFER_SIZE, dump_svmlight, iter_svmlight, load_svmlight
 from ._validation import CSRData
 
 __all__ = ["CSRData", "load_svmlight", "iter_svmlight", "dump_svmlight", "save_model",
-           "load_model", "DEFAULT_BUFFER_SIZE"]
+           "load_model", "read_conllu", "DEFAULT_BUFFER_SIZE"]

@@ -7,14 +7,16 @@ import numpy as np
 from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
+from ._mixing import check_mixing, mixing_runner
 from ._monitor import Monitor
 from ._parallel import map_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
                         register_model, register_value_type)
 from ._state import OnlineState
-from ._training import (Problem, appended, check_saved_state, check_state_params, chunk_labels,
-                        class_signs, class_weights, fit_epochwise, initial_weights, labels_not_in,
-                        resolve_jobs, run_in_shared_order, share_order, validation_split)
+from ._training import (Problem, appended, check_penalty_combination, check_saved_states,
+                        check_state_params, chunk_labels, class_signs, class_weights,
+                        fit_epochwise, initial_weights, labels_not_in, resolve_jobs,
+                        run_in_shared_order, share_order, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
 from ._validation import (check_array, check_feature_names, check_labels,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
@@ -101,9 +103,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     multiclass : {"ovr", "multinomial"}, default="ovr"
         How more than two classes are learned.
     n_jobs : int or None, default=None
-        Threads for one-vs-rest problems (None: 1) and for scoring (None:
-        all the process may use); -1: all the CPUs the process may use, -2:
-        all but one, ...
+        Threads of a fit (None: 1) and of scoring (None: all the process may
+        use); -1: all the CPUs the process may use, -2: all but one, ...
+        One-vs-rest and multi-label problems run side by side.  A single binary
+        or multinomial problem (no pocket or penalty) with ``n_jobs=k > 1`` trains by
+        iterative parameter mixing of k shards (McDonald et al. 2010): not the
+        algorithm of ``n_jobs=1``, deterministic for a given k (user guide, "Scaling out").
+    mixing : {"uniform", "mistakes"}, default="uniform"
+        Shards' weights mixed by their mean, or weighted by their updates (with ``n_jobs > 1``).
     early_stopping : bool, default=False
         Hold out ``validation_fraction`` of the training rows (stratified),
         score the model on them after each epoch, stop after
@@ -128,8 +135,13 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     progress : bool, default=False
         Show a tqdm progress bar (tqdm must be installed).
     penalty : {None, "l2", "l1", "elasticnet"}, default=None
-        The regularization term.  Only None trains for now; the others
-        raise ``NotImplementedError``.
+        ``alpha*((1 - l1_ratio)/2*||w||^2 + l1_ratio*||w||_1)``, stepped on
+        every row as scikit-learn's SGD does: ``w *= max(0, 1 - (1 -
+        l1_ratio)*eta0*alpha)``, the update, then L1 by the cumulative
+        penalty with truncation (Tsuruoka, Tsujii and Ananiadou 2009).  No
+        stop at an epoch without an update; sparse input gives the dense
+        model (scikit-learn's does not).  Mini-batches: one penalty step a
+        batch.  Not with ``pocket``.  See the user guide, "Penalties".
     alpha : float, default=0.0001
         Strength of the penalty (>= 0).
     l1_ratio : float, default=0.15
@@ -217,7 +229,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                  batch_size=None, multiclass="ovr", n_jobs=None, early_stopping=False,
                  validation_fraction=0.1, n_iter_no_change=5, class_weight=None, verbose=0,
                  callback=None, progress=False, penalty=None, alpha=0.0001, l1_ratio=0.15,
-                 tol=1e-3):
+                 tol=1e-3, mixing="uniform"):
         self.eta0 = eta0
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
@@ -241,6 +253,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         self.alpha = alpha
         self.l1_ratio = l1_ratio
         self.tol = tol
+        self.mixing = mixing
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -271,13 +284,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             "alpha": check_scalar(self.alpha, "alpha", "float", low=0.0),
             "l1_ratio": check_scalar(self.l1_ratio, "l1_ratio", "float", low=0.0, high=1.0),
             "tol": None if self.tol is None else check_scalar(self.tol, "tol", "float"),
+            "mixing": check_mixing(self.mixing),
         }
         if self.penalty not in (None, "l2", "l1", "elasticnet"):
             raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
                              f"{self.penalty!r}")
-        if self.penalty is not None:
-            raise NotImplementedError(f"penalty={self.penalty!r} is not implemented yet; "
-                                      "only penalty=None trains")
         p["penalty"] = self.penalty
         if self.callback is not None and not callable(self.callback):
             raise TypeError(f"callback must be callable or None, got {self.callback!r}")
@@ -293,6 +304,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             raise ValueError("pocket=True and average=True are alternatives: choose one")
         if p["pocket"] and p["batch_size"] is not None:
             raise ValueError("pocket=True needs the online rule (batch_size=None)")
+        check_penalty_combination(p)
         return p
 
     @staticmethod
@@ -300,7 +312,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return _online.LoopParams(
             eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
             shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
-            stop_when_converged=stop_when_converged, batch_size=p["batch_size"])
+            stop_when_converged=stop_when_converged, batch_size=p["batch_size"],
+            penalty=p["penalty"], alpha=p["alpha"], l1_ratio=p["l1_ratio"])
 
     # --------------------------------------------------------------- targets
 
@@ -331,7 +344,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         def state(rows_k, multinomial, s, j):
             W0, b0 = (None, None) if init is None else (init[0][j:j + rows_k], init[1][j:j + rows_k])
             return OnlineState(rows_k, d, dtype, multinomial=multinomial, average=p["average"],
-                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s, W0=W0, b0=b0)
+                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s,
+                               W0=W0, b0=b0, penalty=p["penalty"])
 
         if kind == "binary":
             signs = label_signs(index == 1)
@@ -342,11 +356,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         for j in range(k):
             if kind == "multilabel":
                 labels = label_signs(index[:, j])
-            else:
-                # made when the class's loop runs: k arrays of n signs held at
-                # once would be O(n*k) memory
+            else:  # made when the class's loop runs (k arrays of n: O(n*k) memory)
                 labels = class_signs(index, j)
-            problems.append(Problem(state(1, False, mix64(seed ^ (j + 1)), j), labels))
+            # one-vs-rest: class 0's generator (a binary fit's) shuffles the shared order
+            s = seed if j == 0 and kind != "multilabel" else mix64(seed ^ (j + 1))
+            problems.append(Problem(state(1, False, s, j), labels))
         return ("multilabel" if kind == "multilabel" else "ovr"), problems
 
     # -------------------------------------------------------------- training
@@ -444,8 +458,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if mode == "ovr":
             share_order(problems, rows)
         for j, pr in enumerate(problems):
-            if mode != "ovr":
-                # each problem shuffles its own order in place; the last takes rows itself
+            if mode != "ovr":  # each shuffles its own order in place; the last takes rows
                 pr.state.rows = rows if j == len(problems) - 1 else rows.copy()
             if p["pocket"]:
                 pr.state.start_pocket(X, pr.labels, sw, from_current=True)
@@ -454,13 +467,14 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         n_threads = min(p["n_threads"], len(problems))
         monitor = Monitor(self, p["verbose"], self.callback, p["progress"], p["max_iter"])
         val_scores, stopped = [], False
+        run = mixing_runner(X, problems, p)  # None: the sequential algorithm
         try:
-            if val_rows is None and not monitor.active and p["tol"] is None:
+            if run is None and val_rows is None and not monitor.active and p["tol"] is None:
                 self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop)
                 W, b = self._effective(mode, problems, p)
             else:
                 W, b, val_scores, stopped = fit_epochwise(
-                    self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop, monitor)
+                    self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop, monitor, run)
         finally:
             monitor.close()
 
@@ -582,7 +596,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             if kind == "multiclass" and self.multiclass == "multinomial":
                 mode, problems = "multinomial", [Problem(OnlineState(
                     len(labels), d, X.dtype, multinomial=True, average=p["average"],
-                    pocket=p["pocket"], batch_size=p["batch_size"], seed=seed), target)]
+                    pocket=p["pocket"], batch_size=p["batch_size"], seed=seed,
+                    penalty=p["penalty"]), target)]
             else:
                 mode, problems = self._problems(kind, len(labels), target, d, X.dtype, seed, p,
                                                 None)
@@ -596,8 +611,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             if mode == "ovr":
                 share_order(problems, rows)
             for pr in problems:
-                if mode != "ovr":
-                    pr.state.rows = rows.copy()
+                pr.state.rows = pr.state.rows if mode == "ovr" else rows.copy()
                 if p["pocket"]:
                     pr.state.start_pocket(X, pr.labels, sw, from_current=first)
             self._run(X, problems, sw, self._loop_params(p, stop_when_converged=False), 1,
@@ -638,9 +652,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         """Train on data bigger than memory: epochs over a stream of chunks.
 
         Each chunk is one ``partial_fit`` step; the epochs stop at the first
-        without an update or after ``max_iter``.  With ``shuffle=False`` the
-        model equals ``fit`` on the concatenated chunks; with shuffling, the
-        rows are shuffled within each chunk.  Memory holds one chunk.
+        without an update (none with a penalty) or after ``max_iter``.  With
+        ``shuffle=False`` the model equals ``fit(tol=None)`` on the chunks
+        concatenated; shuffled, the rows mix within a chunk.  Memory: one chunk.
 
         Parameters
         ----------
@@ -704,8 +718,6 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return np.searchsorted(known, y).astype(np.int32), known
 
 
-
-
 # ------------------------------------------------------------- model files
 #
 # What a model file holds for a Perceptron, and the check of a loaded one
@@ -756,19 +768,7 @@ def _check_saved(est):
         if "_history" in vars(est):
             del est._history
         return
-    d, dtype = est.n_features_in_, est.coef_.dtype
-    if mode == "multinomial":
-        shapes = [(n_classes, True)]
-    elif mode == "binary":
-        shapes = [(1, False)]
-    else:
-        shapes = [(1, False)] * n_classes
-    need(isinstance(states, list) and len(states) == len(shapes),
-         f"_states must hold {len(shapes)} training states")
-    for j, (state, (rows, multinomial)) in enumerate(zip(states, shapes)):
-        check_saved_state(state, OnlineState(rows, d, dtype, multinomial=multinomial,
-                                             average=p["average"], pocket=p["pocket"],
-                                             batch_size=p["batch_size"], seed=0), j)
+    check_saved_states(states, mode, n_classes, est.n_features_in_, est.coef_.dtype, p)
     if "_history" in vars(est):
         del est._history  # a file of an earlier version: mistakes_ ... hold the same
 
@@ -777,7 +777,8 @@ register_value_type(
     "online_state", OnlineState,
     lambda: OnlineState(1, 1, np.float64, multinomial=False, average=False, pocket=False,
                         batch_size=None, seed=0),
-    transient=("rows",))  # the row order is rebuilt by every fit and partial_fit
+    transient=("rows",),  # the row order is rebuilt by every fit and partial_fit
+    optional=("penalty", "norms", "u", "q", "scale"))  # a penalized state's (checked by _check_saved)
 register_model(
     Perceptron, check=_check_saved, linear_kind=_linear_kind,
     fitted={"coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
@@ -794,6 +795,6 @@ def _warm_start_from(est):
     without one (a compact model), coef_ and intercept_, as scikit-learn does."""
     states = getattr(est, "_states", None)
     if states is not None:
-        return (np.vstack([s.W for s in states]),
+        return (np.vstack([s.current()[0] for s in states]),
                 np.concatenate([s.b for s in states]))
     return np.array(est.coef_), np.asarray(est.intercept_, dtype=np.float64)

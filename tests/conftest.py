@@ -26,3 +26,12 @@ def a9a_path():
     if not path.exists():
         pytest.skip(f"the a9a data set is not at {path} (set PERCEPTRON_A9A to its path)")
     return path
+
+
+@pytest.fixture(scope="session")
+def ewt_dir():
+    """The Universal Dependencies English Web Treebank (train and dev CoNLL-U)."""
+    path = pathlib.Path(os.environ.get("PERCEPTRON_UD_EWT", SHARED_DATA / "ud-ewt"))
+    if not (path / "en_ewt-ud-train.conllu").exists():
+        pytest.skip(f"the UD English Web Treebank is not at {path} (set PERCEPTRON_UD_EWT)")
+    return path

@@ -34,6 +34,14 @@ def test_compare_family():
         assert name in out
 
 
+def test_sequence_labelling():
+    out = run("sequence_labelling.py")
+    scores = {line.split(" accuracy:")[0]: float(line.split()[-1]) for line in out.splitlines()
+              if " accuracy:" in line}
+    assert scores["StructuredPerceptron"] > scores["per-token Perceptron"] + 0.1
+    assert "A -> B, B -> C, C -> D, D -> A" in out
+
+
 def test_plot_learning(tmp_path):
     pytest.importorskip("matplotlib")
     out = run("plot_learning.py", str(tmp_path))

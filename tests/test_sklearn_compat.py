@@ -19,6 +19,8 @@ ESTIMATORS = [
     Perceptron(average=True, multiclass="multinomial"),
     Perceptron(pocket=True),
     Perceptron(batch_size=8, margin=0.5),
+    Perceptron(penalty="elasticnet", alpha=1e-3),
+    Perceptron(penalty="l1", multiclass="multinomial", average=True),
     VotedPerceptron(),
     CentroidClassifier(),
 ]

@@ -202,6 +202,19 @@ def test_one_vs_rest_fits_use_at_most_n_jobs_threads(cpus, monkeypatch, n_jobs, 
         assert epochs.most >= 2  # they do run side by side
 
 
+@pytest.mark.parametrize("n_jobs, shards", [(2, 2), (3, 3), (-1, 8)])
+def test_one_problem_runs_its_shards_side_by_side(cpus, monkeypatch, n_jobs, shards):
+    # iterative parameter mixing: every epoch, one call per shard, on n_jobs threads
+    from perceptron import _mixing
+
+    monkeypatch.setattr(_mixing, "THREAD_MIN_WORK", 1)
+    X, y = data(n=200, k=2)
+    epochs = count(monkeypatch, _online, "run_epochs")
+    model = quiet(Perceptron(random_state=0, max_iter=3, tol=None, n_jobs=n_jobs).fit, X, y)
+    assert epochs.calls == shards * model.n_iter_
+    assert epochs.most == shards  # at most n_jobs at once, and they do overlap
+
+
 def test_the_model_does_not_depend_on_the_threads(cpus):
     X, y = data(n=300, d=20, k=5)
     models = [quiet(Perceptron(random_state=0, n_jobs=n).fit, X, y) for n in (1, 3, -1)]

@@ -26,6 +26,16 @@ cdef extern from "ptn_update.h" nogil:
     ptn_step ptn_binary_update(double eta, int fit_intercept, int average, double ya, double s,
                                double y, double c, double *b, double *ub, int64_t *mistakes,
                                int64_t *updates, double *loss, double *raw)
+    # the penalties
+    enum:
+        PTN_PENALTY_NONE
+        PTN_PENALTY_L2
+        PTN_PENALTY_L1
+        PTN_PENALTY_ELASTICNET
+    double PTN_SCALE_FLOOR
+    double ptn_l2_factor(double eta, double alpha, double l1_ratio)
+    double ptn_penalty_term(double alpha, double l1_ratio, double sq, double l1)
+    double ptn_l1_truncate(double z, double q, double u, double scale)
 
 # Status codes of a call, turned into exceptions by the Python layer.
 cdef enum:
@@ -60,6 +70,9 @@ cdef struct Params:
     bint pocket
     bint stop_when_converged
     Py_ssize_t batch_size       # 0: online
+    int penalty                 # PTN_PENALTY_* (csrc/ptn_update.h)
+    double alpha                # strength of the penalty
+    double l1_ratio             # L1 share of the elastic net
     bint keep_order             # shuffle: the caller shuffled the rows (an order shared by
                                 # several problems); visit them as they are
 
@@ -78,6 +91,10 @@ cdef struct Model:
     double *G                   # (k, d) mini-batch gradient scratch, or NULL
     double *gb                  # (k,)
     double *acts                # (k,) activation scratch
+    double *scale               # (k,) penalties: the weights' scale within an epoch
+    double *q                   # (k, d) L1: the penalty each weight took, or NULL
+    double *u                   # L1: the cumulative penalty
+    double *norms               # (k, 2) penalties: ||w||^2 and ||w||_1 as last computed
     int64_t *counters
     ptn_rng *rng
 
@@ -88,6 +105,7 @@ cdef struct Epoch:
     int64_t updates
     double loss
     double raw_loss  # the loss unweighted (scikit-learn's stopping rule reads it)
+    double penalty_loss  # the penalty terms of the stopping rule's objective
     int status
     Py_ssize_t bad_row
 

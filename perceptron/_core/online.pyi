@@ -26,10 +26,14 @@ class LoopParams:
     pocket: bool
     stop_when_converged: bool
     batch_size: Optional[int]
+    penalty: Optional[str]
+    alpha: float
+    l1_ratio: float
     keep_order: bool
     def __init__(self, *, eta: float, margin: float, fit_intercept: bool, shuffle: bool,
                  average: bool, pocket: bool, stop_when_converged: bool,
-                 batch_size: Optional[int] = ..., keep_order: bool = ...) -> None: ...
+                 batch_size: Optional[int] = ..., penalty: Optional[str] = ...,
+                 alpha: float = ..., l1_ratio: float = ..., keep_order: bool = ...) -> None: ...
     def _asdict(self) -> Dict[str, Any]: ...
 
 def run_epochs(state: Any, X: npt.NDArray[np.floating], labels: npt.NDArray[Any],

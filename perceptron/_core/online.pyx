@@ -43,7 +43,13 @@ The rules (y in {-1, +1}, a = w.x + b):
   each batch of B rows, w += (eta/B) * sum over its violating rows of s*y*x;
 - multinomial (Collins 2002; Crammer and Singer 2003): one row of weights
   per class, a_j = w_j.x + b_j; if the true class t does not beat the best
-  other class r by more than the margin, w_t += eta*s*x and w_r -= eta*s*x.
+  other class r by more than the margin, w_t += eta*s*x and w_r -= eta*s*x;
+- the penalties, as scikit-learn's SGD with a constant rate applies them:
+  on every row, L2 through a scale of the weights (Bottou 2012, "Stochastic
+  Gradient Descent Tricks", section 5.1), L1 by the cumulative penalty with
+  truncation (Tsuruoka, Tsujii and Ananiadou 2009, section 3.2); the epoch
+  is perceptron/_core/penalty_epoch.pxd, binary and multinomial (mini-batch:
+  one penalty step a batch, in perceptron/_core/batch_epoch.pxd).
 
 A violation is tested as "not (margin < y*a < inf)", so the same branch also
 catches a non-finite activation; a sum that meets NaN or infinity in X is
@@ -69,6 +75,7 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_mu
                                     _training_score_multi)
 from perceptron._core.csr_epoch cimport _epoch_binary_csr
 from perceptron._core.batch_epoch cimport _epoch_batch
+from perceptron._core.penalty_epoch cimport _epoch_penalized
 
 # status codes of a call, turned into exceptions by the Python layer
 STATUS_OK = loop.STATUS_OK
@@ -85,21 +92,35 @@ C_POCKET_CHECKED = loop.C_POCKET_CHECKED
 C_EPOCHS = loop.C_EPOCHS
 N_COUNTERS = loop.N_COUNTERS
 
+# penalty names and their codes in Params (csrc/ptn_update.h)
+_PENALTIES = {None: loop.PTN_PENALTY_NONE, "l2": loop.PTN_PENALTY_L2,
+              "l1": loop.PTN_PENALTY_L1, "elasticnet": loop.PTN_PENALTY_ELASTICNET}
+_PENALTY_NAMES = {code: name for name, code in _PENALTIES.items()}
+
 
 cdef class LoopParams:
     """The parameters of a call to run_epochs, typed once at the boundary.
 
     Made by ``Perceptron._loop_params``; immutable, picklable (the dask
     fit ships it to its workers), compared by value.  batch_size None (or 0)
-    is the online rule.
+    is the online rule.  penalty is None, "l2", "l1" or "elasticnet", with
+    its alpha and l1_ratio (the state then needs the arrays
+    ``OnlineState(penalty=...)`` makes).
     """
     cdef Params c
 
     def __init__(self, *, double eta, double margin, bint fit_intercept, bint shuffle,
                  bint average, bint pocket, bint stop_when_converged, batch_size=None,
-                 bint keep_order=False):
+                 penalty=None, double alpha=0.0, double l1_ratio=0.0, bint keep_order=False):
         if batch_size is not None and batch_size < 0:
             raise ValueError(f"batch_size must be None or >= 0, got {batch_size!r}")
+        if penalty not in _PENALTIES:
+            raise ValueError(f"penalty must be None, 'l2', 'l1' or 'elasticnet', got {penalty!r}")
+        if not (alpha >= 0.0 and alpha < HUGE_VAL) or not (0.0 <= l1_ratio <= 1.0):
+            raise ValueError(f"alpha must be finite and >= 0 and l1_ratio in [0, 1], got "
+                             f"{alpha!r} and {l1_ratio!r}")
+        if penalty is not None and pocket:
+            raise ValueError("a penalty cannot be combined with the pocket")
         self.c.eta = eta
         self.c.margin = margin
         self.c.fit_intercept = fit_intercept
@@ -108,6 +129,9 @@ cdef class LoopParams:
         self.c.pocket = pocket
         self.c.stop_when_converged = stop_when_converged
         self.c.batch_size = batch_size or 0
+        self.c.penalty = _PENALTIES[penalty]
+        self.c.alpha = alpha
+        self.c.l1_ratio = l1_ratio
         self.c.keep_order = keep_order
 
     def _asdict(self):
@@ -115,7 +139,9 @@ cdef class LoopParams:
                 "fit_intercept": self.c.fit_intercept, "shuffle": self.c.shuffle,
                 "average": self.c.average, "pocket": self.c.pocket,
                 "stop_when_converged": self.c.stop_when_converged,
-                "batch_size": self.c.batch_size or None, "keep_order": self.c.keep_order}
+                "batch_size": self.c.batch_size or None,
+                "penalty": _PENALTY_NAMES[self.c.penalty], "alpha": self.c.alpha,
+                "l1_ratio": self.c.l1_ratio, "keep_order": self.c.keep_order}
 
     eta = property(lambda self: self.c.eta)
     margin = property(lambda self: self.c.margin)
@@ -125,6 +151,9 @@ cdef class LoopParams:
     pocket = property(lambda self: bool(self.c.pocket))
     stop_when_converged = property(lambda self: bool(self.c.stop_when_converged))
     batch_size = property(lambda self: self.c.batch_size or None)
+    penalty = property(lambda self: _PENALTY_NAMES[self.c.penalty])
+    alpha = property(lambda self: self.c.alpha)
+    l1_ratio = property(lambda self: self.c.l1_ratio)
     keep_order = property(lambda self: bool(self.c.keep_order))
 
     def __reduce__(self):
@@ -310,8 +339,9 @@ cdef int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M,
 
 cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bint multinomial,
               Py_ssize_t n_epochs, int64_t *mistakes, int64_t *updates, double *loss,
-              double *raw_loss, Epoch *last) except -1 nogil:
-    """Up to n_epochs epochs; stops after an epoch without updates when asked."""
+              double *raw_loss, double *penalty_loss, Epoch *last) except -1 nogil:
+    """Up to n_epochs epochs; stops after an epoch without updates when asked
+    (never with a penalty: the weights still move)."""
     cdef Py_ssize_t e
     cdef size_t bytes_per_row = max(row_bytes(R, D.n, W), <size_t>1)
     cdef Py_ssize_t check_every = max(1, loop.SIGNAL_CHECK_BYTES // <Py_ssize_t>bytes_per_row)
@@ -322,12 +352,15 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
         E.updates = 0
         E.loss = 0.0
         E.raw_loss = 0.0
+        E.penalty_loss = 0.0
         E.status = loop.STATUS_OK
         E.bad_row = -1
         if P.shuffle and not P.keep_order:
             active_simd().shuffle(M.rng, D.rows, <size_t>D.n_rows)
         if P.batch_size > 0:
             _epoch_batch(R, W, D, M, P, multinomial, &E, &countdown, check_every)
+        elif P.penalty != loop.PTN_PENALTY_NONE:
+            _epoch_penalized(R, W, D, M, P, multinomial, &E, &countdown, check_every)
         elif multinomial:
             _epoch_multinomial(R, W, D, M, P, &E, &countdown, check_every)
         else:
@@ -339,12 +372,14 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
         updates[e] = E.updates
         loss[e] = E.loss
         raw_loss[e] = E.raw_loss
+        if penalty_loss != NULL:
+            penalty_loss[e] = E.penalty_loss
         M.counters[loop.C_UPDATES] += E.updates
         M.counters[loop.C_EPOCHS] += 1
         if not (_all_finite(W, M.k * D.d) and _all_finite_f64(M.b, M.k)):
             last.status = loop.STATUS_OVERFLOW
             return e
-        if E.updates == 0 and P.stop_when_converged:
+        if E.updates == 0 and P.stop_when_converged and P.penalty == loop.PTN_PENALTY_NONE:
             return e + 1
     return n_epochs
 
@@ -378,6 +413,15 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef int64_t[::1] updates = np.zeros(n_epochs, dtype=np.int64)
     cdef double[::1] loss = np.zeros(n_epochs, dtype=np.float64)
     cdef double[::1] raw_loss = np.zeros(n_epochs, dtype=np.float64)
+    # the penalty's arrays, made only for a penalized call (a plain call's
+    # fixed cost stays as it was)
+    cdef double[::1] penalty_loss
+    cdef double[::1] scale_arr
+    cdef double *penalty_loss_p = NULL
+    cdef double one = 1.0
+    cdef double[:, ::1] q
+    cdef double[::1] u
+    cdef double[:, ::1] norms
 
     if W.shape[1] != d or counters.shape[0] < loop.N_COUNTERS or rng_state.shape[0] != 1:
         raise ValueError("run_epochs: the state does not match X")
@@ -389,6 +433,11 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
             (P.batch_size > 0 and (state.G is None or state.gb is None)):
         raise ValueError("run_epochs: the state was made without the arrays that average, "
                          "pocket or batch_size need")
+    if P.penalty != loop.PTN_PENALTY_NONE and (
+            getattr(state, "norms", None) is None or getattr(state, "u", None) is None or
+            getattr(state, "scale", None) is None or
+            (P.penalty >= loop.PTN_PENALTY_L1 and getattr(state, "q", None) is None)):
+        raise ValueError("run_epochs: the state was made without the arrays the penalty needs")
     M.k = W.shape[0]
     M.d = W.shape[1]
     M.W = &W[0, 0]
@@ -402,6 +451,27 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     M.acts = &acts[0]
     M.pocket_score = &pocket_score[0]
     M.counters = &counters[0]
+    M.scale = &one
+    M.q = NULL
+    M.u = NULL
+    M.norms = NULL
+    if P.penalty != loop.PTN_PENALTY_NONE:
+        penalty_loss = np.zeros(n_epochs, dtype=np.float64)
+        penalty_loss_p = &penalty_loss[0]
+        scale_arr = state.scale
+        M.scale = &scale_arr[0]
+        norms = state.norms
+        u = state.u
+        if norms.shape[0] != W.shape[0] or norms.shape[1] != 2 or u.shape[0] != 1 or \
+                scale_arr.shape[0] != W.shape[0]:
+            raise ValueError("run_epochs: the state's penalty arrays do not match its weights")
+        M.norms = &norms[0, 0]
+        M.u = &u[0]
+        if P.penalty >= loop.PTN_PENALTY_L1:
+            q = state.q
+            if q.shape[0] != W.shape[0] or q.shape[1] != d:
+                raise ValueError("run_epochs: the state's penalty arrays do not match its weights")
+            M.q = &q[0, 0]
     if P.average:
         U = state.U
         ub = state.ub
@@ -444,10 +514,11 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     try:
         with nogil:
             done = _run(R, &W[0, 0], &D, &M, &P, multinomial, n_epochs,
-                        &mistakes[0], &updates[0], &loss[0], &raw_loss[0], &last)
+                        &mistakes[0], &updates[0], &loss[0], &raw_loss[0],
+                        penalty_loss_p, &last)
     finally:
         rng_state[0] = rng.state
-    return {
+    result = {
         "epochs": done,
         "mistakes": np.asarray(mistakes[:done]).copy(),
         "updates": np.asarray(updates[:done]).copy(),
@@ -456,6 +527,9 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
         "status": last.status,
         "bad_row": last.bad_row,
     }
+    if penalty_loss_p != NULL:
+        result["penalty_loss"] = np.asarray(penalty_loss[:done]).copy()
+    return result
 
 
 
@@ -474,7 +548,9 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     `params` is a LoopParams (a mapping of its fields is accepted too).
 
     Returns a dict: epochs completed, mistakes / updates / summed weighted
-    loss / summed unweighted loss (``raw_loss``) of each, the status and the
+    loss / summed unweighted loss (``raw_loss``) / with a penalty, summed
+    penalty terms of the stopping rule's objective (``penalty_loss``) of
+    each, the status and the
     offending row when it is not OK.
     """
     if not isinstance(params, LoopParams):

@@ -1,0 +1,191 @@
+"""The command line's ``tag`` commands: train, evaluate and apply a tagger.
+
+perceptron tag train DATA -o MODEL, perceptron tag evaluate MODEL DATA and
+perceptron tag apply MODEL DATA.  DATA is CoNLL-U (a name ending in .conllu,
+optionally compressed, or --format conllu), or text with one sentence a
+line, tokens separated by white space: for train and evaluate each token is
+word/TAG (split at its last /), for apply plain words.  apply writes one
+sentence a line as word/TAG tokens.
+"""
+import argparse
+import os
+import sys
+import time
+
+from .io import read_conllu
+from .tagging import PerceptronTagger
+
+__all__ = ["add_tag_commands"]
+
+_COMPRESSED = (".gz", ".bz2", ".xz")
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: at least 1")
+    return value
+
+
+def _format(path, given):
+    if given != "auto":
+        return given
+    name = os.fsdecode(path).lower()
+    for suffix in _COMPRESSED:
+        name = name.removesuffix(suffix)
+    return "conllu" if name.endswith(".conllu") else "text"
+
+
+def _open_text(path):
+    if path == "-":
+        return sys.stdin, False
+    name = path.lower()
+    if name.endswith(".gz"):
+        import gzip
+        return gzip.open(path, "rt", encoding="utf-8"), True
+    if name.endswith(".bz2"):
+        import bz2
+        return bz2.open(path, "rt", encoding="utf-8"), True
+    if name.endswith(".xz"):
+        import lzma
+        return lzma.open(path, "rt", encoding="utf-8"), True
+    return open(path, encoding="utf-8"), True
+
+
+def _text_sentences(path, tagged):
+    """The sentences of a text file, one a non-blank line: token lists, or
+    (word, tag) lists when `tagged` (tokens ``word/TAG``)."""
+    f, close = _open_text(path)
+    try:
+        for number, line in enumerate(f, 1):
+            tokens = line.split()
+            if not tokens:
+                continue
+            if not tagged:
+                yield tokens
+                continue
+            sentence = []
+            for token in tokens:
+                word, sep, tag = token.rpartition("/")
+                if not sep or not word or not tag:
+                    raise ValueError(f"{path}, line {number}: the token {token!r:.40} is not "
+                                     "word/TAG")
+                sentence.append((word, tag))
+            yield sentence
+    finally:
+        if close:
+            f.close()
+
+
+def _tagged(args):
+    if _format(args.data, args.format) == "conllu":
+        return read_conllu(sys.stdin if args.data == "-" else args.data, column=args.column)
+    return _text_sentences(args.data, tagged=True)
+
+
+def _words(args):
+    if _format(args.data, args.format) == "conllu":
+        source = sys.stdin if args.data == "-" else args.data
+        return ([w for w, _ in s] for s in read_conllu(source, column=args.column))
+    return _text_sentences(args.data, tagged=False)
+
+
+def cmd_tag_train(args, out):
+    if args.data != "-" and os.path.exists(args.output) and os.path.exists(args.data) and \
+            os.path.samefile(args.output, args.data):
+        raise ValueError(f"refusing to overwrite the data file {args.data} with the model")
+    sentences = list(_tagged(args))
+    n_tokens = sum(len(s) for s in sentences)
+    tagger = PerceptronTagger(n_features=args.n_features, max_iter=args.epochs,
+                              random_state=args.seed)
+    start = time.perf_counter()
+    tagger.fit(sentences)
+    seconds = time.perf_counter() - start
+    tagger.save(args.output)
+    print(f"trained {tagger!r} on {len(sentences)} sentences, {n_tokens} tokens, "
+          f"{len(tagger.classes_)} tags in {seconds:.3f} s", file=out)
+    if args.dev:
+        dev = list(read_conllu(args.dev, column=args.column)
+                   if _format(args.dev, "auto") == "conllu" else
+                   _text_sentences(args.dev, tagged=True))
+        print(f"dev accuracy {tagger.evaluate(dev):.4f} ({sum(map(len, dev))} tokens)",
+              file=out)
+    print(f"wrote {args.output}", file=out)
+    return 0
+
+
+def cmd_tag_evaluate(args, out):
+    tagger = PerceptronTagger.load(args.model)
+    gold = list(_tagged(args))
+    n_tokens = sum(len(s) for s in gold)
+    start = time.perf_counter()
+    accuracy = tagger.evaluate(gold)
+    seconds = time.perf_counter() - start
+    print(f"accuracy {accuracy:.4f} on {len(gold)} sentences, {n_tokens} tokens "
+          f"({n_tokens / max(seconds, 1e-9):,.0f} tokens/s)", file=out)
+    return 0
+
+
+def cmd_tag_apply(args, out):
+    tagger = PerceptronTagger.load(args.model)
+    sentences = list(_words(args))
+    tagged = tagger.tag_sents(sentences)
+    f = out if args.output in (None, "-") else open(args.output, "w", encoding="utf-8")
+    try:
+        for sentence in tagged:
+            f.write(" ".join(f"{w}/{t}" for w, t in sentence))
+            f.write("\n")
+    finally:
+        if f is not out:
+            f.close()
+    return 0
+
+
+def _data_options(p):
+    p.add_argument("--format", choices=["auto", "conllu", "text"], default="auto",
+                   help="CoNLL-U or one sentence a line (default: conllu for a name ending "
+                   "in .conllu, optionally .gz/.bz2/.xz, else text)")
+    p.add_argument("--column", choices=["upos", "xpos"], default="upos",
+                   help="CoNLL-U: the tags to learn or score (default upos)")
+
+
+def _tag_help(parser):
+    def show(args, out):
+        parser.print_help(out)
+        return 2
+    return show
+
+
+def add_tag_commands(sub):
+    """Add ``tag train|evaluate|apply`` to the command line's subparsers."""
+    tag = sub.add_parser("tag", help="part-of-speech tagging: train, evaluate, apply",
+                         description=__doc__.split("\n\n")[1],
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    tag.set_defaults(func=_tag_help(tag))
+    commands = tag.add_subparsers(dest="tag_command", metavar="command")
+    train = commands.add_parser("train", help="train a tagger on tagged sentences")
+    train.add_argument("data", help="tagged sentences (CoNLL-U, or word/TAG text; '-': "
+                       "standard input)")
+    train.add_argument("-o", "--output", required=True, metavar="MODEL")
+    _data_options(train)
+    train.add_argument("--epochs", type=_positive, default=5, help="max_iter (default 5)")
+    train.add_argument("--n-features", type=_positive, default=2 ** 18,
+                       help="hashed feature columns (default 2**18 = 262144)")
+    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--dev", metavar="FILE", help="also report the accuracy on this file")
+    train.set_defaults(func=cmd_tag_train)
+    evaluate = commands.add_parser("evaluate", help="token accuracy on tagged sentences")
+    evaluate.add_argument("model")
+    evaluate.add_argument("data")
+    _data_options(evaluate)
+    evaluate.set_defaults(func=cmd_tag_evaluate)
+    apply = commands.add_parser("apply", help="tag sentences: one a line, word/TAG tokens")
+    apply.add_argument("model")
+    apply.add_argument("data", help="CoNLL-U (its tags are ignored) or text, one sentence a "
+                       "line ('-': standard input)")
+    apply.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
+    _data_options(apply)
+    apply.set_defaults(func=cmd_tag_apply)

@@ -1,0 +1,137 @@
+"""CoNLL-U text (Universal Dependencies): sentences of (form, tag) pairs.
+
+The format (https://universaldependencies.org/format.html): one token a
+line, ten tab-separated fields (ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD,
+DEPREL, DEPS, MISC); a blank line ends a sentence; lines starting with ``#``
+are comments.  A multiword token (ID ``1-2``) spans syntactic words listed
+after it, and an empty node (ID ``1.1``) is no word of the surface text:
+both are skipped, so a sentence is its syntactic words, which is what the
+tags annotate.  Public as ``perceptron.io.read_conllu``.
+"""
+import io
+import os
+from typing import Any, Callable
+
+__all__ = ["read_conllu", "COLUMNS"]
+
+# the column of each tag set (0-based)
+COLUMNS = {"upos": 3, "xpos": 4}
+_N_FIELDS = 10
+
+
+def _open_text(source):
+    """(text lines, display name, whether to close) for a path or a file object."""
+    if isinstance(source, (str, bytes, os.PathLike)):
+        path = os.fsdecode(source)
+        lower = path.lower()
+        opener: Callable[..., Any]
+        if lower.endswith(".gz"):
+            import gzip
+            opener = gzip.open
+        elif lower.endswith(".bz2"):
+            import bz2
+            opener = bz2.open
+        elif lower.endswith(".xz"):
+            import lzma
+            opener = lzma.open
+        else:
+            opener = open
+        return opener(path, "rt", encoding="utf-8", newline=""), path, True
+    if hasattr(source, "read"):
+        name = str(getattr(source, "name", "<file>"))
+        if isinstance(source, io.TextIOBase):
+            return source, name, False
+        return io.TextIOWrapper(source, encoding="utf-8", newline=""), name, False
+    raise TypeError(f"read_conllu: path_or_file must be a path (str or os.PathLike) or a file "
+                    f"object, got {type(source).__name__}")
+
+
+def _is_int(text):
+    return text.isascii() and text.isdigit()
+
+
+def read_conllu(path_or_file, column="upos"):
+    """The sentences of a CoNLL-U file, one at a time, as ``[(form, tag), ...]``.
+
+    Parameters
+    ----------
+    path_or_file : str, os.PathLike or file object
+        A path (``.gz``, ``.bz2`` and ``.xz`` are decompressed on the fly) or
+        a file open in text or binary mode (UTF-8).
+    column : {"upos", "xpos"}
+        The tag of each word: the universal part of speech (column 4) or the
+        treebank's own (column 5).
+
+    Yields
+    ------
+    list of (str, str)
+        The syntactic words of a sentence and their tags, in order; multiword
+        token lines (ID ``1-2``) and empty nodes (ID ``1.1``) are skipped, and
+        so are comment lines.
+
+    Raises
+    ------
+    ValueError
+        On a malformed line, naming the file and the line number: a token line
+        without ten tab-separated fields, an ID that is not an integer, a
+        range or an empty node, or that breaks the order 1, 2, 3, ... of its
+        sentence, an empty form or tag.
+
+    The file is read line by line, never whole; arguments are checked when
+    this function is called, the file is opened when the first sentence is
+    asked for.
+    """
+    if not isinstance(column, str) or column not in COLUMNS:
+        raise ValueError(f"read_conllu: column must be 'upos' or 'xpos', got {column!r}")
+    if not (isinstance(path_or_file, (str, bytes, os.PathLike)) or
+            hasattr(path_or_file, "read")):
+        raise TypeError(f"read_conllu: path_or_file must be a path (str or os.PathLike) or a "
+                        f"file object, got {type(path_or_file).__name__}")
+    return _sentences(path_or_file, COLUMNS[column])
+
+
+def _sentences(source, col):
+    f, name, close = _open_text(source)
+    try:
+        sentence: list = []
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\r\n")
+            if not line.strip():
+                if sentence:
+                    yield sentence
+                    sentence = []
+                continue
+            if line.startswith("#"):
+                continue
+            fields = line.split("\t")
+            if len(fields) != _N_FIELDS:
+                raise ValueError(f"{name}, line {number}: a token line has {_N_FIELDS} "
+                                 f"tab-separated fields, this one has {len(fields)}: "
+                                 f"{line[:60]!r}")
+            ident = fields[0]
+            if "-" in ident or "." in ident:
+                low, sep, high = ident.partition("-" if "-" in ident else ".")
+                if not (_is_int(low) and _is_int(high)):
+                    raise ValueError(f"{name}, line {number}: the ID {ident!r} is not an "
+                                     "integer, a range (1-2) or an empty node (1.1)")
+                continue  # a multiword token or an empty node: not a syntactic word
+            if not _is_int(ident):
+                raise ValueError(f"{name}, line {number}: the ID {ident!r} is not an integer, "
+                                 "a range (1-2) or an empty node (1.1)")
+            if int(ident) != len(sentence) + 1:
+                raise ValueError(f"{name}, line {number}: the ID {ident} follows word "
+                                 f"{len(sentence)} of its sentence (expected "
+                                 f"{len(sentence) + 1}; a blank line may be missing)")
+            form, tag = fields[1], fields[col]
+            if not form or not tag:
+                raise ValueError(f"{name}, line {number}: an empty "
+                                 f"{'FORM' if not form else 'tag'} field")
+            sentence.append((form, tag))
+        if sentence:
+            yield sentence
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start} of a "
+                         "block)") from None
+    finally:
+        if close:
+            f.close()

@@ -1,0 +1,165 @@
+"""perceptron.tagging.PerceptronTagger: hashed features into a structured
+perceptron (Collins 2002); tagging, evaluation, persistence, bad input."""
+import io
+import pickle
+
+import numpy as np
+import pytest
+
+from perceptron.exceptions import NotFittedError
+from perceptron.io import CSRData, read_conllu
+from perceptron.structured import StructuredPerceptron
+from perceptron.tagging import PerceptronTagger
+
+DET, NOUN, VERB, ADJ = "DET", "NOUN", "VERB", "ADJ"
+
+
+def synthetic(n, seed=0):
+    """Sentences DET (ADJ) NOUN VERB (DET NOUN): a regular grammar whose
+    tags the transitions and the word features learn."""
+    rng = np.random.default_rng(seed)
+    dets, nouns, verbs, adjs = (["the", "a", "this"], ["dog", "cat", "bird", "fish", "idea"],
+                                ["sees", "likes", "eats", "finds"], ["big", "red", "old"])
+    out = []
+    for _ in range(n):
+        s = [(str(rng.choice(dets)), DET)]
+        if rng.random() < 0.5:
+            s.append((str(rng.choice(adjs)), ADJ))
+        s += [(str(rng.choice(nouns)), NOUN), (str(rng.choice(verbs)), VERB)]
+        if rng.random() < 0.5:
+            s += [(str(rng.choice(dets)), DET), (str(rng.choice(nouns)), NOUN)]
+        out.append(s)
+    return out
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    return PerceptronTagger(n_features=2 ** 12).fit(synthetic(200))
+
+
+def test_learns_a_regular_grammar(fitted):
+    test = synthetic(50, seed=1)
+    assert fitted.evaluate(test) == 1.0
+    assert list(fitted.classes_) == [ADJ, DET, NOUN, VERB]
+    tokens = ["the", "old", "bird", "finds", "a", "fish"]
+    assert fitted.tag(tokens) == list(zip(tokens, [DET, ADJ, NOUN, VERB, DET, NOUN]))
+
+
+def test_tag_sents_matches_tag(fitted):
+    sents = [[w for w, _ in s] for s in synthetic(20, seed=2)]
+    assert fitted.tag_sents(sents) == [fitted.tag(s) for s in sents]
+    # any iterable of token sequences; empty sentences stay empty
+    assert fitted.tag_sents(iter([tuple(sents[0]), [], sents[1]])) == \
+        [fitted.tag(sents[0]), [], fitted.tag(sents[1])]
+    assert fitted.tag_sents([]) == []
+    assert fitted.tag([]) == []
+
+
+def test_same_as_the_structured_model_on_the_features():
+    train = synthetic(60, seed=3)
+    tagger = PerceptronTagger(n_features=2 ** 10, max_iter=3, random_state=7).fit(train)
+    X, lengths = tagger.featurize([[w for w, _ in s] for s in train])
+    assert isinstance(X, CSRData) and X.dtype == np.float32 and X.shape[1] == 2 ** 10
+    tags = np.array([t for s in train for _, t in s])
+    y = np.searchsorted(tagger.classes_.astype(str), tags)
+    model = StructuredPerceptron(max_iter=3, random_state=7).fit(X, y, lengths)
+    np.testing.assert_array_equal(model.coef_, tagger.model_.coef_)
+    np.testing.assert_array_equal(model.transition_, tagger.model_.transition_)
+    assert tagger.model_.n_iter_ <= 3
+
+
+def test_unicode_and_unknown_words(fitted):
+    out = fitted.tag(["the", "Übergröße", "🙂", "sees", "x²"])
+    assert [w for w, _ in out] == ["the", "Übergröße", "🙂", "sees", "x²"]
+    assert {t for _, t in out} <= set(fitted.classes_)
+
+
+def test_save_load_and_pickle(tmp_path, fitted):
+    import perceptron
+
+    sents = [[w for w, _ in s] for s in synthetic(30, seed=4)]
+    path = tmp_path / "tagger.ptn"
+    fitted.save(path)
+    for loaded in (PerceptronTagger.load(path), perceptron.load(path),
+                   pickle.loads(pickle.dumps(fitted))):
+        assert isinstance(loaded, PerceptronTagger)
+        assert loaded.get_params() == fitted.get_params()
+        assert loaded.tag_sents(sents) == fitted.tag_sents(sents)
+        loaded.save(io.BytesIO())  # a loaded tagger saves again
+    # the file is compact: no training state unless asked for
+    big = tmp_path / "state.ptn"
+    fitted.save(big, training_state=True)
+    assert big.stat().st_size > path.stat().st_size
+    assert PerceptronTagger.load(big).tag_sents(sents) == fitted.tag_sents(sents)
+    unfitted = tmp_path / "unfitted.ptn"
+    PerceptronTagger(max_iter=3).save(unfitted)
+    assert PerceptronTagger.load(unfitted).max_iter == 3
+
+
+def test_load_in_a_fresh_process(tmp_path, fitted):
+    import os
+    import subprocess
+    import sys
+
+    import perceptron
+
+    path = tmp_path / "tagger.ptn"
+    fitted.save(path)
+    env = dict(os.environ)
+    parent = os.path.dirname(os.path.dirname(os.path.abspath(perceptron.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([parent, env.get("PYTHONPATH", "")])
+    code = ("import sys, perceptron; t = perceptron.load(sys.argv[1]); "
+            "print(t.tag(['the', 'dog', 'sees', 'a', 'cat']))")
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, env=env, cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == repr(fitted.tag(["the", "dog", "sees", "a", "cat"]))
+
+
+def test_load_refuses_other_models(tmp_path):
+    from perceptron import Perceptron
+
+    path = tmp_path / "p.ptn"
+    Perceptron().fit(np.eye(2), [0, 1]).save(path)
+    with pytest.raises(TypeError, match="not a PerceptronTagger"):
+        PerceptronTagger.load(path)
+
+
+def test_bad_input(fitted):
+    with pytest.raises(NotFittedError):
+        PerceptronTagger().tag(["a"])
+    with pytest.raises(TypeError, match="not a str"):
+        fitted.tag("the dog barks")
+    with pytest.raises(TypeError, match="token 1 is a int"):
+        fitted.tag(["the", 3])
+    with pytest.raises(TypeError, match="sentence 0 is a str"):
+        fitted.tag_sents(["the dog"])
+    with pytest.raises(TypeError, match="not a .word, tag. pair"):
+        PerceptronTagger().fit([[("a", "X", "Y")]])
+    with pytest.raises(TypeError, match="tags must be str"):
+        PerceptronTagger().fit([[("a", 1), ("b", 2)]])
+    with pytest.raises(TypeError, match="not a list of .word, tag. pairs"):
+        PerceptronTagger().fit(["a/X b/Y"])
+    with pytest.raises(ValueError, match="at least one tagged word"):
+        PerceptronTagger().fit([[], []])
+    with pytest.raises(ValueError, match="n_features"):
+        PerceptronTagger(n_features=0).fit(synthetic(2))
+    with pytest.raises(ValueError, match="n_features"):
+        PerceptronTagger(n_features=2 ** 31).fit(synthetic(2))
+    with pytest.raises(ValueError, match="max_iter"):
+        PerceptronTagger(max_iter=0).fit(synthetic(2))
+    with pytest.raises(TypeError, match="average"):
+        PerceptronTagger(average="yes").fit(synthetic(2))
+    with pytest.raises(ValueError, match="evaluate needs at least one"):
+        fitted.evaluate([])
+
+
+def test_ud_ewt(ewt_dir):
+    train = list(read_conllu(ewt_dir / "en_ewt-ud-train.conllu"))
+    dev = list(read_conllu(ewt_dir / "en_ewt-ud-dev.conllu"))
+    tagger = PerceptronTagger(n_features=2 ** 18).fit(train)
+    # NLTK's greedy averaged perceptron scores about 0.938 with 5 iterations
+    assert tagger.evaluate(dev) > 0.94
+    xpos = PerceptronTagger(n_features=2 ** 18, max_iter=1).fit(
+        read_conllu(ewt_dir / "en_ewt-ud-dev.conllu", column="xpos"))
+    assert "NN" in set(xpos.classes_)
