@@ -72,3 +72,161 @@ def blas_threads():
         return sum(p.get("num_threads", 0) for p in threadpool_info() if p.get("user_api") == "blas")
     except ImportError:
         return None
+
+
+# --- the machine's floor: benchmarks/floor.c, compiled here at run time ------
+
+_FLOOR = None
+
+
+def floor_lib():
+    """benchmarks/floor.c compiled with ``cc -O3 -march=native`` (cached in
+    the temporary directory under the hash of its source and the compiler
+    command) and loaded by ctypes; None, with a note printed, when no C
+    compiler answers."""
+    global _FLOOR
+    if _FLOOR is not None:
+        return _FLOOR or None
+    import ctypes
+    import hashlib
+    import os
+    import subprocess
+    import tempfile
+
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "floor.c")
+    cc = os.environ.get("CC", "cc")
+    cmd = [cc, "-O3", "-march=native", "-fPIC", "-shared", "-std=c99"]
+    with open(src, "rb") as f:
+        key = hashlib.sha256(f.read() + " ".join(cmd).encode()).hexdigest()[:16]
+    so = os.path.join(tempfile.gettempdir(), f"perceptron-floor-{key}.so")
+    if not os.path.exists(so):
+        tmp = f"{so}.{os.getpid()}.tmp"
+        try:
+            subprocess.run(cmd + ["-o", tmp, src], check=True, capture_output=True)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            print(f"# floor: cannot compile {src} ({exc}): floor columns skipped")
+            _FLOOR = False
+            return None
+        os.replace(tmp, so)
+    lib = ctypes.CDLL(so)
+    sz, p, dbl = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_double
+    for name in ("floor_dense_f32", "floor_dense_f64"):
+        fn = getattr(lib, name)
+        fn.argtypes = [p, sz, sz, p, dbl, p, p, sz, p]
+        fn.restype = sz
+    for name in ("floor_ovr_f32", "floor_ovr_f64"):
+        fn = getattr(lib, name)
+        fn.argtypes = [p, sz, sz, p, sz, p, p, p, sz, p]
+        fn.restype = sz
+    for name in ("floor_csr_f32", "floor_csr_f64"):
+        fn = getattr(lib, name)
+        fn.argtypes = [p, p, p, sz, p, dbl, p, p, sz, p]
+        fn.restype = sz
+    lib.simd = bytes((ctypes.c_char * 8).in_dll(lib, "floor_simd")).split(b"\0")[0].decode()
+    _FLOOR = lib
+    return lib
+
+
+def _ptr(a):
+    return None if a is None else a.ctypes.data
+
+
+def _labels8(y, n):
+    if y is None:
+        return np.ones(n, dtype=np.int8)
+    return np.where(np.asarray(y) > 0, 1, -1).astype(np.int8)
+
+
+def floor_dense(X, y=None, order=None, repeat=5, aheads=None):
+    """Best time of floor.c's pass over the rows of the C-contiguous float32
+    or float64 X: in order when `order` is None, else in that order
+    (an intp permutation), each whole row prefetched `ahead` rows before it
+    is read.  The best over several prefetch distances is the floor (in
+    order, 0 means the hardware prefetchers alone).  None without a C
+    compiler."""
+    lib = floor_lib()
+    if lib is None:
+        return None
+    import ctypes
+
+    X = np.ascontiguousarray(X)
+    n, d = X.shape
+    fn = lib.floor_dense_f32 if X.dtype == np.float32 else lib.floor_dense_f64
+    w = np.full(d, 1e-3, dtype=X.dtype)
+    y8 = _labels8(y, n)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    if aheads is None:
+        aheads = (0, 4, 16) if order is None else (8, 12, 16, 24)
+    out = ctypes.c_double()
+    best = float("inf")
+    for ahead in aheads:
+        best = min(best, best_time(lambda: fn(_ptr(X), n, d, _ptr(w), 0.0, _ptr(y8), _ptr(order),
+                                              ahead, ctypes.byref(out)), repeat=repeat))
+    return best
+
+
+def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None):
+    """Best time of floor.c's pass scoring every row against k classes at
+    once (each row read once for all of them); y_index holds class indices
+    0..k-1."""
+    lib = floor_lib()
+    if lib is None:
+        return None
+    import ctypes
+
+    X = np.ascontiguousarray(X)
+    n, d = X.shape
+    fn = lib.floor_ovr_f32 if X.dtype == np.float32 else lib.floor_ovr_f64
+    W = np.full((k, d), 1e-3, dtype=X.dtype)
+    b = np.zeros(k)
+    yi = np.ascontiguousarray(y_index, dtype=np.intp)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    if aheads is None:
+        aheads = (0, 4) if order is None else (8, 16)
+    out = ctypes.c_double()
+    best = float("inf")
+    for ahead in aheads:
+        best = min(best, best_time(lambda: fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi),
+                                              _ptr(order), ahead, ctypes.byref(out)),
+                                   repeat=repeat))
+    return best
+
+
+def floor_csr(X, y=None, order=None, repeat=5, aheads=None):
+    """Best time of floor.c's pass gathering w[indices] for every row of the
+    CSR matrix X (scipy.sparse, float32 or float64), in order or in
+    `order`."""
+    lib = floor_lib()
+    if lib is None:
+        return None
+    import ctypes
+
+    n, d = X.shape
+    data = np.ascontiguousarray(X.data)
+    indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+    indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+    fn = lib.floor_csr_f32 if data.dtype == np.float32 else lib.floor_csr_f64
+    w = np.full(d, 1e-3, dtype=data.dtype)
+    y8 = _labels8(y, n)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    if aheads is None:
+        aheads = (0,) if order is None else (4, 8, 16)
+    out = ctypes.c_double()
+    best = float("inf")
+    for ahead in aheads:
+        best = min(best, best_time(lambda: fn(_ptr(data), _ptr(indices), _ptr(indptr), n, _ptr(w),
+                                              0.0, _ptr(y8), _ptr(order), ahead,
+                                              ctypes.byref(out)), repeat=repeat))
+    return best
+
+
+def ratio_line(label, t, t_floor, target):
+    """'label: t ms = r x floor (floor f ms) [target <= T: met/MISSED]'."""
+    if t_floor is None:
+        return f"{label}: {t * 1e3:.2f} ms (no floor: no C compiler)"
+    r = t / t_floor
+    return (f"{label}: {t * 1e3:.2f} ms = {r:.2f}x floor ({t_floor * 1e3:.2f} ms) "
+            f"[{verdict(r, target, higher_is_better=False)}]")

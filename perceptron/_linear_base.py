@@ -50,6 +50,71 @@ def linear_decision(X, W, b, n_threads=None):
     return out
 
 
+def linear_predict_index(X, W, b, n_threads=None, classes=None):
+    """The class index of each row, (n,) intp: ``a > 0`` for one row of
+    weights, else the first largest activation, from the activations
+    ``linear_decision`` computes (the same operations), without writing
+    them out.  The same errors as ``linear_decision``.
+
+    With `classes`, returns ``classes[index]`` instead: each thread picks
+    the indices of a block of its rows into a small buffer that stays in
+    its cache and takes their labels from there (no array of n indices to
+    write, fault in and read again)."""
+    if n_threads is None:
+        n_threads = available_threads()
+    if W.dtype != X.dtype:
+        W = W.astype(X.dtype)
+    W = np.ascontiguousarray(W)
+    b = np.ascontiguousarray(b, dtype=np.float64)
+    n, d = X.shape
+    k = W.shape[0]
+    if isinstance(X, CSRData):
+        chunks = row_chunks(n, max(1, X.nnz // n) * k, n_threads)
+
+        def pick(lo, hi, index):
+            return _decision.predict_csr(X.data, X.indices, X.indptr, d, W, b, index,
+                                         np.empty(k), lo)
+    else:
+        chunks = row_chunks(n, d * k, n_threads)
+
+        def pick(lo, hi, index):
+            return _decision.predict_dense(X[lo:hi], W, b, index, np.empty(k))
+
+    if classes is None:
+        out = np.empty(n, dtype=np.intp)
+
+        def run(lo, hi):
+            return pick(lo, hi, out[lo:hi])
+    else:
+        out = np.empty(n, dtype=classes.dtype)
+
+        def run(lo, hi):
+            buffer = np.empty(min(_PREDICT_BLOCK, hi - lo), dtype=np.intp)
+            nonfinite = nan = 0
+            for start in range(lo, hi, _PREDICT_BLOCK):
+                stop = min(hi, start + _PREDICT_BLOCK)
+                index = buffer[:stop - start]
+                counts = pick(start, stop, index)
+                nonfinite, nan = nonfinite + counts[0], nan + counts[1]
+                # take(mode="clip") skips the bounds checks of fancy
+                # indexing: the indices are valid by construction
+                classes.take(index, out=out[start:stop], mode="clip")
+            return nonfinite, nan
+    counts = map_threads(run, chunks, len(chunks))
+    if any(nonfinite for nonfinite, _ in counts):
+        values = X.data if isinstance(X, CSRData) else X
+        if not np.isfinite(values).all():
+            raise ValueError("X contains NaN or infinity; remove or impute those values first")
+        if any(nan for _, nan in counts):
+            raise ValueError("the decision function overflowed (X holds values too large "
+                             "for the model's weights)")
+    return out
+
+
+# rows whose class indices predict keeps at once per thread (128 KB)
+_PREDICT_BLOCK = 16384
+
+
 class LinearClassifierMixin(ClassifierMixin):
     """Scoring of a fitted linear model: ``decision_function`` and ``predict``.
 
@@ -165,16 +230,17 @@ class LinearClassifierMixin(ClassifierMixin):
 
     def predict(self, X: MatrixLike) -> LabelArray:
         """Class of each row (an indicator matrix for a multi-label model)."""
-        scores = self.decision_function(X)
         if self._multilabel:
-            return (scores > 0).astype(np.int64)
-        if scores.ndim == 1:
-            index = (scores > 0).astype(np.intp)
-        else:
-            index = np.argmax(scores, axis=1)
-        # take(mode="clip") skips the bounds checks of fancy indexing: the
-        # indices are valid by construction, and this is 4x faster
-        return self.classes_.take(index, mode="clip")
+            return (self.decision_function(X) > 0).astype(np.int64)
+        check_is_fitted(self)
+        check_feature_names(self, X, reset=False)
+        X = check_X(X, accept_sparse=True)
+        check_n_features(self, X)
+        # the compiled loop picks each row's class from its activations (as
+        # argmax over decision_function would) without writing them out
+        return linear_predict_index(X, _dense(self.coef_), self.intercept_,
+                                    scoring_threads(getattr(self, "n_jobs", None)),
+                                    classes=self.classes_)
 
     def report(self, X: MatrixLike, y: ArrayLike, w_star: Optional[ArrayLike] = None,
                b_star: float = 0.0, *, file: Any = None, verbose: bool = True) -> Any:

@@ -77,9 +77,13 @@ class OnlineState:
             self.scale = np.ones(k)
             self.q = np.zeros((k, d)) if penalty in ("l1", "elasticnet") else None
 
-    def copy(self):
+    def copy(self, rows=True):
+        """A deep copy; rows=False leaves the row order out (None), for a
+        caller that sets a new one (one-vs-rest states share theirs)."""
         new = object.__new__(type(self))
         for name, value in vars(self).items():
+            if name == "rows" and not rows:
+                value = None
             setattr(new, name, value.copy() if isinstance(value, np.ndarray) else value)
         return new
 

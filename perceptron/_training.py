@@ -4,7 +4,7 @@ matrix, the statuses of the compiled loops, per-call histories, class
 weights, the early-stopping split, and the check of a training state read
 from a model file."""
 import weakref
-from typing import Dict
+from typing import Dict, Optional
 
 import numpy as np
 
@@ -12,7 +12,7 @@ from ._core import decision as _decision, online as _online
 from ._parallel import resolve_n_jobs
 from ._registry import attr, need
 from ._state import C_EPOCHS, N_COUNTERS, OnlineState
-from ._validation import CSRData, check_scalar
+from ._validation import CSRData, check_scalar, label_signs
 
 
 def class_weights(class_weight, classes, class_index):
@@ -71,12 +71,87 @@ def appended(arr, value, dtype):
 
 
 class Problem:
-    """One run of the loops: a state and the labels it trains on."""
+    """One run of the loops: a state and the labels it trains on.
+
+    `labels` may be a function that makes them: one-vs-rest makes each
+    class's n signs when its loop runs, so that k classes never hold k
+    label arrays of n rows at once.  `order`: a SharedOrder when the problem
+    visits the rows in an order shared with other problems."""
 
     def __init__(self, state, labels):
         self.state = state
-        self.labels = labels
+        self._labels = labels
+        self.order: Optional["SharedOrder"] = None
         self.history: Dict[str, list] = {"mistakes": [], "updates": [], "loss": []}
+
+    @property
+    def labels(self):
+        return self._labels() if callable(self._labels) else self._labels
+
+    @labels.setter
+    def labels(self, value):
+        self._labels = value
+
+
+class SharedOrder:
+    """The rows the one-vs-rest problems visit, in one order for all of
+    them: shuffled once an epoch with the generator state `rng_state` (an
+    array shared with the first problem's state, so that it is saved and
+    continued with it), then visited as they are by every class."""
+
+    def __init__(self, rows, rng_state):
+        self.rows = rows
+        self.rng_state = rng_state
+
+
+def share_order(problems, rows):
+    """One-vs-rest: every class visits `rows`, one array, in one order
+    (shuffled once an epoch by the first class's generator)."""
+    order = SharedOrder(rows, problems[0].state.rng_state)
+    for pr in problems:
+        pr.state.rows = rows
+        pr.order = order
+
+
+def class_signs(index, j):
+    """A function making the one-vs-rest signs of class j (+1 where index == j)."""
+    return lambda: label_signs(index == j)
+
+
+def chunk_labels(mode, target, k):
+    """The labels of each problem of a partial_fit chunk (one-vs-rest: made
+    when the class's loop runs)."""
+    if mode == "binary":
+        return [label_signs(target == 1)]
+    if mode == "multinomial":
+        return [target]
+    if mode == "multilabel":
+        return [label_signs(target[:, j]) for j in range(k)]
+    return [class_signs(target, j) for j in range(k)]
+
+
+def run_in_shared_order(run_each, X, problems, sw, loop_params, n_epochs, n_threads, stop):
+    """n_epochs epochs of problems that share a SharedOrder: the rows are
+    shuffled here once an epoch (when loop_params shuffles), then every
+    problem's loop visits them as they are (keep_order), by
+    ``run_each(X, problems, sw, params, 1, n_threads, stop)``.  A problem stops
+    after an epoch without an update, as its own loop would.  Returns the
+    last epoch's result of each problem."""
+    order = problems[0].order
+    given = loop_params._asdict()
+    params = _online.LoopParams(**{**given, "keep_order": True})
+    active = list(problems)
+    last: Dict[int, dict] = {}
+    for _ in range(n_epochs):
+        if given["shuffle"]:
+            _online.shuffle_rows(order.rng_state, order.rows)
+        results = run_each(X, active, sw, params, 1, min(n_threads, len(active)), stop)
+        last.update((id(pr), res) for pr, res in zip(active, results))
+        if given["stop_when_converged"]:
+            active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0]
+        if not active:
+            break
+    return [last[id(pr)] for pr in problems]
 
 
 def labels_not_in(seen, known):

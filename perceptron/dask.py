@@ -40,6 +40,7 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
         "perceptron.dask needs dask and distributed, which are not installed: "
         "pip install perceptron-family[dask]") from _err
 
+from ._core import online as _online
 from ._mixing import check_mixing, mix, mix_into, mixing_coefficients, shard_epoch, shard_seeds
 from ._state import C_EPOCHS, C_STEPS, OnlineState
 from ._training import Problem, StopRule, rule_loss_key
@@ -58,10 +59,13 @@ __all__ = ["fit", "predict", "decision_function", "mix", "mixing_coefficients"]
 class _Shard:
     """A shard's rows and the labels of each training problem, on a worker."""
 
-    def __init__(self, index, X, labels):
+    def __init__(self, index, X, labels, shared_order=False):
         self.index = index
         self.X = X
         self.labels = labels
+        # one-vs-rest: the classes visit the rows in one order, shuffled
+        # once an epoch by the first class's generator (as Perceptron.fit)
+        self.shared_order = shared_order
 
 
 def _gather_shard(index, dtype, n_blocks, *blocks):
@@ -103,7 +107,7 @@ def _encode_shard(raw, classes, mode):
         labels = [label_signs(index_y == 1)]
     else:
         labels = [label_signs(index_y == j) for j in range(len(classes))]
-    return _Shard(index, X, labels)
+    return _Shard(index, X, labels, shared_order=mode == "ovr")
 
 
 def _first_carry(shard, seeds):
@@ -127,6 +131,15 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
     carry = previous[0]
     new_carry: list = []
     results: list = []
+    order_rng = None
+    if shard.shared_order:
+        shared_rows, order_rng = carry[0]["rows"].copy(), carry[0]["rng"].copy()
+        given = loop_params._asdict()
+        if given["shuffle"]:
+            _online.shuffle_rows(order_rng, shared_rows)
+        loop_params = _online.LoopParams(**{**given, "keep_order": True})
+        carry = [{"rows": shared_rows, "rng": order_rng}] + \
+            [{"rows": shared_rows, "rng": c["rng"]} for c in carry[1:]]
     for labels, c, m in zip(shard.labels, carry, messages):
         if m is None:  # this problem has converged: it sits out
             new_carry.append(c)
@@ -141,13 +154,14 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
             state.ub = np.array(m["ub"], dtype=np.float64)
         state.counters[C_STEPS] = m["steps"]
         state.counters[C_EPOCHS] = epoch - 1
-        state.rows = c["rows"].copy()
+        # a shared order is not modified by the loops (keep_order): no copy
+        state.rows = c["rows"] if shard.shared_order else c["rows"].copy()
         state.rng_state = c["rng"].copy()
         results.append(shard_epoch(state, shard.X, labels, None, loop_params,
                                    where=f"shard {shard.index}"))
         new_carry.append({"rows": state.rows, "rng": state.rng_state})
     return new_carry, {"shard": shard.index, "epoch": epoch, "problems": results,
-                       "seconds": time.perf_counter() - started}
+                       "order_rng": order_rng, "seconds": time.perf_counter() - started}
 
 
 # ------------------------------------------------------------- driver side
@@ -347,7 +361,8 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         mode = "ovr"
     seed = check_random_seed(estimator.random_state)
     if mode == "ovr":
-        problem_seeds = [mix64(seed ^ (j + 1)) for j in range(k)]
+        # the first class's generator shuffles the classes' shared order (as a fit's)
+        problem_seeds = [seed] + [mix64(seed ^ (j + 1)) for j in range(1, k)]
         shapes = [(1, False)] * k
     else:
         problem_seeds = [seed]
@@ -385,6 +400,9 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         summaries = [client.submit(operator.itemgetter(1), out, pure=False) for out in carries]
         results = _gather_epoch(client, summaries, epoch, len(shards))
         epoch_mistakes = epoch_updates = 0
+        if results[0]["order_rng"] is not None:
+            # the shared order's generator moves on even when the first class sits out
+            states[0].rng_state = results[0]["order_rng"].copy()
         for j, (pr, st) in enumerate(zip(problems, states)):
             if not active[j]:
                 continue

@@ -18,8 +18,9 @@ from ._sklearn_compat import ONLINE_EXPECTED_FAILURES
 from ._state import OnlineState
 from ._typing import ArrayLike, MatrixLike, Self
 from ._training import (Problem, appended, check_penalty_combination, check_saved_states,
-                        check_state_params, class_weights, fit_epochwise, initial_weights,
-                        labels_not_in, resolve_jobs, run_blocks, validation_split)
+                        check_state_params, chunk_labels, class_signs, class_weights,
+                        fit_epochwise, initial_weights, labels_not_in, resolve_jobs, run_blocks,
+                        run_in_shared_order, share_order, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
 from ._validation import (check_array, check_feature_names, check_labels, is_one_of,
                           check_n_features, check_random_seed, check_sample_weight, check_scalar,
@@ -351,15 +352,26 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             return "multinomial", [Problem(state(k, True, seed, 0), index)]
         problems = []
         for j in range(k):
-            col = index[:, j] if kind == "multilabel" else (index == j)
-            signs = label_signs(col)
-            problems.append(Problem(state(1, False, mix64(seed ^ (j + 1)), j), signs))
+            if kind == "multilabel":
+                labels = label_signs(index[:, j])
+            else:  # made when the class's loop runs (k arrays of n: O(n*k) memory)
+                labels = class_signs(index, j)
+            # one-vs-rest: class 0's generator (a binary fit's) shuffles the shared order
+            s = seed if j == 0 and kind != "multilabel" else mix64(seed ^ (j + 1))
+            problems.append(Problem(state(1, False, s, j), labels))
         return ("multilabel" if kind == "multilabel" else "ovr"), problems
 
     # -------------------------------------------------------------- training
 
     def _run(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
         """n_epochs epochs of every (active) problem, on threads; returns results."""
+        if problems and problems[0].order is not None:
+            return run_in_shared_order(self._run_each, X, problems, sw, loop_params, n_epochs,
+                                       n_threads, stop)
+        return self._run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop)
+
+    def _run_each(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
+        """n_epochs epochs of each problem on its own, on threads; returns results."""
         def job(problem):
             return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs,
                               stop)
@@ -443,9 +455,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if p["early_stopping"]:
             rows, val_rows = validation_split(rows, target, kind, p["validation_fraction"],
                                                mix64(seed ^ 0x5EED))
+        if mode == "ovr":
+            share_order(problems, rows)
         for j, pr in enumerate(problems):
-            # each problem shuffles its own order in place; the last takes rows itself
-            pr.state.rows = rows if j == len(problems) - 1 else rows.copy()
+            if mode != "ovr":  # each shuffles its own order in place; the last takes rows
+                pr.state.rows = rows if j == len(problems) - 1 else rows.copy()
             if p["pocket"]:
                 pr.state.start_pocket(X, pr.labels, sw, from_current=True)
 
@@ -559,7 +573,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             if self.coef_.dtype != X.dtype:
                 X = X.astype(self.coef_.dtype)
             # work on copies: a failed or interrupted call leaves the model as it was
-            states = [s.copy() for s in self._states]
+            states = [s.copy(rows=False) for s in self._states]
             check_state_params(states[0], p)
         arr = np.asarray(y)
         multilabel = arr.ndim == 2 and arr.shape[1] > 1
@@ -591,11 +605,13 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             assert states is not None
             mode = self._mode
             problems = [Problem(state, labels_j) for state, labels_j in
-                        zip(states, self._chunk_labels(mode, target, len(labels)))]
+                        zip(states, chunk_labels(mode, target, len(labels)))]
         rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
         if len(rows):
+            if mode == "ovr":
+                share_order(problems, rows)
             for pr in problems:
-                pr.state.rows = rows.copy()
+                pr.state.rows = pr.state.rows if mode == "ovr" else rows.copy()
                 if p["pocket"]:
                     pr.state.start_pocket(X, pr.labels, sw, from_current=first)
             self._run(X, problems, sw, self._loop_params(p, stop_when_converged=False), 1,
@@ -701,16 +717,6 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                 for s in states:
                     s.insert_class(position)
         return np.searchsorted(known, y).astype(np.int32), known
-
-    @staticmethod
-    def _chunk_labels(mode, target, k):
-        if mode == "binary":
-            return [label_signs(target == 1)]
-        if mode == "multinomial":
-            return [target]
-        if mode == "multilabel":
-            return [label_signs(target[:, j]) for j in range(k)]
-        return [label_signs(target == j) for j in range(k)]
 
 
 # ------------------------------------------------------------- model files

@@ -13,3 +13,13 @@ def decision_csr(data: npt.NDArray[np.floating], indices: npt.NDArray[np.signedi
                  W: npt.NDArray[np.floating], b: npt.NDArray[np.float64],
                  out: npt.NDArray[np.float64], start: int = ...,
                  rows: Optional[npt.NDArray[np.intp]] = ...) -> None: ...
+
+def predict_dense(X: npt.NDArray[np.floating], W: npt.NDArray[np.floating],
+                  b: npt.NDArray[np.float64], index: npt.NDArray[np.intp],
+                  scratch: npt.NDArray[np.float64]) -> tuple[int, int]: ...
+
+def predict_csr(data: npt.NDArray[np.floating], indices: npt.NDArray[np.signedinteger],
+                indptr: npt.NDArray[np.signedinteger], n_features: int,
+                W: npt.NDArray[np.floating], b: npt.NDArray[np.float64],
+                index: npt.NDArray[np.intp], scratch: npt.NDArray[np.float64],
+                start: int = ...) -> tuple[int, int]: ...

@@ -111,3 +111,106 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
         with nogil:
             _decision_rows(&R64, &W[0, 0], &b[0], k, n_features, start, n, row_ptr, ahead,
                            &out[0, 0])
+
+
+cdef inline Py_ssize_t _pick(const double *a, Py_ssize_t k, Py_ssize_t *nonfinite,
+                             Py_ssize_t *nan) noexcept nogil:
+    """The class index of one row's activations a[0:k], as predict takes it
+    from decision_function's: a[0] > 0 for one row of weights, else the
+    first largest (numpy's argmax: a NaN, the first one, wins).  Counts the
+    non-finite activations and the NaNs, for the caller's checks."""
+    cdef Py_ssize_t j, best = 0
+    cdef double v, top = a[0]
+    if k == 1:
+        if not (top - top == 0.0):
+            nonfinite[0] += 1
+            if top != top:
+                nan[0] += 1
+        return 1 if top > 0.0 else 0
+    for j in range(k):
+        v = a[j]
+        if not (v - v == 0.0):
+            nonfinite[0] += 1
+            if v != v:
+                nan[0] += 1
+    if top != top:
+        return 0
+    for j in range(1, k):
+        v = a[j]
+        if v != v:
+            return j
+        if v > top:
+            top = v
+            best = j
+    return best
+
+
+def predict_dense(const floating[:, ::1] X, const floating[:, ::1] W, const double[::1] b,
+                  Py_ssize_t[::1] index, double[::1] scratch):
+    """index[i] = the class of row i of X (see _pick), from the activations
+    decision_dense computes, the same operations in the same order; scratch
+    holds one row's k activations.  Returns (non-finite activations, NaNs)
+    for the caller to raise on."""
+    cdef const ptn_simd *K = active_simd()
+    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], k = W.shape[0], r, j
+    cdef Py_ssize_t nonfinite = 0, nan = 0
+    cdef size_t row_bytes = <size_t>d * sizeof(floating)
+    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
+    cdef double *a
+    if W.shape[1] != d or b.shape[0] != k or index.shape[0] != n or scratch.shape[0] < k:
+        raise ValueError("predict_dense: inconsistent shapes")
+    if n == 0:
+        return 0, 0
+    if d == 0:
+        raise ValueError("predict_dense: X has no features")
+    a = &scratch[0]
+    with nogil:
+        for r in range(n):
+            if r + ahead < n:
+                ptn_prefetch_range(&X[r + ahead, 0], row_bytes)
+            for j in range(k):
+                a[j] = kdot(K, d, &X[r, 0], &W[j, 0]) + b[j]
+            index[r] = _pick(a, k, &nonfinite, &nan)
+    return nonfinite, nan
+
+
+cdef void _predict_rows(const Rows *R, const floating *W, const double *b, Py_ssize_t k,
+                        Py_ssize_t d, Py_ssize_t start, Py_ssize_t n, double *a,
+                        Py_ssize_t *index, Py_ssize_t *nonfinite,
+                        Py_ssize_t *nan) noexcept nogil:
+    cdef const ptn_simd *K = active_simd()
+    cdef Py_ssize_t r, j
+    for r in range(n):
+        for j in range(k):
+            a[j] = row_dot(R, K, start + r, W + j * d) + b[j]
+        index[r] = _pick(a, k, nonfinite, nan)
+
+
+def predict_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features,
+                const floating[:, ::1] W, const double[::1] b, Py_ssize_t[::1] index,
+                double[::1] scratch, Py_ssize_t start=0):
+    """predict_dense for the CSR rows start, start + 1, ... (as decision_csr
+    scores them); index's length is the number of rows."""
+    cdef CsrRows32 R32
+    cdef CsrRows64 R64
+    cdef Py_ssize_t n = index.shape[0], k = W.shape[0], n_rows = indptr.shape[0] - 1
+    cdef Py_ssize_t nonfinite = 0, nan = 0
+    cdef const floating *val = NULL
+    if W.shape[1] != n_features or b.shape[0] != k or scratch.shape[0] < k:
+        raise ValueError("predict_csr: inconsistent shapes")
+    if start < 0 or start + n > n_rows:
+        raise ValueError("predict_csr: the rows to score are out of range")
+    if n == 0:
+        return 0, 0
+    if data.shape[0]:
+        val = &data[0]
+    if csr_rows(&R32, &R64, val, indices, indptr, n_features,
+                <size_t>n_features * sizeof(floating)):
+        with nogil:
+            _predict_rows(&R32, &W[0, 0], &b[0], k, n_features, start, n, &scratch[0],
+                          &index[0], &nonfinite, &nan)
+    else:
+        with nogil:
+            _predict_rows(&R64, &W[0, 0], &b[0], k, n_features, start, n, &scratch[0],
+                          &index[0], &nonfinite, &nan)
+    return nonfinite, nan

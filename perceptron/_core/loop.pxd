@@ -73,6 +73,8 @@ cdef struct Params:
     int penalty                 # PTN_PENALTY_* (csrc/ptn_update.h)
     double alpha                # strength of the penalty
     double l1_ratio             # L1 share of the elastic net
+    bint keep_order             # shuffle: the caller shuffled the rows (an order shared by
+                                # several problems); visit them as they are
 
 
 cdef struct Model:

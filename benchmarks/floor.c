@@ -1,0 +1,340 @@
+/*
+ * floor.c - the machine's floor for an epoch: plain C passes that read the
+ * same arrays an epoch reads and do strictly less work (no update, no
+ * averaging, no bookkeeping).  Compiled by benchmarks/_common.py at run
+ * time with the native instruction set (cc -O3 -march=native) and loaded
+ * through ctypes; never part of the package.
+ *
+ * Every pass computes, for each visited row i, a = w.x_i + b and counts
+ * y_i * a <= 0 (the perceptron's test, so the labels are read too), with the
+ * widest vectors the compiler was told about (AVX-512, else AVX2 with FMA,
+ * else scalar), four independent accumulators over blocks of four vectors.
+ *
+ *   floor_dense_{f32,f64}   rows in order (order == NULL), or in the order
+ *                           given, each whole row prefetched `ahead` rows
+ *                           before it is read (in order: `ahead` rows
+ *                           ahead too, 0 for none, the hardware prefetchers'
+ *                           job)
+ *   floor_ovr_{f32,f64}     every row read once and scored against the k
+ *                           rows of W (k classes at once), in order or not
+ *   floor_csr_{f32,f64}     the gathers w[indices] of every CSR row (int32
+ *                           indices), in order or not, each row's values and
+ *                           indices prefetched `ahead` rows before
+ *
+ * Each returns the number of rows with y*a <= 0 and stores the sum of the
+ * activations in *sum, so that no work can be left out by the compiler.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__AVX512F__) || defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#define LINE 64
+
+static inline void prefetch_range(const void *p, size_t nbytes)
+{
+    const char *c = (const char *)p;
+    size_t off;
+    for (off = 0; off < nbytes; off += LINE) {
+        __builtin_prefetch(c + off, 0, 2);
+    }
+    if (nbytes != 0) {
+        __builtin_prefetch(c + nbytes - 1, 0, 2);
+    }
+}
+
+#if defined(__AVX512F__)
+const char floor_simd[] = "avx512";
+
+static inline double dot_f64(size_t n, const double *x, const double *w)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i), _mm512_loadu_pd(w + i), a0);
+        a1 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 8), _mm512_loadu_pd(w + i + 8), a1);
+        a2 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 16), _mm512_loadu_pd(w + i + 16), a2);
+        a3 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 24), _mm512_loadu_pd(w + i + 24), a3);
+    }
+    for (; i + 8 <= n; i += 8) {
+        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i), _mm512_loadu_pd(w + i), a0);
+    }
+    if (i < n) {
+        __mmask8 m = (__mmask8)((1u << (n - i)) - 1u);
+        a1 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(m, x + i), _mm512_maskz_loadu_pd(m, w + i), a1);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+}
+
+static inline double dot_f32(size_t n, const float *x, const float *w)
+{
+    __m512 a0 = _mm512_setzero_ps(), a1 = _mm512_setzero_ps();
+    __m512 a2 = _mm512_setzero_ps(), a3 = _mm512_setzero_ps();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(w + i), a0);
+        a1 = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(w + i + 16), a1);
+        a2 = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 32), _mm512_loadu_ps(w + i + 32), a2);
+        a3 = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 48), _mm512_loadu_ps(w + i + 48), a3);
+    }
+    for (; i + 16 <= n; i += 16) {
+        a0 = _mm512_fmadd_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(w + i), a0);
+    }
+    if (i < n) {
+        __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+        a1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, x + i), _mm512_maskz_loadu_ps(m, w + i), a1);
+    }
+    return (double)_mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+}
+
+/* Up to four classes against one row: x is loaded once for all of them. */
+#define OVR4(T, V, W_, LOADU, MASKZ, FMADD, ZERO, RED, MASKT)                        \
+    static inline void dot4_##T(size_t n, const T *x, const T *w, size_t ldw,        \
+                                size_t m, double *out)                               \
+    {                                                                                \
+        V a0 = ZERO(), a1 = ZERO(), a2 = ZERO(), a3 = ZERO();                        \
+        const T *w0 = w, *w1 = w + (m > 1 ? ldw : 0);                                \
+        const T *w2 = w + (m > 2 ? 2 * ldw : 0), *w3 = w + (m > 3 ? 3 * ldw : 0);    \
+        size_t i = 0;                                                                \
+        for (; i + W_ <= n; i += W_) {                                               \
+            V xv = LOADU(x + i);                                                     \
+            a0 = FMADD(xv, LOADU(w0 + i), a0);                                       \
+            a1 = FMADD(xv, LOADU(w1 + i), a1);                                       \
+            a2 = FMADD(xv, LOADU(w2 + i), a2);                                       \
+            a3 = FMADD(xv, LOADU(w3 + i), a3);                                       \
+        }                                                                            \
+        if (i < n) {                                                                 \
+            MASKT k = (MASKT)((1u << (n - i)) - 1u);                                 \
+            V xv = MASKZ(k, x + i);                                                  \
+            a0 = FMADD(xv, MASKZ(k, w0 + i), a0);                                    \
+            a1 = FMADD(xv, MASKZ(k, w1 + i), a1);                                    \
+            a2 = FMADD(xv, MASKZ(k, w2 + i), a2);                                    \
+            a3 = FMADD(xv, MASKZ(k, w3 + i), a3);                                    \
+        }                                                                            \
+        out[0] = (double)RED(a0);                                                    \
+        if (m > 1) out[1] = (double)RED(a1);                                         \
+        if (m > 2) out[2] = (double)RED(a2);                                         \
+        if (m > 3) out[3] = (double)RED(a3);                                         \
+    }
+OVR4(double, __m512d, 8, _mm512_loadu_pd, _mm512_maskz_loadu_pd, _mm512_fmadd_pd,
+     _mm512_setzero_pd, _mm512_reduce_add_pd, __mmask8)
+OVR4(float, __m512, 16, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_fmadd_ps,
+     _mm512_setzero_ps, _mm512_reduce_add_ps, __mmask16)
+
+#elif defined(__AVX2__) && defined(__FMA__)
+const char floor_simd[] = "avx2";
+
+static inline double hsum256d(__m256d v)
+{
+    __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
+    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+}
+
+static inline double hsum256s(__m256 v)
+{
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
+    return (double)_mm_cvtss_f32(s);
+}
+
+static inline double dot_f64(size_t n, const double *x, const double *w)
+{
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
+    __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
+    size_t i = 0;
+    double r = 0.0;
+    for (; i + 16 <= n; i += 16) {
+        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i), _mm256_loadu_pd(w + i), a0);
+        a1 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 4), _mm256_loadu_pd(w + i + 4), a1);
+        a2 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 8), _mm256_loadu_pd(w + i + 8), a2);
+        a3 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 12), _mm256_loadu_pd(w + i + 12), a3);
+    }
+    for (; i + 4 <= n; i += 4) {
+        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i), _mm256_loadu_pd(w + i), a0);
+    }
+    for (; i < n; i++) {
+        r += x[i] * w[i];
+    }
+    return r + hsum256d(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
+}
+
+static inline double dot_f32(size_t n, const float *x, const float *w)
+{
+    __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+    __m256 a2 = _mm256_setzero_ps(), a3 = _mm256_setzero_ps();
+    size_t i = 0;
+    float r = 0.0f;
+    for (; i + 32 <= n; i += 32) {
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(w + i), a0);
+        a1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(w + i + 8), a1);
+        a2 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 16), _mm256_loadu_ps(w + i + 16), a2);
+        a3 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 24), _mm256_loadu_ps(w + i + 24), a3);
+    }
+    for (; i + 8 <= n; i += 8) {
+        a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(w + i), a0);
+    }
+    for (; i < n; i++) {
+        r += x[i] * w[i];
+    }
+    return (double)r + hsum256s(_mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+}
+
+#define OVR4(T, DOT)                                                                 \
+    static inline void dot4_##T(size_t n, const T *x, const T *w, size_t ldw,        \
+                                size_t m, double *out)                               \
+    {                                                                                \
+        size_t c;                                                                    \
+        for (c = 0; c < m; c++) {                                                    \
+            out[c] = DOT(n, x, w + c * ldw);                                         \
+        }                                                                            \
+    }
+OVR4(double, dot_f64)
+OVR4(float, dot_f32)
+
+#else
+const char floor_simd[] = "scalar";
+
+static inline double dot_f64(size_t n, const double *x, const double *w)
+{
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        a0 += x[i] * w[i];
+        a1 += x[i + 1] * w[i + 1];
+        a2 += x[i + 2] * w[i + 2];
+        a3 += x[i + 3] * w[i + 3];
+    }
+    for (; i < n; i++) {
+        a0 += x[i] * w[i];
+    }
+    return (a0 + a1) + (a2 + a3);
+}
+
+static inline double dot_f32(size_t n, const float *x, const float *w)
+{
+    float a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        a0 += x[i] * w[i];
+        a1 += x[i + 1] * w[i + 1];
+        a2 += x[i + 2] * w[i + 2];
+        a3 += x[i + 3] * w[i + 3];
+    }
+    for (; i < n; i++) {
+        a0 += x[i] * w[i];
+    }
+    return (double)((a0 + a1) + (a2 + a3));
+}
+
+#define OVR4(T, DOT)                                                                 \
+    static inline void dot4_##T(size_t n, const T *x, const T *w, size_t ldw,        \
+                                size_t m, double *out)                               \
+    {                                                                                \
+        size_t c;                                                                    \
+        for (c = 0; c < m; c++) {                                                    \
+            out[c] = DOT(n, x, w + c * ldw);                                         \
+        }                                                                            \
+    }
+OVR4(double, dot_f64)
+OVR4(float, dot_f32)
+#endif
+
+#define DENSE(NAME, T, DOT)                                                          \
+    size_t NAME(const T *X, size_t n, size_t d, const T *w, double b,                \
+                const int8_t *y, const intptr_t *order, size_t ahead, double *sum)   \
+    {                                                                                \
+        size_t k, bad = 0;                                                           \
+        double s = 0.0;                                                              \
+        for (k = 0; k < n; k++) {                                                    \
+            const size_t i = order ? (size_t)order[k] : k;                           \
+            double a;                                                                \
+            if (ahead != 0 && k + ahead < n) {                                       \
+                const size_t j = order ? (size_t)order[k + ahead] : k + ahead;       \
+                prefetch_range(X + j * d, d * sizeof(T));                            \
+            }                                                                        \
+            a = DOT(d, X + i * d, w) + b;                                            \
+            bad += (double)y[i] * a <= 0.0;                                          \
+            s += a;                                                                  \
+        }                                                                            \
+        *sum = s;                                                                    \
+        return bad;                                                                  \
+    }
+DENSE(floor_dense_f64, double, dot_f64)
+DENSE(floor_dense_f32, float, dot_f32)
+
+/* k classes: row i is read once; y holds class indices (its own class
+ * scores +1, the others -1: the one-vs-rest labels, made on the fly). */
+#define OVR(NAME, T)                                                                 \
+    size_t NAME(const T *X, size_t n, size_t d, const T *W, size_t k,                \
+                const double *b, const intptr_t *y, const intptr_t *order,           \
+                size_t ahead, double *sum)                                           \
+    {                                                                                \
+        size_t r, bad = 0;                                                           \
+        double s = 0.0, a[4];                                                        \
+        for (r = 0; r < n; r++) {                                                    \
+            const size_t i = order ? (size_t)order[r] : r;                           \
+            const T *x = X + i * d;                                                  \
+            size_t c0, c;                                                            \
+            if (ahead != 0 && r + ahead < n) {                                       \
+                const size_t j = order ? (size_t)order[r + ahead] : r + ahead;       \
+                prefetch_range(X + j * d, d * sizeof(T));                            \
+            }                                                                        \
+            for (c0 = 0; c0 < k; c0 += 4) {                                          \
+                const size_t m = k - c0 < 4 ? k - c0 : 4;                            \
+                dot4_##T(d, x, W + c0 * d, d, m, a);                                 \
+                for (c = 0; c < m; c++) {                                            \
+                    const double act = a[c] + b[c0 + c];                             \
+                    const double yc = (size_t)y[i] == c0 + c ? 1.0 : -1.0;           \
+                    bad += yc * act <= 0.0;                                          \
+                    s += act;                                                        \
+                }                                                                    \
+            }                                                                        \
+        }                                                                            \
+        *sum = s;                                                                    \
+        return bad;                                                                  \
+    }
+OVR(floor_ovr_f64, double)
+OVR(floor_ovr_f32, float)
+
+/* The gathers of a CSR epoch: four scalar accumulators over the row's
+ * non-zeros (the compiler vectorizes the gather where the level has one). */
+#define CSR(NAME, T)                                                                 \
+    size_t NAME(const T *data, const int32_t *indices, const int64_t *indptr,        \
+                size_t n, const T *w, double b, const int8_t *y,                     \
+                const intptr_t *order, size_t ahead, double *sum)                    \
+    {                                                                                \
+        size_t r, bad = 0;                                                           \
+        double s = 0.0;                                                              \
+        for (r = 0; r < n; r++) {                                                    \
+            const size_t i = order ? (size_t)order[r] : r;                           \
+            const int64_t lo = indptr[i], hi = indptr[i + 1];                        \
+            double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a;                                \
+            int64_t p = lo;                                                          \
+            if (ahead != 0 && r + ahead < n) {                                       \
+                const size_t j = order ? (size_t)order[r + ahead] : r + ahead;       \
+                const int64_t jl = indptr[j], jh = indptr[j + 1];                    \
+                prefetch_range(data + jl, (size_t)(jh - jl) * sizeof(T));            \
+                prefetch_range(indices + jl, (size_t)(jh - jl) * sizeof(int32_t));   \
+            }                                                                        \
+            for (; p + 4 <= hi; p += 4) {                                            \
+                a0 += (double)data[p] * (double)w[indices[p]];                       \
+                a1 += (double)data[p + 1] * (double)w[indices[p + 1]];               \
+                a2 += (double)data[p + 2] * (double)w[indices[p + 2]];               \
+                a3 += (double)data[p + 3] * (double)w[indices[p + 3]];               \
+            }                                                                        \
+            for (; p < hi; p++) {                                                    \
+                a0 += (double)data[p] * (double)w[indices[p]];                       \
+            }                                                                        \
+            a = (a0 + a1) + (a2 + a3) + b;                                           \
+            bad += (double)y[i] * a <= 0.0;                                          \
+            s += a;                                                                  \
+        }                                                                            \
+        *sum = s;                                                                    \
+        return bad;                                                                  \
+    }
+CSR(floor_csr_f64, double)
+CSR(floor_csr_f32, float)
