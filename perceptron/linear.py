@@ -373,8 +373,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     def _run_each(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
         """n_epochs epochs of each problem on its own, on threads; returns results."""
         def job(problem):
-            return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs,
-                              stop)
+            return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop)
         try:
             results = map_threads(job, [(pr,) for pr in problems], n_threads)
         except BaseException:
