@@ -41,7 +41,11 @@ def test_ctrl_c_stops_a_long_fit_and_leaves_the_model_as_it_was(tmp_path):
             sys.exit(0)
         print("finished?!", flush=True)
     """)
-    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    # a job started in the background by a non-interactive shell (nohup, &)
+    # ignores SIGINT, the child would inherit that and Python would then not
+    # install its KeyboardInterrupt handler: give the child the default
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stdout.readline().strip() == "ready"
     time.sleep(1.0)  # well inside the long fit
     sent = time.perf_counter()
