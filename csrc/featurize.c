@@ -137,6 +137,35 @@ static void hash_token(const ptn_token *t, token_hashes *th)
     th->suffix3 = fnv1a(FNV_OFFSET, t->lower + start, t->lower_len - start);
 }
 
+uint64_t ptn_lower_hash(const ptn_token *t)
+{
+    return fnv1a(FNV_OFFSET, t->lower, t->lower_len);
+}
+
+uint64_t ptn_dict_slot(uint64_t key, uint64_t mask)
+{
+    return fmix64(key) & mask;
+}
+
+void ptn_lookup_classes(const ptn_token *tokens, int64_t n, const uint64_t *table,
+                        uint64_t mask, uint64_t *classes)
+{
+    int64_t i;
+    for (i = 0; i < n; i++) {
+        const uint64_t h = ptn_lower_hash(&tokens[i]);
+        uint64_t s = ptn_dict_slot(h, mask);
+        classes[i] = 0;
+        /* the table is never full (the caller leaves an empty slot) */
+        while (table[2 * s] != 0) {
+            if (table[2 * s] == h) {
+                classes[i] = table[2 * s + 1];
+                break;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+}
+
 uint64_t ptn_feature_hash(int template_id, const char *bytes, int64_t len)
 {
     return fmix64(fnv1a(FNV_OFFSET, bytes, len) ^ ptn_template_seed(template_id));
@@ -151,8 +180,8 @@ static int32_t column(uint64_t h, uint64_t n)
 }
 
 int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
-                               uint64_t templates, int32_t *indices, float *data,
-                               int64_t *row_nnz)
+                               uint64_t templates, const uint64_t *classes,
+                               int32_t *indices, float *data, int64_t *row_nnz)
 {
     enum { W = PTN_F_MAX_PER_TOKEN + 3 };  /* room for the padding of the rank count */
     uint64_t seed[PTN_F_N_TEMPLATES];
@@ -166,6 +195,10 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
     }
     hash_token(&PAD_BEFORE, &pad_before);
     hash_token(&PAD_AFTER, &pad_after);
+    if (classes == NULL) {
+        templates &= ~((1ull << PTN_F_AMBIG) | (1ull << PTN_F_PREV1_AMBIG) |
+                       (1ull << PTN_F_NEXT1_AMBIG));
+    }
     /* window[(i + d) % 5] holds token i + d - 2's hashes for d = 0..4 */
     for (i = 0; i < 2 && i < n; i++) {
         hash_token(&tokens[i], &window[(i + 2) % 5]);
@@ -214,15 +247,19 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
                 fmix64(prev1->lower ^ seed[PTN_F_PREV_BIGRAM]) ^ self->lower);
         PTN_ADD(PTN_F_NEXT_BIGRAM,
                 fmix64(self->lower ^ seed[PTN_F_NEXT_BIGRAM]) ^ next1->lower);
-        PTN_ADD(PTN_F_SURROUND, fmix64(prev1->lower ^ seed[PTN_F_SURROUND]) ^ next1->lower);
         if (self->has5) {
             PTN_ADD(PTN_F_SUFFIX5, self->suffix5);
         }
         PTN_ADD(PTN_F_PREV2_BIGRAM, fmix64(prev2->lower ^ seed[PTN_F_PREV2_BIGRAM]) ^ prev1->lower);
-        PTN_ADD(PTN_F_NEXT2_BIGRAM, fmix64(next1->lower ^ seed[PTN_F_NEXT2_BIGRAM]) ^ next2->lower);
         PTN_ADD(PTN_F_PREV1_WORD, prev1->word);
-        PTN_ADD(PTN_F_NEXT1_WORD, next1->word);
         PTN_ADD(PTN_F_NEXT_SUFFIX_PAIR, fmix64(self->lower ^ seed[PTN_F_NEXT_SUFFIX_PAIR]) ^ next1->suffix3);
+        if (classes != NULL) {
+            /* a class is a value, not a string: it is its own hash; beyond
+             * the sentence, the hashes of "<s>" and "</s>" */
+            PTN_ADD(PTN_F_AMBIG, classes[i]);
+            PTN_ADD(PTN_F_PREV1_AMBIG, i >= 1 ? classes[i - 1] : pad_before.lower);
+            PTN_ADD(PTN_F_NEXT1_AMBIG, i + 1 < n ? classes[i + 1] : pad_after.lower);
+        }
 #undef PTN_ADD
         /* a canonical CSR row (increasing columns, a repeat counted in its
          * value): each column goes to its rank, counted without branches
