@@ -103,6 +103,7 @@ typedef struct {
     int has5;
     uint64_t prefix[PTN_F_AFFIX], suffix[PTN_F_AFFIX];
     int n_affix;  /* characters in the lower case, at most PTN_F_AFFIX */
+    uint64_t cls; /* the ambiguity class (the hash of "<s>" or "</s>" for the padding) */
 } token_hashes;
 
 static void hash_token(const ptn_token *t, token_hashes *th)
@@ -147,23 +148,18 @@ uint64_t ptn_dict_slot(uint64_t key, uint64_t mask)
     return fmix64(key) & mask;
 }
 
-void ptn_lookup_classes(const ptn_token *tokens, int64_t n, const uint64_t *table,
-                        uint64_t mask, uint64_t *classes)
+/* the value of key h in the table (0 if absent); the table is never full
+ * (the caller leaves an empty slot), so the probing ends */
+static uint64_t lookup(const uint64_t *table, uint64_t mask, uint64_t h)
 {
-    int64_t i;
-    for (i = 0; i < n; i++) {
-        const uint64_t h = ptn_lower_hash(&tokens[i]);
-        uint64_t s = ptn_dict_slot(h, mask);
-        classes[i] = 0;
-        /* the table is never full (the caller leaves an empty slot) */
-        while (table[2 * s] != 0) {
-            if (table[2 * s] == h) {
-                classes[i] = table[2 * s + 1];
-                break;
-            }
-            s = (s + 1) & mask;
+    uint64_t s = ptn_dict_slot(h, mask);
+    while (table[2 * s] != 0) {
+        if (table[2 * s] == h) {
+            return table[2 * s + 1];
         }
+        s = (s + 1) & mask;
     }
+    return 0;
 }
 
 uint64_t ptn_feature_hash(int template_id, const char *bytes, int64_t len)
@@ -181,6 +177,7 @@ static int32_t column(uint64_t h, uint64_t n)
 
 int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
                                uint64_t templates, const uint64_t *classes,
+                               const uint64_t *table, uint64_t table_mask,
                                int32_t *indices, float *data, int64_t *row_nnz)
 {
     enum { W = PTN_F_MAX_PER_TOKEN + 3 };  /* room for the padding of the rank count */
@@ -195,18 +192,28 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
     }
     hash_token(&PAD_BEFORE, &pad_before);
     hash_token(&PAD_AFTER, &pad_after);
-    if (classes == NULL) {
+    pad_before.cls = pad_before.lower;
+    pad_after.cls = pad_after.lower;
+    if (classes == NULL && table == NULL) {
         templates &= ~((1ull << PTN_F_AMBIG) | (1ull << PTN_F_PREV1_AMBIG) |
                        (1ull << PTN_F_NEXT1_AMBIG));
     }
+    /* a token's class: given, or looked up by the hash of its lower case
+     * (computed once, in hash_token) */
+#define PTN_CLASS(j, th) do { \
+        (th)->cls = classes != NULL ? classes[j] : \
+            table != NULL ? lookup(table, table_mask, (th)->lower) : 0; \
+    } while (0)
     /* window[(i + d) % 5] holds token i + d - 2's hashes for d = 0..4 */
     for (i = 0; i < 2 && i < n; i++) {
         hash_token(&tokens[i], &window[(i + 2) % 5]);
+        PTN_CLASS(i, &window[(i + 2) % 5]);
     }
     for (i = 0; i < n; i++) {
         int m = 0, r = 0;
         if (i + 2 < n) {
             hash_token(&tokens[i + 2], &window[(i + 4) % 5]);
+            PTN_CLASS(i + 2, &window[(i + 4) % 5]);
         }
         self = &window[(i + 2) % 5];
         prev1 = i >= 1 ? &window[(i + 1) % 5] : &pad_before;
@@ -253,13 +260,10 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
         PTN_ADD(PTN_F_PREV2_BIGRAM, fmix64(prev2->lower ^ seed[PTN_F_PREV2_BIGRAM]) ^ prev1->lower);
         PTN_ADD(PTN_F_PREV1_WORD, prev1->word);
         PTN_ADD(PTN_F_NEXT_SUFFIX_PAIR, fmix64(self->lower ^ seed[PTN_F_NEXT_SUFFIX_PAIR]) ^ next1->suffix3);
-        if (classes != NULL) {
-            /* a class is a value, not a string: it is its own hash; beyond
-             * the sentence, the hashes of "<s>" and "</s>" */
-            PTN_ADD(PTN_F_AMBIG, classes[i]);
-            PTN_ADD(PTN_F_PREV1_AMBIG, i >= 1 ? classes[i - 1] : pad_before.lower);
-            PTN_ADD(PTN_F_NEXT1_AMBIG, i + 1 < n ? classes[i + 1] : pad_after.lower);
-        }
+        /* a class is a value, not a string: it is its own hash */
+        PTN_ADD(PTN_F_AMBIG, self->cls);
+        PTN_ADD(PTN_F_PREV1_AMBIG, prev1->cls);
+        PTN_ADD(PTN_F_NEXT1_AMBIG, next1->cls);
 #undef PTN_ADD
         /* a canonical CSR row (increasing columns, a repeat counted in its
          * value): each column goes to its rank, counted without branches
@@ -290,4 +294,5 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
         nnz += r;
     }
     return nnz;
+#undef PTN_CLASS
 }

@@ -91,29 +91,29 @@ uint64_t ptn_feature_hash(int template_id, const char *bytes, int64_t len);
  * to `scratch` (room for 2 * len bytes), which must outlive `t`. */
 void ptn_token_ascii(ptn_token *t, const char *word, int64_t len, char *scratch);
 
-/* The FNV-1a hash of a token's lower case (what ptn_lookup_classes looks up). */
+/* The FNV-1a hash of a token's lower case (the key of its ambiguity class). */
 uint64_t ptn_lower_hash(const ptn_token *t);
 
-/* The ambiguity class of each of the `n` tokens: the value of its lower
- * case's hash in an open-addressing table of mask + 1 slots (a power of
- * two), slot s being table[2 s] (the key, 0: empty) and table[2 s + 1] (the
- * value), key and value in one cache line; linear probing from
- * ptn_dict_slot; 0 where the key is not there. */
-void ptn_lookup_classes(const ptn_token *tokens, int64_t n, const uint64_t *table,
-                        uint64_t mask, uint64_t *classes);
+/* The tables of ambiguity classes that ptn_featurize_sentence reads: mask + 1
+ * slots (a power of two), slot s being table[2 s] (the key: the
+ * ptn_lower_hash of a word, 0 for an empty slot) and table[2 s + 1] (its
+ * class), key and value in one cache line; linear probing from
+ * ptn_dict_slot; at least one slot empty. */
 
 /* The first slot probed for `key` in a table of mask + 1 slots. */
 uint64_t ptn_dict_slot(uint64_t key, uint64_t mask);
 
 /* The features of the `n` tokens of one sentence, those of the templates whose
- * bit is set in `templates` (bit PTN_F_WORD, ...); `classes` holds the
- * tokens' ambiguity classes, or is NULL (then the three ambiguity templates
- * give no feature); token i's columns go to
+ * bit is set in `templates` (bit PTN_F_WORD, ...).  The tokens' ambiguity
+ * classes are `classes` (one a token), or, when that is NULL, looked up in
+ * `table` (see above); with both NULL the three ambiguity
+ * templates give no feature.  Token i's columns go to
  * indices[nnz_i ...], sorted increasing, repeats merged (data holds their
  * count), and row_nnz[i] is how many.  `indices` and `data` need room for
  * PTN_F_MAX_PER_TOKEN * n values.  Returns the total written. */
 int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
                                uint64_t templates, const uint64_t *classes,
+                               const uint64_t *table, uint64_t table_mask,
                                int32_t *indices, float *data, int64_t *row_nnz);
 
 #ifdef __cplusplus

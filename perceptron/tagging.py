@@ -143,6 +143,10 @@ class PerceptronTagger(BaseEstimator):
     def featurize(self, sentences):
         """The hashed feature rows of token lists, and the sentence lengths.
 
+        Once fitted, the tokens' ambiguity classes are those of the whole
+        training data (``ambiguity_keys_``, ``ambiguity_classes_``), as when
+        tagging; before, the rows have no ambiguity features.
+
         Parameters
         ----------
         sentences : iterable of list of str

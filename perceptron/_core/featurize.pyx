@@ -43,11 +43,10 @@ cdef extern from "ptn_featurize.h" nogil:
     void ptn_token_ascii(ptn_token *t, const char *word, int64_t n, char *scratch)
     int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
                                    uint64_t templates, const uint64_t *classes,
+                                   const uint64_t *table, uint64_t table_mask,
                                    int32_t *indices, float *data, int64_t *row_nnz)
     uint64_t ptn_lower_hash(const ptn_token *t)
     uint64_t ptn_dict_slot(uint64_t key, uint64_t mask)
-    void ptn_lookup_classes(const ptn_token *tokens, int64_t n, const uint64_t *table,
-                            uint64_t mask, uint64_t *classes)
 
 cdef char *_FORMAT_BYTE = "B"
 
@@ -266,7 +265,6 @@ def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None, class
     cdef bint *is_ascii = NULL
     cdef uint64_t mask = 0
     cdef const uint64_t[::1] given
-    cdef uint64_t[::1] looked
     cdef const uint64_t *cls = NULL
     cdef ClassTable table = None
     if not 1 <= n_features <= MAX_FEATURES:
@@ -285,10 +283,12 @@ def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None, class
         total += lens[s]
     if total != n:
         raise ValueError(f"lengths sum to {total}, but there are {n} tokens")
-    class_array = None
+    cdef const uint64_t *tab = NULL
+    cdef uint64_t tab_mask = 0
     if isinstance(classes, ClassTable):
         table = classes
-        class_array = np.empty(max(n, 1), dtype=np.uint64)
+        tab = &table.table[0]
+        tab_mask = table.mask
     elif classes is not None:
         class_array = np.asarray(classes)
         if class_array.dtype != np.uint64 or class_array.shape != (n,):
@@ -309,17 +309,13 @@ def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None, class
         if toks == NULL or is_ascii == NULL or ind == NULL or dat == NULL:
             raise MemoryError(f"featurize: no memory for {n} tokens")
         scratch = _prepare(tokens, toks, is_ascii, keep)
-        if table is not None:
-            looked = class_array
-            cls = &looked[0]
-            with nogil:
-                ptn_lookup_classes(toks, n, &table.table[0], table.mask, &looked[0])
         with nogil:
             start = 0
             for s in range(n_sent):
                 nnz += ptn_featurize_sentence(&toks[start], lens[s], <uint64_t>n_features,
                                               mask, cls + start if cls != NULL else NULL,
-                                              ind + nnz, dat + nnz, &rn[start + 1])
+                                              tab, tab_mask, ind + nnz, dat + nnz,
+                                              &rn[start + 1])
                 start += lens[s]
     except BaseException:
         free(ind)
