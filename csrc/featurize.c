@@ -248,8 +248,6 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
         PTN_ADD(PTN_F_NEXT1, next1->lower);
         PTN_ADD(PTN_F_NEXT1_SUFFIX, next1->suffix3);
         PTN_ADD(PTN_F_NEXT2, next2->lower);
-        PTN_ADD(PTN_F_PREV1_SHAPE, prev1->shape);
-        PTN_ADD(PTN_F_NEXT1_SHAPE, next1->shape);
         PTN_ADD(PTN_F_PREV_BIGRAM,
                 fmix64(prev1->lower ^ seed[PTN_F_PREV_BIGRAM]) ^ self->lower);
         PTN_ADD(PTN_F_NEXT_BIGRAM,

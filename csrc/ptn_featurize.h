@@ -9,11 +9,11 @@
  * whether it has a digit or a hyphen or starts with a capital (a separate
  * feature for the first word of a sentence); the lower-cased words two to
  * the left and two to the right, the previous word as written, the
- * adjacent words' 3-character suffixes and shapes; the word pairs (w-2, w-1),
- * (w-1, w) and (w, w+1), and (w, suffix of w+1); a bias.  (The next word as
- * written and the pairs (w+1, w+2) and (w-1, w+1) were features too: with
- * the ambiguity classes below they did not change the accuracy on the
- * English Web Treebank, and they cost tagging time.)
+ * adjacent words' 3-character suffixes; the word pairs (w-2, w-1), (w-1, w)
+ * and (w, w+1), and (w, suffix of w+1); a bias.  (The next word as written,
+ * the shapes of the adjacent words and the pairs (w+1, w+2) and (w-1, w+1)
+ * were features too: with the ambiguity classes below they did not change
+ * the accuracy on the English Web Treebank, and they cost tagging time.)
  * Sentence boundaries are the words "<s>" and "</s>".  The tags of the
  * neighbours are not features: a first-order structured model scores them
  * through its transitions.  When the caller gives each token an ambiguity
@@ -52,7 +52,7 @@ extern "C" {
 enum {
     PTN_F_BIAS = 0, PTN_F_WORD, PTN_F_LOWER, PTN_F_PREFIX, PTN_F_SUFFIX, PTN_F_SHAPE,
     PTN_F_DIGIT, PTN_F_HYPHEN, PTN_F_CAPITAL, PTN_F_PREV1, PTN_F_PREV2, PTN_F_NEXT1,
-    PTN_F_NEXT2, PTN_F_PREV1_SUFFIX, PTN_F_NEXT1_SUFFIX, PTN_F_PREV1_SHAPE, PTN_F_NEXT1_SHAPE,
+    PTN_F_NEXT2, PTN_F_PREV1_SUFFIX, PTN_F_NEXT1_SUFFIX,
     PTN_F_PREV_BIGRAM, PTN_F_NEXT_BIGRAM, PTN_F_CAPITAL_FIRST, PTN_F_SUFFIX5,
     PTN_F_PREV2_BIGRAM, PTN_F_PREV1_WORD, PTN_F_NEXT_SUFFIX_PAIR,
     PTN_F_AMBIG, PTN_F_PREV1_AMBIG, PTN_F_NEXT1_AMBIG,
@@ -60,9 +60,9 @@ enum {
 };
 
 /* at most 3 (bias, word, lower case) + 4 prefixes + 5 suffixes + 1 shape + 3
- * flags + 4 neighbours + 5 neighbours' forms, suffixes and shapes + 4 pairs
- * + 3 ambiguity classes */
-#define PTN_F_MAX_PER_TOKEN 32
+ * flags + 4 neighbours + 3 neighbours' forms and suffixes + 4 pairs + 3
+ * ambiguity classes */
+#define PTN_F_MAX_PER_TOKEN 30
 /* the longest prefix and suffix, in characters */
 #define PTN_F_AFFIX 4
 /* the suffix of the neighbouring words, in characters */

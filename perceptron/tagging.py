@@ -9,9 +9,11 @@ digit or a hyphen or starts with a capital, the lower-cased words two to
 the left and two to the right, the 3-character suffixes of the adjacent
 words, and a bias; and the ambiguity classes (the sets of tags seen in
 training) of the word and of its two neighbours (Cutting et al. 1992;
-Daelemans et al. 1996; Gimenez and Marquez 2004).  The features are hashed into ``n_features`` columns
-(Weinberger et al. 2009) in compiled code (``perceptron._core.featurize``),
-so no vocabulary is stored and no Python object is made per token.  The tag
+Daelemans et al. 1996; Gimenez and Marquez 2004).  The features are hashed
+into ``n_features`` columns (Weinberger et al. 2009) in compiled code
+(``perceptron._core.featurize``), so no vocabulary of features is stored
+(only the ambiguity class of each training word, by the hash of its lower
+case) and no Python object is made per token.  The tag
 of the previous word is not a feature: the tags are decoded jointly by
 Viterbi in a first-order :class:`~perceptron.StructuredPerceptron`, whose
 transition scores play that part (Collins 2002).

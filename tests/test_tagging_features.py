@@ -89,7 +89,6 @@ def ref_features(sentence, classes=None):
             f.append(("capital_first" if i == 0 else "capital", ""))
         f += [("prev1", p1[1]), ("prev1_suffix", p1[1][-3:]), ("prev2", p2[1]),
               ("next1", n1[1]), ("next1_suffix", n1[1][-3:]), ("next2", n2[1]),
-              ("prev1_shape", p1[2]), ("next1_shape", n1[2]),
               ("prev1_word", p1[0])]
         row = [(T[name], ref_hash(T[name], value)) for name, value in f]
         pairs = [("prev_bigram", p1[1], lower), ("next_bigram", lower, n1[1]),
