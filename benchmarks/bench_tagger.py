@@ -8,7 +8,9 @@ train split (UPOS tags) and are measured on its dev split, in one run:
   nr_iter=5)``);
 - tagging speed on the dev sentences (ours: ``tag_sents``; NLTK: ``tag``
   sentence by sentence, its documented use), in tokens per second;
-- UPOS accuracy on dev.
+- UPOS accuracy on dev, for random_state 0 (the timed model) and for every
+  seed of ``--seeds`` (the order in which the sentences are visited changes
+  the model: the accuracy target is met only if every seed meets it).
 
 Then where our time goes: featurization, the structured perceptron's
 epochs (Viterbi and update), and for tagging featurization, decoding and
@@ -73,8 +75,14 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5, help="runs of our timings (best of)")
     ap.add_argument("--nltk-repeat", type=int, default=2, help="runs of NLTK's training")
     ap.add_argument("--n-features", type=int, default=2 ** 18)
+    ap.add_argument("--seeds", default="0,1,2,3,4",
+                    help="random_state values whose dev accuracy is measured (comma-separated)")
     ap.add_argument("--no-nltk", action="store_true", help="ours only")
     args = ap.parse_args(argv)
+    try:
+        seeds = [int(v) for v in args.seeds.split(",")]
+    except ValueError:
+        ap.error(f"--seeds must be comma-separated integers, got {args.seeds!r}")
     train_path = args.data / "en_ewt-ud-train.conllu"
     dev_path = args.data / "en_ewt-ud-dev.conllu"
     if not train_path.exists():
@@ -99,6 +107,13 @@ def main(argv=None):
           f"epochs {ours.model_.n_iter_})")
     print(f"  tag    {n_dev / tag_wall:12,.0f} tokens/s [{n_dev / tag_cpu:,.0f}]")
     print(f"  dev UPOS accuracy {acc:.4f}")
+    per_seed = [acc if s == 0 else accuracy(
+        PerceptronTagger(n_features=args.n_features, max_iter=5, random_state=s).fit(train)
+        .tag_sents(dev_words), dev) for s in seeds]
+    worst = min(per_seed)
+    print("  dev UPOS accuracy by random_state: " +
+          ", ".join(f"{s}: {a:.4f}" for s, a in zip(seeds, per_seed)) +
+          f" (mean {np.mean(per_seed):.4f}, min {worst:.4f})")
 
     # where the time goes
     from perceptron._core import featurize as fz
@@ -125,7 +140,8 @@ def main(argv=None):
           f"{rest_cpu / n_dev * 1e9:5.0f} ns/token (CPU time)")
 
     def targets():
-        print(f"[target dev UPOS accuracy: {acc:.4f}, {verdict(acc, 0.950)}]")
+        print(f"[target dev UPOS accuracy: {acc:.4f}, {verdict(acc, 0.950)}; the worst of "
+              f"random_state {args.seeds}: {worst:.4f}, {verdict(worst, 0.950)}]")
         print(f"[target 5 epochs of training, featurization included, one core: {fit_wall:.3f} s "
               f"wall ({fit_cpu:.3f} s CPU), {verdict(fit_wall, 1.0, higher_is_better=False)}"
               f" (CPU time: {verdict(fit_cpu, 1.0, higher_is_better=False)})]")

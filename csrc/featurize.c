@@ -103,6 +103,7 @@ typedef struct {
     int has5;
     uint64_t prefix[PTN_F_AFFIX], suffix[PTN_F_AFFIX];
     int n_affix;  /* characters in the lower case, at most PTN_F_AFFIX */
+    uint64_t cls; /* the ambiguity class (the hash of "<s>" or "</s>" for the padding) */
 } token_hashes;
 
 static void hash_token(const ptn_token *t, token_hashes *th)
@@ -137,6 +138,30 @@ static void hash_token(const ptn_token *t, token_hashes *th)
     th->suffix3 = fnv1a(FNV_OFFSET, t->lower + start, t->lower_len - start);
 }
 
+uint64_t ptn_lower_hash(const ptn_token *t)
+{
+    return fnv1a(FNV_OFFSET, t->lower, t->lower_len);
+}
+
+uint64_t ptn_dict_slot(uint64_t key, uint64_t mask)
+{
+    return fmix64(key) & mask;
+}
+
+/* the value of key h in the table (0 if absent); the table is never full
+ * (the caller leaves an empty slot), so the probing ends */
+static uint64_t lookup(const uint64_t *table, uint64_t mask, uint64_t h)
+{
+    uint64_t s = ptn_dict_slot(h, mask);
+    while (table[2 * s] != 0) {
+        if (table[2 * s] == h) {
+            return table[2 * s + 1];
+        }
+        s = (s + 1) & mask;
+    }
+    return 0;
+}
+
 uint64_t ptn_feature_hash(int template_id, const char *bytes, int64_t len)
 {
     return fmix64(fnv1a(FNV_OFFSET, bytes, len) ^ ptn_template_seed(template_id));
@@ -151,8 +176,9 @@ static int32_t column(uint64_t h, uint64_t n)
 }
 
 int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
-                               uint64_t templates, int32_t *indices, float *data,
-                               int64_t *row_nnz)
+                               uint64_t templates, const uint64_t *classes,
+                               const uint64_t *table, uint64_t table_mask,
+                               int32_t *indices, float *data, int64_t *row_nnz)
 {
     enum { W = PTN_F_MAX_PER_TOKEN + 3 };  /* room for the padding of the rank count */
     uint64_t seed[PTN_F_N_TEMPLATES];
@@ -166,14 +192,28 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
     }
     hash_token(&PAD_BEFORE, &pad_before);
     hash_token(&PAD_AFTER, &pad_after);
+    pad_before.cls = pad_before.lower;
+    pad_after.cls = pad_after.lower;
+    if (classes == NULL && table == NULL) {
+        templates &= ~((1ull << PTN_F_AMBIG) | (1ull << PTN_F_PREV1_AMBIG) |
+                       (1ull << PTN_F_NEXT1_AMBIG));
+    }
+    /* a token's class: given, or looked up by the hash of its lower case
+     * (computed once, in hash_token) */
+#define PTN_CLASS(j, th) do { \
+        (th)->cls = classes != NULL ? classes[j] : \
+            table != NULL ? lookup(table, table_mask, (th)->lower) : 0; \
+    } while (0)
     /* window[(i + d) % 5] holds token i + d - 2's hashes for d = 0..4 */
     for (i = 0; i < 2 && i < n; i++) {
         hash_token(&tokens[i], &window[(i + 2) % 5]);
+        PTN_CLASS(i, &window[(i + 2) % 5]);
     }
     for (i = 0; i < n; i++) {
         int m = 0, r = 0;
         if (i + 2 < n) {
             hash_token(&tokens[i + 2], &window[(i + 4) % 5]);
+            PTN_CLASS(i + 2, &window[(i + 4) % 5]);
         }
         self = &window[(i + 2) % 5];
         prev1 = i >= 1 ? &window[(i + 1) % 5] : &pad_before;
@@ -208,21 +248,20 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
         PTN_ADD(PTN_F_NEXT1, next1->lower);
         PTN_ADD(PTN_F_NEXT1_SUFFIX, next1->suffix3);
         PTN_ADD(PTN_F_NEXT2, next2->lower);
-        PTN_ADD(PTN_F_PREV1_SHAPE, prev1->shape);
-        PTN_ADD(PTN_F_NEXT1_SHAPE, next1->shape);
         PTN_ADD(PTN_F_PREV_BIGRAM,
                 fmix64(prev1->lower ^ seed[PTN_F_PREV_BIGRAM]) ^ self->lower);
         PTN_ADD(PTN_F_NEXT_BIGRAM,
                 fmix64(self->lower ^ seed[PTN_F_NEXT_BIGRAM]) ^ next1->lower);
-        PTN_ADD(PTN_F_SURROUND, fmix64(prev1->lower ^ seed[PTN_F_SURROUND]) ^ next1->lower);
         if (self->has5) {
             PTN_ADD(PTN_F_SUFFIX5, self->suffix5);
         }
         PTN_ADD(PTN_F_PREV2_BIGRAM, fmix64(prev2->lower ^ seed[PTN_F_PREV2_BIGRAM]) ^ prev1->lower);
-        PTN_ADD(PTN_F_NEXT2_BIGRAM, fmix64(next1->lower ^ seed[PTN_F_NEXT2_BIGRAM]) ^ next2->lower);
         PTN_ADD(PTN_F_PREV1_WORD, prev1->word);
-        PTN_ADD(PTN_F_NEXT1_WORD, next1->word);
         PTN_ADD(PTN_F_NEXT_SUFFIX_PAIR, fmix64(self->lower ^ seed[PTN_F_NEXT_SUFFIX_PAIR]) ^ next1->suffix3);
+        /* a class is a value, not a string: it is its own hash */
+        PTN_ADD(PTN_F_AMBIG, self->cls);
+        PTN_ADD(PTN_F_PREV1_AMBIG, prev1->cls);
+        PTN_ADD(PTN_F_NEXT1_AMBIG, next1->cls);
 #undef PTN_ADD
         /* a canonical CSR row (increasing columns, a repeat counted in its
          * value): each column goes to its rank, counted without branches
@@ -253,4 +292,5 @@ int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_fe
         nnz += r;
     }
     return nnz;
+#undef PTN_CLASS
 }

@@ -7,9 +7,13 @@ and suffixes of 1 to 4 characters, its shape (``Xx``, ``d.d``: upper case,
 lower case and digits as X, x and d, runs collapsed), whether it has a
 digit or a hyphen or starts with a capital, the lower-cased words two to
 the left and two to the right, the 3-character suffixes of the adjacent
-words, and a bias.  The features are hashed into ``n_features`` columns
-(Weinberger et al. 2009) in compiled code (``perceptron._core.featurize``),
-so no vocabulary is stored and no Python object is made per token.  The tag
+words, and a bias; and the ambiguity classes (the sets of tags seen in
+training) of the word and of its two neighbours (Cutting et al. 1992;
+Daelemans et al. 1996; Gimenez and Marquez 2004).  The features are hashed
+into ``n_features`` columns (Weinberger et al. 2009) in compiled code
+(``perceptron._core.featurize``), so no vocabulary of features is stored
+(only the ambiguity class of each training word, by the hash of its lower
+case) and no Python object is made per token.  The tag
 of the previous word is not a feature: the tags are decoded jointly by
 Viterbi in a first-order :class:`~perceptron.StructuredPerceptron`, whose
 transition scores play that part (Collins 2002).
@@ -30,6 +34,40 @@ __all__ = ["PerceptronTagger"]
 # the fitted attributes of the structured model, kept in the tagger's model
 # files under this prefix (the file holds one estimator: the tagger)
 _PREFIX = "sequence_model__"
+# folds of the training sentences for their ambiguity classes (see _ambiguity)
+_FOLDS = 10
+
+
+def _ambiguity(tokens, codes, lengths):
+    """(keys, classes, classes of the training tokens).
+
+    The ambiguity class of a word (Cutting et al. 1992, "A Practical
+    Part-of-Speech Tagger", section 3) is the set of tags its lower case has
+    in the training data, as a 64-bit mask (bit ``tag % 64``); keys are the
+    distinct hashes of the lower cases (``lower_hashes``), classes their
+    masks.  A training token's own class is taken from the other folds of
+    the sentences only (sentence q in fold q % 10): a word seen in one
+    sentence has no class there, as an unseen word has none when tagging,
+    and a word's class does not hold the tag being learnt unless another
+    fold has it (features of held-out predictions, as in stacking: Wolpert
+    1992, "Stacked Generalization", section 2).  Without this the model
+    learns to trust the class, which at training time always holds the
+    right tag.
+    """
+    hashes = _featurize.lower_hashes(tokens)
+    keys, word = np.unique(hashes, return_inverse=True)
+    word = word.reshape(-1)
+    bit = np.left_shift(np.uint64(1), (np.asarray(codes) % 64).astype(np.uint64))
+    fold = np.repeat(np.arange(len(lengths)) % _FOLDS, lengths)
+    masks = np.zeros((len(keys), _FOLDS), dtype=np.uint64)
+    np.bitwise_or.at(masks, (word, fold), bit)
+    before = np.bitwise_or.accumulate(masks, axis=1)
+    after = np.bitwise_or.accumulate(masks[:, ::-1], axis=1)[:, ::-1]
+    others = np.zeros_like(masks)
+    others[:, 1:] |= before[:, :-1]
+    others[:, :-1] |= after[:, 1:]
+    known = keys != 0  # 0 marks an empty slot of the table (a hash of 0 is one in 2**64)
+    return keys[known], before[known, -1], others[word, fold]
 
 
 class PerceptronTagger(BaseEstimator):
@@ -61,6 +99,11 @@ class PerceptronTagger(BaseEstimator):
     model_ : StructuredPerceptron
         The sequence model over the hashed features; its labels are the
         indices into ``classes_``.
+    ambiguity_keys_ : ndarray of uint64
+        The hashes of the lower-cased training words (sorted).
+    ambiguity_classes_ : ndarray of uint64
+        Their ambiguity classes: bit ``k % 64`` set when the word had tag
+        ``classes_[k]`` in training.
 
     Examples
     --------
@@ -102,6 +145,10 @@ class PerceptronTagger(BaseEstimator):
     def featurize(self, sentences):
         """The hashed feature rows of token lists, and the sentence lengths.
 
+        Once fitted, the tokens' ambiguity classes are those of the whole
+        training data (``ambiguity_keys_``, ``ambiguity_classes_``), as when
+        tagging; before, the rows have no ambiguity features.
+
         Parameters
         ----------
         sentences : iterable of list of str
@@ -126,8 +173,22 @@ class PerceptronTagger(BaseEstimator):
             lengths.append(len(tokens) - before)
         return self._features(tokens, np.array(lengths, dtype=np.int64))
 
-    def _features(self, tokens, lengths):
-        data, indices, indptr = _featurize.featurize(tokens, lengths, int(self.n_features))
+    def _class_table(self):
+        """The ambiguity classes of the words as the table the featurizer
+        reads, made once (None before fit)."""
+        if "ambiguity_keys_" not in vars(self):
+            return None
+        table = vars(self).get("_table")
+        if table is None:
+            table = _featurize.ClassTable(self.ambiguity_keys_, self.ambiguity_classes_)
+            self._table = table
+        return table
+
+    def _features(self, tokens, lengths, classes=None):
+        if classes is None:
+            classes = self._class_table()
+        data, indices, indptr = _featurize.featurize(tokens, lengths, int(self.n_features),
+                                                     classes=classes)
         return CSRData(data, indices, indptr, (len(tokens), int(self.n_features))), lengths
 
     # ------------------------------------------------------------ fit
@@ -151,11 +212,15 @@ class PerceptronTagger(BaseEstimator):
         if not tokens:
             raise ValueError("fit needs at least one tagged word")
         classes = np.array(tags, dtype=object)
-        X, lengths = self._features(tokens, lengths)
+        keys, masks, train_classes = _ambiguity(tokens, y, lengths)
+        X, lengths = self._features(tokens, lengths, train_classes)
         model = self._sequence_model()
         model.fit(X, y, lengths)
         self.model_ = model
         self.classes_ = classes
+        self.ambiguity_keys_ = keys
+        self.ambiguity_classes_ = masks
+        vars(self).pop("_table", None)
         for name in [k for k in vars(self) if k.startswith(_PREFIX)]:
             delattr(self, name)
         return self
@@ -243,6 +308,8 @@ class PerceptronTagger(BaseEstimator):
                     continue
                 setattr(view, _PREFIX + name, value)
             view.classes_ = self.classes_
+            view.ambiguity_keys_ = self.ambiguity_keys_
+            view.ambiguity_classes_ = self.ambiguity_classes_
         save_model(view, path, training_state=training_state)
 
     @classmethod
@@ -271,6 +338,11 @@ def _check_saved(est):
     need(is_array(est.classes_, 1, "OU") and len(est.classes_) >= 1 and
          all(isinstance(t, str) for t in est.classes_.tolist()), "classes_ of str tags")
     est.classes_ = np.asarray(est.classes_, dtype=object)
+    keys, masks = est.ambiguity_keys_, est.ambiguity_classes_
+    need(is_array(keys, 1, "u") and keys.dtype == np.uint64 and is_array(masks, 1, "u") and
+         masks.dtype == np.uint64 and len(keys) == len(masks) and
+         bool(np.all(np.diff(keys) > 0)) and (len(keys) == 0 or keys[0] != 0),
+         "ambiguity_keys_ (increasing non-zero uint64) and ambiguity_classes_ of one length")
     est._check_params()
     est._rebuild_model()
     model = est.model_
@@ -280,7 +352,7 @@ def _check_saved(est):
 
 
 register_model(PerceptronTagger, check=_check_saved,
-               fitted={"classes_"} | {
+               fitted={"classes_", "ambiguity_keys_", "ambiguity_classes_"} | {
                    _PREFIX + name for name in models()[StructuredPerceptron.__name__].fitted},
                training_state={_PREFIX + name for name in
                                models()[StructuredPerceptron.__name__].training_state})

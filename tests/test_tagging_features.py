@@ -57,8 +57,9 @@ def ref_token(word):
     return word.lower(), "".join(shape)
 
 
-def ref_features(sentence):
-    """(template number, hash) pairs of each token of a sentence."""
+def ref_features(sentence, classes=None):
+    """(template number, hash) pairs of each token of a sentence; `classes`:
+    the tokens' ambiguity classes (ints), or None (no such features)."""
     T = fz.TEMPLATES
     lowers = [ref_token(w)[0] for w in sentence]
 
@@ -88,21 +89,28 @@ def ref_features(sentence):
             f.append(("capital_first" if i == 0 else "capital", ""))
         f += [("prev1", p1[1]), ("prev1_suffix", p1[1][-3:]), ("prev2", p2[1]),
               ("next1", n1[1]), ("next1_suffix", n1[1][-3:]), ("next2", n2[1]),
-              ("prev1_shape", p1[2]), ("next1_shape", n1[2]),
-              ("prev1_word", p1[0]), ("next1_word", n1[0])]
+              ("prev1_word", p1[0])]
         row = [(T[name], ref_hash(T[name], value)) for name, value in f]
         pairs = [("prev_bigram", p1[1], lower), ("next_bigram", lower, n1[1]),
-                 ("surround", p1[1], n1[1]), ("prev2_bigram", p2[1], p1[1]),
-                 ("next2_bigram", n1[1], n2[1]), ("next_suffix_pair", lower, n1[1][-3:])]
+                 ("prev2_bigram", p2[1], p1[1]), ("next_suffix_pair", lower, n1[1][-3:])]
         row += [(T[name], ref_pair_hash(T[name], a, b)) for name, a, b in pairs]
+        if classes is not None:
+            # a class is its own hash; beyond the sentence, the hash of <s> or </s>
+            prev = classes[i - 1] if i else fnv("<s>")
+            nxt = classes[i + 1] if i + 1 < len(sentence) else fnv("</s>")
+            row += [(T[name], fmix64(value ^ seed(T[name]))) for name, value in
+                    [("ambig", classes[i]), ("prev1_ambig", prev), ("next1_ambig", nxt)]]
         rows.append(row)
     return rows
 
 
-def ref_csr(sentences, n_features):
+def ref_csr(sentences, n_features, classes=None):
     data, indices, indptr = [], [], [0]
+    start = 0
     for sentence in sentences:
-        for row in ref_features(sentence):
+        cls = None if classes is None else [int(c) for c in classes[start:start + len(sentence)]]
+        start += len(sentence)
+        for row in ref_features(sentence, cls):
             cols = {}
             for template, h in row:
                 c = ref_column(h, n_features)
@@ -114,14 +122,15 @@ def ref_csr(sentences, n_features):
     return np.array(data, np.float32), np.array(indices), np.array(indptr)
 
 
-def run(sentences, n_features):
+def run(sentences, n_features, classes=None):
     tokens = [w for s in sentences for w in s]
-    return fz.featurize(tokens, np.array([len(s) for s in sentences], np.int64), n_features)
+    return fz.featurize(tokens, np.array([len(s) for s in sentences], np.int64), n_features,
+                        classes=classes)
 
 
-def assert_same(sentences, n_features):
-    data, indices, indptr = run(sentences, n_features)
-    rdata, rindices, rindptr = ref_csr(sentences, n_features)
+def assert_same(sentences, n_features, classes=None):
+    data, indices, indptr = run(sentences, n_features, classes)
+    rdata, rindices, rindptr = ref_csr(sentences, n_features, classes)
     assert data.dtype == np.float32 and indices.dtype == np.int32 and indptr.dtype == np.int32
     np.testing.assert_array_equal(indptr, rindptr)
     np.testing.assert_array_equal(indices, rindices)
@@ -148,9 +157,59 @@ SENTENCES = [
 ]
 
 
+def some_classes(sentences, seed=0):
+    """Ambiguity classes for the tokens: 0 (unknown), small masks, and any
+    64-bit value."""
+    n = sum(map(len, sentences))
+    rng = np.random.default_rng(seed)
+    c = rng.integers(0, 2 ** 63, size=n, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    c[::3] = 0
+    c[1::3] %= np.uint64(1 << 17)
+    return c
+
+
 @pytest.mark.parametrize("n_features", [1, 2, 7, 1 << 10, 1 << 20, 2 ** 31 - 1])
 def test_featurize_matches_reference(n_features):
     assert_same(SENTENCES, n_features)
+    assert_same(SENTENCES, n_features, some_classes(SENTENCES))
+
+
+def test_lower_hashes_and_class_table():
+    words = ["The", "the", "THE", "Café", "CAFÉ", "dog", "", "unseen", "İ"]
+    hashes = fz.lower_hashes(words)
+    assert hashes.dtype == np.uint64
+    assert hashes.tolist() == [fnv(w.lower()) for w in words]
+    known = {"the": 5, "café": 1 << 63, "dog": 2, "": 9}
+    table = fz.ClassTable(np.array([fnv(w) for w in known], np.uint64),
+                          np.array(list(known.values()), np.uint64))
+    expected = np.array([known.get(w.lower(), 0) for w in words], np.uint64)
+    # looking the tokens up in the table is giving each token its class
+    for n_features in (7, 1 << 20):
+        got = fz.featurize(words, np.array([4, 5]), n_features, classes=table)
+        want = fz.featurize(words, np.array([4, 5]), n_features, classes=expected)
+        for a, b in zip(got, want):
+            np.testing.assert_array_equal(a, b)
+    # a table of many keys (collisions in the probing) and the empty table
+    keys = np.arange(1, 5000, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    big = fz.ClassTable(np.concatenate([keys, table.__reduce__()[1][0]]),
+                        np.concatenate([keys + np.uint64(1), table.__reduce__()[1][1]]))
+    got = fz.featurize(words, np.array([9]), 1 << 20, classes=big)
+    want = fz.featurize(words, np.array([9]), 1 << 20, classes=expected)
+    np.testing.assert_array_equal(got[1], want[1])
+    empty = fz.ClassTable(np.zeros(0, np.uint64), np.zeros(0, np.uint64))
+    got = fz.featurize(words, np.array([9]), 1 << 20, classes=empty)
+    want = fz.featurize(words, np.array([9]), 1 << 20, classes=np.zeros(9, np.uint64))
+    np.testing.assert_array_equal(got[1], want[1])
+    with pytest.raises(ValueError, match="distinct and non-zero"):
+        fz.ClassTable(np.array([0], np.uint64), np.array([1], np.uint64))
+    with pytest.raises(ValueError, match="distinct and non-zero"):
+        fz.ClassTable(np.array([3, 3], np.uint64), np.array([1, 2], np.uint64))
+    with pytest.raises(ValueError, match="one length"):
+        fz.ClassTable(np.array([3], np.uint64), np.array([1, 2], np.uint64))
+    with pytest.raises(ValueError, match="classes must be a uint64 array"):
+        fz.featurize(["a", "b"], np.array([2]), 16, classes=np.array([1, 2]))
+    with pytest.raises(ValueError, match="classes must be a uint64 array"):
+        fz.featurize(["a", "b"], np.array([2]), 16, classes=np.array([1], np.uint64))
 
 
 def test_repeats_merged():
@@ -158,17 +217,19 @@ def test_repeats_merged():
     data, indices, indptr = run([["Hello", "world"]], 2)
     assert np.all(np.diff(indices[indptr[0]:indptr[1]]) > 0)
     assert data.sum() == sum(len(r) for r in ref_features(["Hello", "world"]))
-    assert max(len(r) for r in ref_features(["Hello-1", "worlds", "x"])) == fz.MAX_PER_TOKEN
+    assert max(len(r) for r in ref_features(["Hello-1", "worlds", "x"], [1, 2, 3])) == \
+        fz.MAX_PER_TOKEN
 
 
 def test_template_selection():
     sentences = [["The", "cat", "sat"], ["A-1"]]
     T = fz.TEMPLATES
-    for chosen in (["bias"], ["word", "surround"], list(T)):
+    for chosen in (["bias"], ["word", "prev_bigram"], ["ambig", "next1_ambig"], list(T)):
         tokens = [w for s in sentences for w in s]
-        data, indices, indptr = fz.featurize(tokens, np.array([3, 1]), 1 << 20, chosen)
+        data, indices, indptr = fz.featurize(tokens, np.array([3, 1]), 1 << 20, chosen,
+                                             np.array([1, 2, 3, 4], np.uint64))
         expected = [sorted({ref_column(h, 1 << 20) for t, h in row if t in {T[c] for c in chosen}})
-                    for s in sentences for row in ref_features(s)]
+                    for s, c in zip(sentences, [[1, 2, 3], [4]]) for row in ref_features(s, c)]
         got = [indices[indptr[i]:indptr[i + 1]].tolist() for i in range(len(indptr) - 1)]
         assert got == expected
     with pytest.raises(ValueError, match="unknown feature template 'nope'"):
@@ -190,6 +251,7 @@ text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12
        st.integers(1, 2 ** 31 - 1))
 def test_featurize_property(sentences, n_features):
     assert_same(sentences, n_features)
+    assert_same(sentences, n_features, some_classes(sentences, n_features))
 
 
 def test_bad_input():

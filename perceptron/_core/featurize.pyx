@@ -33,16 +33,20 @@ cdef extern from "ptn_featurize.h" nogil:
     enum:
         PTN_F_BIAS, PTN_F_WORD, PTN_F_LOWER, PTN_F_PREFIX, PTN_F_SUFFIX, PTN_F_SHAPE
         PTN_F_DIGIT, PTN_F_HYPHEN, PTN_F_CAPITAL, PTN_F_PREV1, PTN_F_PREV2, PTN_F_NEXT1
-        PTN_F_NEXT2, PTN_F_PREV1_SUFFIX, PTN_F_NEXT1_SUFFIX, PTN_F_PREV1_SHAPE
-        PTN_F_NEXT1_SHAPE, PTN_F_PREV_BIGRAM, PTN_F_NEXT_BIGRAM, PTN_F_SURROUND
-        PTN_F_CAPITAL_FIRST, PTN_F_SUFFIX5, PTN_F_PREV2_BIGRAM, PTN_F_NEXT2_BIGRAM
-        PTN_F_PREV1_WORD, PTN_F_NEXT1_WORD, PTN_F_NEXT_SUFFIX_PAIR, PTN_F_N_TEMPLATES
+        PTN_F_NEXT2, PTN_F_PREV1_SUFFIX, PTN_F_NEXT1_SUFFIX
+        PTN_F_PREV_BIGRAM, PTN_F_NEXT_BIGRAM
+        PTN_F_CAPITAL_FIRST, PTN_F_SUFFIX5, PTN_F_PREV2_BIGRAM
+        PTN_F_PREV1_WORD, PTN_F_NEXT_SUFFIX_PAIR, PTN_F_AMBIG
+        PTN_F_PREV1_AMBIG, PTN_F_NEXT1_AMBIG, PTN_F_N_TEMPLATES
         PTN_F_MAX_PER_TOKEN, PTN_F_HAS_DIGIT, PTN_F_HAS_HYPHEN, PTN_F_IS_CAPITAL
     uint64_t ptn_feature_hash(int template_id, const char *b, int64_t n)
     void ptn_token_ascii(ptn_token *t, const char *word, int64_t n, char *scratch)
     int64_t ptn_featurize_sentence(const ptn_token *tokens, int64_t n, uint64_t n_features,
-                                   uint64_t templates, int32_t *indices, float *data,
-                                   int64_t *row_nnz)
+                                   uint64_t templates, const uint64_t *classes,
+                                   const uint64_t *table, uint64_t table_mask,
+                                   int32_t *indices, float *data, int64_t *row_nnz)
+    uint64_t ptn_lower_hash(const ptn_token *t)
+    uint64_t ptn_dict_slot(uint64_t key, uint64_t mask)
 
 cdef char *_FORMAT_BYTE = "B"
 
@@ -95,12 +99,12 @@ TEMPLATES = {
     "hyphen": PTN_F_HYPHEN, "capital": PTN_F_CAPITAL, "prev1": PTN_F_PREV1,
     "prev2": PTN_F_PREV2, "next1": PTN_F_NEXT1, "next2": PTN_F_NEXT2,
     "prev1_suffix": PTN_F_PREV1_SUFFIX, "next1_suffix": PTN_F_NEXT1_SUFFIX,
-    "prev1_shape": PTN_F_PREV1_SHAPE, "next1_shape": PTN_F_NEXT1_SHAPE,
     "prev_bigram": PTN_F_PREV_BIGRAM, "next_bigram": PTN_F_NEXT_BIGRAM,
-    "surround": PTN_F_SURROUND, "capital_first": PTN_F_CAPITAL_FIRST,
-    "suffix5": PTN_F_SUFFIX5, "prev2_bigram": PTN_F_PREV2_BIGRAM, "next2_bigram": PTN_F_NEXT2_BIGRAM,
-    "prev1_word": PTN_F_PREV1_WORD, "next1_word": PTN_F_NEXT1_WORD,
-    "next_suffix_pair": PTN_F_NEXT_SUFFIX_PAIR,
+    "capital_first": PTN_F_CAPITAL_FIRST,
+    "suffix5": PTN_F_SUFFIX5, "prev2_bigram": PTN_F_PREV2_BIGRAM,
+    "prev1_word": PTN_F_PREV1_WORD,
+    "next_suffix_pair": PTN_F_NEXT_SUFFIX_PAIR, "ambig": PTN_F_AMBIG,
+    "prev1_ambig": PTN_F_PREV1_AMBIG, "next1_ambig": PTN_F_NEXT1_AMBIG,
 }
 MAX_PER_TOKEN = PTN_F_MAX_PER_TOKEN
 # n_features must leave every column an int32
@@ -134,7 +138,112 @@ def unicode_token(str word):
     return word.lower(), "".join(shape), flags
 
 
-def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None):
+cdef class ClassTable:
+    """The ambiguity classes of words, as an open-addressing hash table that
+    C reads: ``ClassTable(keys, values)`` with ``keys`` the distinct hashes of
+    the words' lower case (``lower_hashes``; 0 is not a key) and ``values``
+    their classes (uint64, 0: none)."""
+    cdef uint64_t[::1] table
+    cdef uint64_t mask
+    cdef object given  # (keys, values) as given: what a pickle holds
+
+    def __reduce__(self):
+        return ClassTable, self.given
+
+    def __init__(self, keys, values):
+        k = np.ascontiguousarray(keys, dtype=np.uint64)
+        v = np.ascontiguousarray(values, dtype=np.uint64)
+        if k.ndim != 1 or v.shape != k.shape:
+            raise ValueError(f"keys and values must be 1-d arrays of one length, got shapes "
+                             f"{k.shape} and {v.shape}")
+        if len(np.unique(k)) != len(k) or (len(k) and not k.all()):
+            raise ValueError("keys must be distinct and non-zero")
+        self.given = (k, v)
+        cdef Py_ssize_t size = 2, i
+        while size < 2 * len(k) + 1:
+            size *= 2
+        self.table = np.zeros(2 * size, dtype=np.uint64)
+        self.mask = <uint64_t>(size - 1)
+        cdef const uint64_t[::1] kk = k
+        cdef const uint64_t[::1] vv = v
+        cdef uint64_t slot
+        for i in range(kk.shape[0]):
+            slot = ptn_dict_slot(kk[i], self.mask)
+            while self.table[2 * slot] != 0:
+                slot = (slot + 1) & self.mask
+            self.table[2 * slot] = kk[i]
+            self.table[2 * slot + 1] = vv[i]
+
+
+cdef char *_prepare(list tokens, ptn_token *toks, bint *is_ascii, list keep) except? NULL:
+    """Fill toks (room for len(tokens)) from the tokens: their UTF-8 bytes,
+    and for non-ASCII tokens their lower case and shape by Python's rules
+    (kept alive in `keep`).  Returns the scratch buffer that holds the
+    ASCII tokens' lower case and shape (the caller frees it)."""
+    cdef Py_ssize_t n = len(tokens), i, size, ascii_bytes = 0
+    cdef const char *utf8
+    cdef char *scratch
+    cdef char *pos
+    for i in range(n):
+        word = tokens[i]
+        if not PyUnicode_Check(word):
+            raise TypeError(f"token {i} is a {type(word).__name__} ({word!r:.40}), not a str")
+        try:
+            utf8 = PyUnicode_AsUTF8AndSize(word, &size)
+        except UnicodeError as exc:
+            raise ValueError(f"token {i} ({word!r:.40}) cannot be encoded as UTF-8: "
+                             f"{exc.reason}") from None
+        toks[i].word = utf8
+        toks[i].word_len = size
+        is_ascii[i] = PyUnicode_IS_ASCII(word)
+        if is_ascii[i]:
+            ascii_bytes += size
+        else:
+            lower, shape, flags = unicode_token(word)
+            keep.append(lower)
+            keep.append(shape)
+            toks[i].lower = PyUnicode_AsUTF8AndSize(lower, &size)
+            toks[i].lower_len = size
+            toks[i].shape = PyUnicode_AsUTF8AndSize(shape, &size)
+            toks[i].shape_len = size
+            toks[i].flags = flags
+    scratch = <char *>malloc(max(2 * ascii_bytes, 1))
+    if scratch == NULL:
+        raise MemoryError(f"featurize: no memory for {ascii_bytes} bytes of tokens")
+    with nogil:
+        pos = scratch
+        for i in range(n):
+            if is_ascii[i]:
+                ptn_token_ascii(&toks[i], toks[i].word, toks[i].word_len, pos)
+                pos += 2 * toks[i].word_len
+    return scratch
+
+
+def lower_hashes(list tokens):
+    """uint64 array: the FNV-1a hash of each token's lower case (the keys of
+    a ``ClassTable``)."""
+    cdef Py_ssize_t n = len(tokens), i
+    out = np.empty(n, dtype=np.uint64)
+    cdef uint64_t[::1] h = out
+    cdef ptn_token *toks = <ptn_token *>malloc(max(n, 1) * sizeof(ptn_token))
+    cdef bint *is_ascii = <bint *>malloc(max(n, 1) * sizeof(bint))
+    cdef char *scratch = NULL
+    keep = []
+    try:
+        if toks == NULL or is_ascii == NULL:
+            raise MemoryError(f"lower_hashes: no memory for {n} tokens")
+        scratch = _prepare(tokens, toks, is_ascii, keep)
+        with nogil:
+            for i in range(n):
+                h[i] = ptn_lower_hash(&toks[i])
+    finally:
+        free(toks)
+        free(is_ascii)
+        free(scratch)
+    return out
+
+
+def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None, classes=None):
     """CSR rows (data float32, indices, indptr) of the tokens' features.
 
     tokens : a flat list of ``str``, the sentences one after the other.
@@ -142,18 +251,21 @@ def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None):
     n_features : the number of columns, 1 to 2**31 - 1.
     templates : the names of the templates to use (keys of ``TEMPLATES``);
         None: all of them.
+    classes : the tokens' ambiguity classes: None (no ambiguity features),
+        a uint64 array of one value a token, or a ``ClassTable`` (each
+        token's lower case looked up in it).
     indices and indptr are int32 when the number of values fits, else int64.
     """
     cdef const int64_t[::1] lens = np.ascontiguousarray(lengths, dtype=np.int64)
-    cdef Py_ssize_t n = len(tokens), n_sent = lens.shape[0], i, s, start
-    cdef Py_ssize_t size, ascii_bytes = 0, longest = 0, total = 0
-    cdef const char *utf8
+    cdef Py_ssize_t n = len(tokens), n_sent = lens.shape[0], s, start, total = 0
     cdef ptn_token *toks = NULL
     cdef char *scratch = NULL
-    cdef char *pos
     cdef int64_t nnz = 0
     cdef bint *is_ascii = NULL
     cdef uint64_t mask = 0
+    cdef const uint64_t[::1] given
+    cdef const uint64_t *cls = NULL
+    cdef ClassTable table = None
     if not 1 <= n_features <= MAX_FEATURES:
         raise ValueError(f"n_features must be in [1, 2**31 - 1], got {n_features}")
     if templates is None:
@@ -170,6 +282,21 @@ def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None):
         total += lens[s]
     if total != n:
         raise ValueError(f"lengths sum to {total}, but there are {n} tokens")
+    cdef const uint64_t *tab = NULL
+    cdef uint64_t tab_mask = 0
+    if isinstance(classes, ClassTable):
+        table = classes
+        tab = &table.table[0]
+        tab_mask = table.mask
+    elif classes is not None:
+        class_array = np.asarray(classes)
+        if class_array.dtype != np.uint64 or class_array.shape != (n,):
+            raise ValueError(f"classes must be a uint64 array of one value a token ({n}), got "
+                             f"{class_array.dtype} of shape {class_array.shape}")
+        class_array = np.ascontiguousarray(class_array)
+        if n:
+            given = class_array
+            cls = &given[0]
     row_nnz = np.empty(n + 1, dtype=np.int64)
     cdef int64_t[::1] rn = row_nnz
     cdef int32_t *ind = <int32_t *>malloc(max(n, 1) * PTN_F_MAX_PER_TOKEN * sizeof(int32_t))
@@ -180,42 +307,14 @@ def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None):
     try:
         if toks == NULL or is_ascii == NULL or ind == NULL or dat == NULL:
             raise MemoryError(f"featurize: no memory for {n} tokens")
-        for i in range(n):
-            word = tokens[i]
-            if not PyUnicode_Check(word):
-                raise TypeError(f"token {i} is a {type(word).__name__} ({word!r:.40}), not a str")
-            try:
-                utf8 = PyUnicode_AsUTF8AndSize(word, &size)
-            except UnicodeError as exc:
-                raise ValueError(f"token {i} ({word!r:.40}) cannot be encoded as UTF-8: "
-                                 f"{exc.reason}") from None
-            toks[i].word = utf8
-            toks[i].word_len = size
-            is_ascii[i] = PyUnicode_IS_ASCII(word)
-            if is_ascii[i]:
-                ascii_bytes += size
-            else:
-                lower, shape, flags = unicode_token(word)
-                keep.append(lower)
-                keep.append(shape)
-                toks[i].lower = PyUnicode_AsUTF8AndSize(lower, &size)
-                toks[i].lower_len = size
-                toks[i].shape = PyUnicode_AsUTF8AndSize(shape, &size)
-                toks[i].shape_len = size
-                toks[i].flags = flags
-        scratch = <char *>malloc(max(2 * ascii_bytes, 1))
-        if scratch == NULL:
-            raise MemoryError(f"featurize: no memory for {ascii_bytes} bytes of tokens")
+        scratch = _prepare(tokens, toks, is_ascii, keep)
         with nogil:
-            pos = scratch
-            for i in range(n):
-                if is_ascii[i]:
-                    ptn_token_ascii(&toks[i], toks[i].word, toks[i].word_len, pos)
-                    pos += 2 * toks[i].word_len
             start = 0
             for s in range(n_sent):
                 nnz += ptn_featurize_sentence(&toks[start], lens[s], <uint64_t>n_features,
-                                              mask, ind + nnz, dat + nnz, &rn[start + 1])
+                                              mask, cls + start if cls != NULL else NULL,
+                                              tab, tab_mask, ind + nnz, dat + nnz,
+                                              &rn[start + 1])
                 start += lens[s]
     except BaseException:
         free(ind)
