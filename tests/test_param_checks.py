@@ -101,7 +101,9 @@ def test_centroid_has_no_parameters_and_checks_its_fit():
 
 
 def test_dask_fit_checks_n_shards_and_mixing_before_anything():
-    dask_fit = pytest.importorskip("perceptron.dask").fit
+    pytest.importorskip("dask")
+    pytest.importorskip("distributed")
+    from perceptron.dask import fit as dask_fit
     # no client is running: each bad argument is named before the client is looked for
     for kwargs, name in [({"n_shards": 0}, "n_shards"), ({"n_shards": 2**63}, "n_shards"),
                          ({"n_shards": 2.5}, "n_shards"), ({"n_shards": "4"}, "n_shards"),
