@@ -339,9 +339,10 @@ def _check_saved(est):
          all(isinstance(t, str) for t in est.classes_.tolist()), "classes_ of str tags")
     est.classes_ = np.asarray(est.classes_, dtype=object)
     keys, masks = est.ambiguity_keys_, est.ambiguity_classes_
+    # increasing keys compared pairwise (np.diff of uint64 would wrap around)
     need(is_array(keys, 1, "u") and keys.dtype == np.uint64 and is_array(masks, 1, "u") and
          masks.dtype == np.uint64 and len(keys) == len(masks) and
-         bool(np.all(np.diff(keys) > 0)) and (len(keys) == 0 or keys[0] != 0),
+         bool(np.all(keys[1:] > keys[:-1])) and (len(keys) == 0 or keys[0] != 0),
          "ambiguity_keys_ (increasing non-zero uint64) and ambiguity_classes_ of one length")
     est._check_params()
     est._rebuild_model()

@@ -223,3 +223,31 @@ def test_ud_ewt(ewt_dir):
     xpos = PerceptronTagger(n_features=2 ** 18, max_iter=1).fit(
         read_conllu(ewt_dir / "en_ewt-ud-dev.conllu", column="xpos"))
     assert "NN" in set(xpos.classes_)
+
+
+@pytest.mark.parametrize("change", ["unsorted keys", "zero key", "lengths differ", "int64 masks"])
+def test_load_refuses_bad_ambiguity_classes(tmp_path, fitted, change):
+    import copy
+
+    from perceptron.exceptions import ModelFileError
+
+    bad = copy.deepcopy(fitted)
+    keys, masks = bad.ambiguity_keys_.copy(), bad.ambiguity_classes_.copy()
+    assert len(keys) >= 2
+    if change == "unsorted keys":
+        keys = keys[::-1].copy()
+    elif change == "zero key":
+        keys[0] = 0
+    elif change == "lengths differ":
+        masks = masks[:-1].copy()
+    else:
+        masks = masks.astype(np.int64)
+    bad.ambiguity_keys_, bad.ambiguity_classes_ = keys, masks
+    path = tmp_path / "bad.ptn"
+    bad.save(path)
+    with pytest.raises(ModelFileError, match="ambiguity_keys_"):
+        PerceptronTagger.load(path)
+    # the tagger it was copied from is untouched and still loads
+    fitted.save(tmp_path / "good.ptn")
+    assert PerceptronTagger.load(tmp_path / "good.ptn").tag(["the", "dog"]) == \
+        fitted.tag(["the", "dog"])
