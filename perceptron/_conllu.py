@@ -41,7 +41,8 @@ def _open_text(source):
         name = str(getattr(source, "name", "<file>"))
         if isinstance(source, io.TextIOBase):
             return source, name, False
-        return io.TextIOWrapper(source, encoding="utf-8", newline=""), name, False
+        # ours to detach when done: a collected wrapper would close the caller's file
+        return io.TextIOWrapper(source, encoding="utf-8", newline=""), name, "detach"
     raise TypeError(f"read_conllu: path_or_file must be a path (str or os.PathLike) or a file "
                     f"object, got {type(source).__name__}")
 
@@ -133,5 +134,7 @@ def _sentences(source, col):
         raise ValueError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start} of a "
                          "block)") from None
     finally:
-        if close:
+        if close == "detach":
+            f.detach()  # the caller's binary file stays open
+        elif close:
             f.close()

@@ -217,6 +217,10 @@ class StructuredPerceptron(BaseEstimator):
         return self
 
     def _init_state(self, k, X, average, seed):
+        if k > MAX_LABELS:
+            raise ValueError(f"y has {k} distinct labels; a StructuredPerceptron takes at most "
+                             f"{MAX_LABELS}: its transition table is k x k and Viterbi decoding "
+                             "costs k*k operations a token")
         d = X.shape[1]
         layout = "dense" if isinstance(X, np.ndarray) else "csr"
         shape = (k, d) if layout == "dense" else (d, k)
@@ -389,6 +393,10 @@ class StructuredPerceptron(BaseEstimator):
 
 # ------------------------------------------------------------------ helpers
 
+# the most labels a model takes: the transition tables (k x k, twice with
+# averaging) and the decoding (k*k a token) grow with their square
+MAX_LABELS = 4096
+
 _LAYOUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
@@ -398,7 +406,10 @@ def _cached_layout(est, coef, layout):
     sentence after sentence; a transpose of the weights each time would
     cost more than the decoding)."""
     entry = _LAYOUTS.get(est)
-    if entry is not None and entry[0] is coef and entry[1] == layout:
+    # only a read-only coef_ can be cached: a writable one may have been
+    # edited in place since (pruning, a mask) and is laid out again
+    if (entry is not None and entry[0] is coef and entry[1] == layout
+            and not coef.flags.writeable):
         return entry[2]
     W = np.ascontiguousarray(coef if layout == "dense" else coef.T)
     _LAYOUTS[est] = (coef, layout, W)

@@ -324,6 +324,10 @@ class PerceptronTagger(BaseEstimator):
         model = self._sequence_model()
         for name in [k for k in vars(self) if k.startswith(_PREFIX)]:
             setattr(model, name[len(_PREFIX):], vars(self).pop(name))
+        if "coef_" in vars(model):
+            # the tagger scores CSR rows, which read the weights (n_features, K)
+            # row by row: coef_.T C-contiguous, as after a fit on CSR rows
+            model.coef_ = np.asfortranarray(model.coef_)
         self.model_ = model
 
 

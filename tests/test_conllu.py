@@ -99,3 +99,16 @@ def test_ud_ewt(ewt_dir):
     assert tags <= {"ADJ", "ADP", "ADV", "AUX", "CCONJ", "DET", "INTJ", "NOUN", "NUM", "PART",
                     "PRON", "PROPN", "PUNCT", "SCONJ", "SYM", "VERB", "X"}
     assert sum(len(s) for s in read_conllu(ewt_dir / "en_ewt-ud-train.conllu")) > 200_000
+
+
+def test_a_binary_file_of_the_caller_stays_open():
+    import gc
+
+    from perceptron.io import read_conllu
+
+    f = io.BytesIO(b"1\tThe\tthe\tDET\tDT\t_\t0\troot\t_\t_\n\n")
+    assert list(read_conllu(f)) == [[("The", "DET")]]
+    gc.collect()
+    assert not f.closed
+    f.seek(0)
+    assert f.read(1) == b"1"

@@ -468,3 +468,29 @@ def test_csr_input_untouched():
     m.predict(csr, lengths)
     for a, b in zip(csr[:3], copies):
         np.testing.assert_array_equal(a, b)
+
+
+def test_too_many_labels_are_refused_before_any_allocation():
+    from perceptron.structured import MAX_LABELS
+
+    n = MAX_LABELS + 1
+    X = np.ones((n, 2))
+    with pytest.raises(ValueError, match=f"y has {n} distinct labels"):
+        StructuredPerceptron().fit(X, np.arange(n), [n])
+    with pytest.raises(ValueError, match=f"y has {n} distinct labels"):
+        StructuredPerceptron().partial_fit(X, np.arange(n), [n])
+
+
+def test_coef_edited_in_place_is_what_predict_uses():
+    sp = pytest.importorskip("scipy.sparse")
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, (60, 5)).astype(np.float64)
+    y = rng.integers(0, 3, 60)
+    lengths = [20, 20, 20]
+    for fit_X, score_X in ((sp.csr_matrix(X), X), (X, sp.csr_matrix(X))):
+        m = StructuredPerceptron(max_iter=3, random_state=0).fit(fit_X, y, lengths)
+        first = m.decision_function(score_X)  # lays the weights out for score_X's rows
+        assert np.abs(first).sum() > 0
+        m.coef_[...] = 0
+        m.intercept_[...] = 0
+        np.testing.assert_array_equal(m.decision_function(score_X), np.zeros_like(first))

@@ -288,3 +288,10 @@ def test_split_tagged_and_pair_tags():
         fz.split_tagged([[("a", "B", "C")]])
     with pytest.raises(TypeError, match="tags must be str"):
         fz.split_tagged([[("a", None)]])
+
+
+def test_lengths_that_wrap_around_are_refused():
+    # four lengths whose sum wraps around a 64-bit integer to the one token
+    lengths = np.array([2**62, 2**62, 2**62, 2**62 + 1], dtype=np.int64)
+    with pytest.raises(ValueError, match=f"lengths sum to {4 * 2**62 + 1}, but there are 1 "):
+        fz.featurize(["a"], lengths, 1024)

@@ -279,6 +279,10 @@ def featurize(list tokens, lengths, Py_ssize_t n_features, templates=None, class
     for s in range(n_sent):
         if lens[s] < 0:
             raise ValueError(f"lengths[{s}] is negative ({lens[s]})")
+    for s in range(n_sent):
+        if lens[s] > n - total:  # checked before the sum, which could wrap around
+            raise ValueError(f"lengths sum to {sum([int(v) for v in lens])}, but there are "
+                             f"{n} tokens")
         total += lens[s]
     if total != n:
         raise ValueError(f"lengths sum to {total}, but there are {n} tokens")
