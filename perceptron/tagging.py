@@ -230,6 +230,10 @@ class PerceptronTagger(BaseEstimator):
         check_is_fitted(self, "classes_")
         if "model_" not in vars(self):
             self._rebuild_model()
+        trained = getattr(self.model_, "n_features_in_", None)
+        if trained is not None and trained != self.n_features:
+            raise ValueError(f"n_features is {self.n_features}, but the tagger was trained with "
+                             f"{trained}: set it back, or fit again")
         return self.model_
 
     def predict_sents(self, sentences):
@@ -352,6 +356,8 @@ def _check_saved(est):
     est._rebuild_model()
     model = est.model_
     models()[type(model).__name__].check(model)
+    need(model.n_features_in_ == est.n_features,
+         "n_features and the sequence model's n_features_in_ disagree")
     need(np.array_equal(np.asarray(model.classes_), np.arange(len(est.classes_))),
          "the sequence model's labels are the indices of classes_")
 

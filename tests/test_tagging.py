@@ -251,3 +251,19 @@ def test_load_refuses_bad_ambiguity_classes(tmp_path, fitted, change):
     fitted.save(tmp_path / "good.ptn")
     assert PerceptronTagger.load(tmp_path / "good.ptn").tag(["the", "dog"]) == \
         fitted.tag(["the", "dog"])
+
+
+def test_n_features_changed_after_fit_is_named(fitted):
+    import copy
+
+    changed = copy.deepcopy(fitted).set_params(n_features=fitted.n_features * 2)
+    with pytest.raises(ValueError, match="n_features is .* trained with"):
+        changed.tag(["the", "dog"])
+
+
+def test_a_tagger_whose_n_features_changed_does_not_save(tmp_path, fitted):
+    import copy
+
+    changed = copy.deepcopy(fitted).set_params(n_features=fitted.n_features * 2)
+    with pytest.raises(ValueError, match="n_features is .* trained with"):
+        changed.save(tmp_path / "changed.ptn")
