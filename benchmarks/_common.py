@@ -110,7 +110,7 @@ def floor_lib():
         os.replace(tmp, so)
     lib = ctypes.CDLL(so)
     sz, p, dbl = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_double
-    for name in ("floor_dense_f32", "floor_dense_f64"):
+    for name in ("floor_dense_f32", "floor_dense_f64", "floor_dense_f32_blocks"):
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, dbl, p, p, sz, p]
         fn.restype = sz
@@ -137,13 +137,14 @@ def _labels8(y, n):
     return np.where(np.asarray(y) > 0, 1, -1).astype(np.int8)
 
 
-def floor_dense(X, y=None, order=None, repeat=5, aheads=None):
+def floor_dense(X, y=None, order=None, repeat=5, aheads=None, blocks=False):
     """Best time of floor.c's pass over the rows of the C-contiguous float32
     or float64 X: in order when `order` is None, else in that order
     (an intp permutation), each whole row prefetched `ahead` rows before it
     is read.  The best over several prefetch distances is the floor (in
-    order, 0 means the hardware prefetchers alone).  None without a C
-    compiler."""
+    order, 0 means the hardware prefetchers alone).  `blocks`: float32 at
+    the library's precision (block sums in double) instead of float32
+    accumulators.  None without a C compiler."""
     lib = floor_lib()
     if lib is None:
         return None
@@ -151,13 +152,18 @@ def floor_dense(X, y=None, order=None, repeat=5, aheads=None):
 
     X = np.ascontiguousarray(X)
     n, d = X.shape
-    fn = lib.floor_dense_f32 if X.dtype == np.float32 else lib.floor_dense_f64
+    if X.dtype == np.float32:
+        fn = lib.floor_dense_f32_blocks if blocks else lib.floor_dense_f32
+    else:
+        fn = lib.floor_dense_f64
     w = np.full(d, 1e-3, dtype=X.dtype)
     y8 = _labels8(y, n)
     if order is not None:
         order = np.ascontiguousarray(order, dtype=np.intp)
     if aheads is None:
-        aheads = (0, 4, 16) if order is None else (8, 12, 16, 24)
+        # rows that sit in the last-level cache read fastest named 10-20 KB
+        # ahead, rows from memory a few KB ahead: the floor takes the best
+        aheads = (0, 8, 16, 32, 48) if order is None else (8, 12, 16, 24, 32, 48)
     out = ctypes.c_double()
     best = float("inf")
     for ahead in aheads:

@@ -12,7 +12,7 @@ distances:
 
 - in order: the rows one after the other;
 - random order: the rows in a random permutation, each whole row
-  prefetched 8 to 24 rows ahead (the best of those);
+  prefetched 8 to 48 rows ahead (the best of those);
 - all classes: each row read once and scored against the k rows of W
   (the floor of a one-vs-rest epoch, whose k problems see each row once);
 - CSR: the gathers ``w[indices]`` of every row, in order or shuffled.
@@ -91,8 +91,16 @@ def dense(args):
                                        lambda: floor_dense(X, y, order=order, repeat=3),
                                        args.repeat)
                 label, target = ("shuffled", 1.2) if shuffle else ("in order", 1.1)
+                extra = ""
+                if dtype == np.float32 and t_floor is not None:
+                    # the same pass at the library's float32 precision (block
+                    # sums in double, csrc/ptn_simd.h): how much of the gap
+                    # is that arithmetic, not the loop
+                    t_blocks = floor_dense(X, y, order=order, repeat=args.repeat, blocks=True)
+                    extra = (f" (the pass at float32-blocks-in-double precision "
+                             f"{t_blocks * 1e3:.2f} ms: ours {t / t_blocks:.2f}x it)")
                 print(ratio_line(f"epoch {label:8s} {name}", t, t_floor, target)
-                      + f" (numpy X @ w {t_np * 1e3:.2f} ms)")
+                      + extra + f" (numpy X @ w {t_np * 1e3:.2f} ms)")
             del X, y
 
 

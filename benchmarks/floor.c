@@ -10,6 +10,8 @@
  * widest vectors the compiler was told about (AVX-512, else AVX2 with FMA,
  * else scalar), four independent accumulators over blocks of four vectors.
  *
+ *   floor_dense_f32_blocks  floor_dense_f32 at the library's float32 precision
+ *                           (block sums in double, below)
  *   floor_dense_{f32,f64}   rows in order (order == NULL), or in the order
  *                           given, each whole row prefetched `ahead` rows
  *                           before it is read (in order: `ahead` rows
@@ -265,6 +267,91 @@ OVR4(float, dot_f32)
     }
 DENSE(floor_dense_f64, double, dot_f64)
 DENSE(floor_dense_f32, float, dot_f32)
+
+/*
+ * float32 at the library's precision (csrc/ptn_simd.h, dot_f32): lanes add
+ * the products of a block (64 elements with AVX-512, 32 with AVX2) in
+ * float32, the blocks are summed in double, the tail of fewer than a block
+ * with exact double products.  Still no update and no bookkeeping: the
+ * floor of a float32 epoch that keeps that precision, printed beside the
+ * float32-accumulator floor above.
+ */
+#if defined(__AVX512F__)
+static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    __m512d t0 = _mm512_setzero_pd(), t1 = _mm512_setzero_pd();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(w + i));
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(w + i + 16), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 32), _mm512_loadu_ps(w + i + 32), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 48), _mm512_loadu_ps(w + i + 48), p);
+        a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
+        a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(_mm512_extractf32x8_ps(p, 1)));
+    }
+    for (; i + 16 <= n; i += 16) {
+        __m512 xv = _mm512_loadu_ps(x + i), wv = _mm512_loadu_ps(w + i);
+        t0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xv)),
+                             _mm512_cvtps_pd(_mm512_castps512_ps256(wv)), t0);
+        t1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_extractf32x8_ps(xv, 1)),
+                             _mm512_cvtps_pd(_mm512_extractf32x8_ps(wv, 1)), t1);
+    }
+    if (i < n) {
+        __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+        __m512 xv = _mm512_maskz_loadu_ps(m, x + i), wv = _mm512_maskz_loadu_ps(m, w + i);
+        t0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xv)),
+                             _mm512_cvtps_pd(_mm512_castps512_ps256(wv)), t0);
+        t1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_extractf32x8_ps(xv, 1)),
+                             _mm512_cvtps_pd(_mm512_extractf32x8_ps(wv, 1)), t1);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + _mm512_reduce_add_pd(_mm512_add_pd(t0, t1));
+}
+#elif defined(__AVX2__) && defined(__FMA__)
+static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
+{
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
+    __m256d t0 = _mm256_setzero_pd(), t1 = _mm256_setzero_pd();
+    size_t i = 0;
+    double r = 0.0;
+    for (; i + 32 <= n; i += 32) {
+        __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(w + i));
+        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(w + i + 8), p);
+        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 16), _mm256_loadu_ps(w + i + 16), p);
+        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 24), _mm256_loadu_ps(w + i + 24), p);
+        a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(p)));
+        a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(p, 1)));
+    }
+    for (; i + 8 <= n; i += 8) {
+        __m256 xv = _mm256_loadu_ps(x + i), wv = _mm256_loadu_ps(w + i);
+        t0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xv)),
+                             _mm256_cvtps_pd(_mm256_castps256_ps128(wv)), t0);
+        t1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xv, 1)),
+                             _mm256_cvtps_pd(_mm256_extractf128_ps(wv, 1)), t1);
+    }
+    for (; i < n; i++) {
+        r += (double)x[i] * (double)w[i];
+    }
+    return hsum256d(_mm256_add_pd(a0, a1)) + hsum256d(_mm256_add_pd(t0, t1)) + r;
+}
+#else
+static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
+{
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        a0 += (double)x[i] * (double)w[i];
+        a1 += (double)x[i + 1] * (double)w[i + 1];
+        a2 += (double)x[i + 2] * (double)w[i + 2];
+        a3 += (double)x[i + 3] * (double)w[i + 3];
+    }
+    for (; i < n; i++) {
+        a0 += (double)x[i] * (double)w[i];
+    }
+    return (a0 + a1) + (a2 + a3);
+}
+#endif
+DENSE(floor_dense_f32_blocks, float, dot_f32_blocks)
 
 /* k classes: row i is read once; y holds class indices (its own class
  * scores +1, the others -1: the one-vs-rest labels, made on the fly). */
