@@ -50,16 +50,22 @@ def separable(n, d, dtype, seed=0):
     return X, y
 
 
-def alternate(measure_ours, measure_floor, rounds):
-    """Best of `rounds` alternating measurements of ours and of its floor:
-    A, B, A, B, ... so that a burst of load from other processes weighs on
-    both sides alike."""
-    best_ours = best_floor = float("inf")
+def alternate(measure_ours, measure_floor, rounds, measure_other=None):
+    """Best of `rounds` alternating measurements of ours and of its floor
+    (and of `measure_other`, a second yardstick, when given): A, B, A, B, ...
+    so that a burst of load from other processes weighs on both sides
+    alike.  Returns (ours, floor) or (ours, floor, other)."""
+    best_ours = best_floor = best_other = float("inf")
     for _ in range(rounds):
         best_ours = min(best_ours, measure_ours())
         t_floor = measure_floor()
         best_floor = None if t_floor is None else min(best_floor, t_floor)
-    return best_ours, best_floor
+        if measure_other is not None:
+            t_other = measure_other()
+            best_other = None if t_other is None else min(best_other, t_other)
+    if measure_other is None:
+        return best_ours, best_floor
+    return best_ours, best_floor, best_other
 
 
 def epoch_time(model, X, y, repeat):
@@ -87,18 +93,21 @@ def dense(args):
             for shuffle in (False, True):
                 model = Perceptron(tol=None, max_iter=5, shuffle=shuffle, random_state=0)
                 order = np.random.default_rng(1).permutation(args.n) if shuffle else None
-                t, t_floor = alternate(lambda: epoch_time(model, X, y, 1),
-                                       lambda: floor_dense(X, y, order=order, repeat=3),
-                                       args.repeat)
+                # float32: also the same pass at the library's float32
+                # precision (block sums in double, csrc/ptn_simd.h), to show
+                # how much of the gap is that arithmetic, not the loop
+                blocks = None
+                if dtype == np.float32:
+                    def blocks():
+                        return floor_dense(X, y, order=order, repeat=3, blocks=True)
+                t, t_floor, *t_blocks = alternate(lambda: epoch_time(model, X, y, 1),
+                                                  lambda: floor_dense(X, y, order=order, repeat=3),
+                                                  args.repeat, blocks)
                 label, target = ("shuffled", 1.2) if shuffle else ("in order", 1.1)
                 extra = ""
-                if dtype == np.float32 and t_floor is not None:
-                    # the same pass at the library's float32 precision (block
-                    # sums in double, csrc/ptn_simd.h): how much of the gap
-                    # is that arithmetic, not the loop
-                    t_blocks = floor_dense(X, y, order=order, repeat=args.repeat, blocks=True)
+                if t_blocks and t_blocks[0] is not None:
                     extra = (f" (the pass at float32-blocks-in-double precision "
-                             f"{t_blocks * 1e3:.2f} ms: ours {t / t_blocks:.2f}x it)")
+                             f"{t_blocks[0] * 1e3:.2f} ms: ours {t / t_blocks[0]:.2f}x it)")
                 print(ratio_line(f"epoch {label:8s} {name}", t, t_floor, target)
                       + extra + f" (numpy X @ w {t_np * 1e3:.2f} ms)")
             del X, y
