@@ -114,6 +114,10 @@ def floor_lib():
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, dbl, p, p, sz, p]
         fn.restype = sz
+    for name in ("floor_dense_update_f32", "floor_dense_update_f64"):
+        fn = getattr(lib, name)
+        fn.argtypes = [p, sz, sz, p, p, p, p, sz]
+        fn.restype = sz
     for name in ("floor_ovr_f32", "floor_ovr_f64"):
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, sz, p, p, p, sz, p]
@@ -170,6 +174,39 @@ def floor_dense(X, y=None, order=None, repeat=5, aheads=None, blocks=False):
         best = min(best, best_time(lambda: fn(_ptr(X), n, d, _ptr(w), 0.0, _ptr(y8), _ptr(order),
                                               ahead, ctypes.byref(out)), repeat=repeat))
     return best
+
+
+def floor_dense_updates(X, y, order=None, epochs=5, repeat=3, aheads=None):
+    """(seconds, mistakes): the best over `repeat` runs (and prefetch
+    distances) of the mean epoch of floor.c's pass with the perceptron's
+    updates, `epochs` epochs from zero weights, in order or in `order` every
+    epoch; mistakes is the mean an epoch.  None without a C compiler."""
+    lib = floor_lib()
+    if lib is None:
+        return None
+    import ctypes
+
+    X = np.ascontiguousarray(X)
+    n, d = X.shape
+    fn = lib.floor_dense_update_f32 if X.dtype == np.float32 else lib.floor_dense_update_f64
+    y8 = _labels8(y, n)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    if aheads is None:
+        aheads = (0, 8, 16, 32, 48) if order is None else (8, 16, 24, 32, 48)
+    best, mistakes = float("inf"), 0
+    for ahead in aheads:
+        for _ in range(repeat):
+            w = np.zeros(d, dtype=X.dtype)
+            b = ctypes.c_double(0.0)
+            bad = 0
+            t0 = time.perf_counter()
+            for _ in range(epochs):
+                bad += fn(_ptr(X), n, d, _ptr(w), ctypes.byref(b), _ptr(y8), _ptr(order), ahead)
+            t = (time.perf_counter() - t0) / epochs
+            if t < best:
+                best, mistakes = t, bad / epochs
+    return best, mistakes
 
 
 def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None):

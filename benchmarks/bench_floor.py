@@ -32,7 +32,7 @@ import warnings
 
 import numpy as np
 
-from _common import (best_time, floor_csr, floor_dense, floor_lib, floor_ovr, header,
+from _common import (best_time, floor_csr, floor_dense, floor_dense_updates, floor_lib, floor_ovr, header,
                      peak_alloc, ratio_line, verdict)
 
 import perceptron
@@ -50,22 +50,22 @@ def separable(n, d, dtype, seed=0):
     return X, y
 
 
-def alternate(measure_ours, measure_floor, rounds, measure_other=None):
-    """Best of `rounds` alternating measurements of ours and of its floor
-    (and of `measure_other`, a second yardstick, when given): A, B, A, B, ...
-    so that a burst of load from other processes weighs on both sides
-    alike.  Returns (ours, floor) or (ours, floor, other)."""
-    best_ours = best_floor = best_other = float("inf")
+def alternate(measure_ours, measure_floor, rounds, *others):
+    """Best of `rounds` alternating measurements of ours, of its floor and
+    of any `others` (more yardsticks; a measure may return None, or a tuple
+    whose first item is the time): A, B, A, B, ... so that a burst of load
+    from other processes weighs on all sides alike.  Returns (ours, floor)
+    followed by the best result of each of `others`."""
+    measures = [measure_ours, measure_floor] + [m for m in others if m is not None]
+    best = [None] * len(measures)
     for _ in range(rounds):
-        best_ours = min(best_ours, measure_ours())
-        t_floor = measure_floor()
-        best_floor = None if t_floor is None else min(best_floor, t_floor)
-        if measure_other is not None:
-            t_other = measure_other()
-            best_other = None if t_other is None else min(best_other, t_other)
-    if measure_other is None:
-        return best_ours, best_floor
-    return best_ours, best_floor, best_other
+        for j, measure in enumerate(measures):
+            r = measure()
+            t = r[0] if isinstance(r, tuple) else r
+            if r is not None and (best[j] is None or t < (best[j][0] if isinstance(best[j], tuple)
+                                                          else best[j])):
+                best[j] = r
+    return tuple(best)
 
 
 def epoch_time(model, X, y, repeat):
@@ -100,9 +100,12 @@ def dense(args):
                 if dtype == np.float32:
                     def blocks():
                         return floor_dense(X, y, order=order, repeat=3, blocks=True)
-                t, t_floor, *t_blocks = alternate(lambda: epoch_time(model, X, y, 1),
-                                                  lambda: floor_dense(X, y, order=order, repeat=3),
-                                                  args.repeat, blocks)
+                t, t_floor, upd, *t_blocks = alternate(
+                    lambda: epoch_time(model, X, y, 1),
+                    lambda: floor_dense(X, y, order=order, repeat=3),
+                    args.repeat,
+                    lambda: floor_dense_updates(X, y, order=order, repeat=1),
+                    blocks)
                 label, target = ("shuffled", 1.2) if shuffle else ("in order", 1.1)
                 extra = ""
                 if t_blocks and t_blocks[0] is not None:
@@ -110,6 +113,19 @@ def dense(args):
                              f"{t_blocks[0] * 1e3:.2f} ms: ours {t / t_blocks[0]:.2f}x it)")
                 print(ratio_line(f"epoch {label:8s} {name}", t, t_floor, target)
                       + extra + f" (numpy X @ w {t_np * 1e3:.2f} ms)")
+                if upd is not None and t_floor is not None:
+                    infos = []
+                    model.set_params(callback=infos.append)
+                    model.fit(X, y)
+                    model.set_params(callback=None)
+                    ours_mistakes = sum(i.mistakes for i in infos) / len(infos)
+                    r_upd = upd[0] / t_floor
+                    bound = ("the updates alone put it out of reach" if r_upd > target
+                             else "within reach")
+                    print(f"    the pass plus the perceptron's updates (floor.c, 5 epochs from "
+                          f"zero, {upd[1]:.0f} mistakes an epoch; ours {ours_mistakes:.0f}): "
+                          f"{upd[0] * 1e3:.2f} ms = {r_upd:.2f}x the pass, ours "
+                          f"{t / upd[0]:.2f}x it [target {target}: {bound}]")
             del X, y
 
 

@@ -10,6 +10,8 @@
  * widest vectors the compiler was told about (AVX-512, else AVX2 with FMA,
  * else scalar), four independent accumulators over blocks of four vectors.
  *
+ *   floor_dense_update_{f32,f64}  the in-order or random-order pass plus the
+ *                           perceptron's updates (w += y*x where y*a <= 0)
  *   floor_dense_f32_blocks  floor_dense_f32 at the library's float32 precision
  *                           (block sums in double, below)
  *   floor_dense_{f32,f64}   rows in order (order == NULL), or in the order
@@ -352,6 +354,44 @@ static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
 }
 #endif
 DENSE(floor_dense_f32_blocks, float, dot_f32_blocks)
+
+/*
+ * The pass above plus the perceptron's updates and nothing else: where
+ * y*a <= 0, w += y*x and b += y (no averaging, no counters, no signal
+ * checks, float32 accumulators).  Run for the epochs of a fit from zero
+ * weights it makes about the mistakes the fit makes, so it is the floor of
+ * an epoch that has to update: each mistake changes the weights the next
+ * row is scored with, and the loads the processor had started for the rows
+ * after it are thrown away.  w and *b are updated in place; returns the
+ * mistakes.
+ */
+#define DENSE_UPDATE(NAME, T, DOT)                                                   \
+    size_t NAME(const T *X, size_t n, size_t d, T *w, double *b, const int8_t *y,   \
+                const intptr_t *order, size_t ahead)                                 \
+    {                                                                                \
+        size_t k, bad = 0, j;                                                        \
+        for (k = 0; k < n; k++) {                                                    \
+            const size_t i = order ? (size_t)order[k] : k;                           \
+            const T *x = X + i * d;                                                  \
+            double a;                                                                \
+            if (ahead != 0 && k + ahead < n) {                                       \
+                const size_t r = order ? (size_t)order[k + ahead] : k + ahead;       \
+                prefetch_range(X + r * d, d * sizeof(T));                            \
+            }                                                                        \
+            a = DOT(d, x, w) + *b;                                                   \
+            if ((double)y[i] * a <= 0.0) {                                           \
+                const T yi = (T)y[i];                                                \
+                for (j = 0; j < d; j++) {                                            \
+                    w[j] += yi * x[j];                                               \
+                }                                                                    \
+                *b += (double)y[i];                                                  \
+                bad++;                                                               \
+            }                                                                        \
+        }                                                                            \
+        return bad;                                                                  \
+    }
+DENSE_UPDATE(floor_dense_update_f64, double, dot_f64)
+DENSE_UPDATE(floor_dense_update_f32, float, dot_f32)
 
 /* k classes: row i is read once; y holds class indices (its own class
  * scores +1, the others -1: the one-vs-rest labels, made on the fly). */
