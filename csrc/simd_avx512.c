@@ -372,13 +372,19 @@ typedef struct ptn_tail_f32_avx512 {
     size_t at, len;
 } ptn_tail_f32_avx512;
 
+PTN_TARGET("avx512f")
 static inline void ptn_tail_f32_init_avx512(ptn_tail_f32_avx512 *t, size_t n, const float *w)
 {
+    /* after every update: masked vector loads, not a loop of 64 */
     size_t j;
     t->at = n & ~(size_t)63;
     t->len = n - t->at;
-    for (j = 0; j < 64; j++) {
-        t->w[j] = j < t->len ? (double)w[t->at + j] : 0.0;
+    for (j = 0; j < 64; j += 16) {
+        const size_t left = t->len > j ? t->len - j : 0;
+        const __mmask16 m = (__mmask16)(left >= 16 ? 0xFFFFu : (1u << left) - 1u);
+        const __m512 v = _mm512_maskz_loadu_ps(m, w + t->at + j);
+        _mm512_storeu_pd(t->w + j, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
+        _mm512_storeu_pd(t->w + j + 8, _mm512_cvtps_pd(ptn_high_ps_avx512(v)));
     }
 }
 
