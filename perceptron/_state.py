@@ -16,6 +16,9 @@ from ._core.online import (C_STEPS, C_UPDATES, C_RUN, C_POCKET_RUN,
                            C_POCKET_CHECKED, C_EPOCHS, N_COUNTERS)
 
 
+_NO_SCORE = np.array([-np.inf])  # a pocket's score before its first
+
+
 class OnlineState:
     """Weights and bookkeeping of one training problem.
 
@@ -61,7 +64,7 @@ class OnlineState:
         self.ub = np.zeros(k) if average else None
         self.PW = self.W.copy() if pocket else None
         self.pb = self.b.copy() if pocket else None
-        self.pocket_score = np.full(1, -np.inf)
+        self.pocket_score = _NO_SCORE.copy()
         self.G = np.zeros((k, d)) if batch_size else None
         self.gb = np.zeros(k) if batch_size else None
         self.acts = np.zeros(max(k, 1))

@@ -208,6 +208,8 @@ def validation_split(rows, target, kind, fraction, seed):
     return train, val
 
 
+_STATUS_OK = _online.STATUS_OK
+
 # The loops return per-epoch counts in arrays of the epochs asked for: a long
 # fit runs in blocks of epochs, so that memory follows the epochs run, not max_iter.
 EPOCH_BLOCK = 1 << 16
@@ -217,9 +219,10 @@ def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
     """``run_epochs`` for up to n_epochs epochs, in blocks of ``EPOCH_BLOCK``;
     the same model and result as one call (the state, its shuffling generator
     included, carries from block to block)."""
-    fields = loop_params._asdict()
+    if n_epochs <= EPOCH_BLOCK:  # one call: the usual case, and a small fit's fixed cost
+        return _online.run_epochs(state, X, labels, sw, loop_params, n_epochs, stop)
     # the loops stop at an epoch without an update only without a penalty
-    until_converged = fields["stop_when_converged"] and fields["penalty"] is None
+    until_converged = loop_params.stop_when_converged and loop_params.penalty is None
     parts = []
     left = n_epochs
     while left > 0:
@@ -244,6 +247,8 @@ def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
 
 def raise_for_status(result, state):
     status = result["status"]
+    if status == _STATUS_OK:
+        return
     if status == _online.STATUS_NONFINITE_X:
         raise ValueError(f"X contains NaN or infinity (row {result['bad_row']}); "
                          "remove or impute those values first")

@@ -320,7 +320,10 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         def job(problem):
             return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop)
         try:
-            results = map_threads(job, [(pr,) for pr in problems], n_threads)
+            if len(problems) == 1:  # no threads to start: a small fit's fixed cost
+                results = [job(problems[0])]
+            else:
+                results = map_threads(job, [(pr,) for pr in problems], n_threads)
         except BaseException:
             stop[0] = 1  # tell the other threads' loops to return
             raise

@@ -14,9 +14,10 @@ which gives the same result or the same error.
 """
 import numpy as np
 
-from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_STRIDES, PyBUF_FORMAT
+from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_STRIDES, PyBUF_FORMAT,
+                             PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE)
 from libc.math cimport isfinite, floor, signbit
-from libc.string cimport memcmp
+from libc.string cimport memcmp, memcpy
 from perceptron._core.buffers cimport buffer_data, BUF_SIGNED
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
@@ -92,6 +93,24 @@ cdef int _text_less(const char *a, const char *b, Py_ssize_t itemsize, bint ucs4
     return False
 
 
+cdef inline bint _same(const char *a, const char *b, Py_ssize_t size) noexcept nogil:
+    """Equal bytes, eight at a time (a call of memcmp per label costs more
+    than the comparison of short labels)."""
+    cdef uint64_t u, v
+    cdef Py_ssize_t j = 0
+    while j + 8 <= size:
+        memcpy(&u, a + j, 8)
+        memcpy(&v, b + j, 8)
+        if u != v:
+            return False
+        j += 8
+    while j < size:
+        if a[j] != b[j]:
+            return False
+        j += 1
+    return True
+
+
 cdef Py_ssize_t _encode_text(const char *base, Py_ssize_t n, Py_ssize_t stride,
                              Py_ssize_t itemsize, bint ucs4, signed char *out) noexcept nogil:
     """``_encode`` for fixed-width strings: equal labels are equal bytes
@@ -103,9 +122,9 @@ cdef Py_ssize_t _encode_text(const char *base, Py_ssize_t n, Py_ssize_t stride,
     cdef signed char lo, hi
     for i in range(n):
         v = base + i * stride
-        if memcmp(v, a, <size_t>itemsize) == 0:
+        if _same(v, a, itemsize):
             out[i] = 0
-        elif second and memcmp(v, b, <size_t>itemsize) == 0:
+        elif second and _same(v, b, itemsize):
             out[i] = 1
         elif second == 0:
             b = v
@@ -157,8 +176,8 @@ def encode_two(y):
     label that is not finite, not whole or -0.0, an empty y, or a dtype (or
     byte order) other than bool, the integers, float32, float64 and
     fixed-width bytes and str."""
-    cdef Py_buffer view
-    cdef Py_ssize_t n, stride, second = -1
+    cdef Py_buffer view, dest
+    cdef Py_ssize_t n, stride, second = -1, lesser, greater
     cdef int code, text
     cdef signed char *out
     cdef Py_ssize_t shape[1]
@@ -201,11 +220,19 @@ def encode_two(y):
             elif text == b'w' and view.itemsize > 0 and view.itemsize % 4 == 0:
                 second = _encode_text(<const char *>view.buf, n, stride, view.itemsize, True,
                                       out)
+        if second < 0:
+            return None
+        # the distinct labels, the lesser first (its rows have sign -1), copied
+        # from y's buffer: a new array of y's dtype
+        lesser = 0 if out[0] < 0 else second
+        greater = second - lesser
+        classes = np.empty(2 if second else 1, dtype=y.dtype)
+        PyObject_GetBuffer(classes, &dest, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
+        memcpy(dest.buf, <const char *>view.buf + lesser * stride, <size_t>view.itemsize)
+        if second:
+            memcpy(<char *>dest.buf + view.itemsize, <const char *>view.buf + greater * stride,
+                   <size_t>view.itemsize)
+        PyBuffer_Release(&dest)
+        return signs, classes
     finally:
         PyBuffer_Release(&view)
-    if second < 0:
-        return None
-    if second == 0:
-        return signs, y[:1].copy()
-    # the lesser label's row has sign -1: row 0 when it is the lesser
-    return signs, y[[0, second]] if signs[0] < 0 else y[[second, 0]]
