@@ -84,10 +84,11 @@ class OnlineState:
         """A deep copy; rows=False leaves the row order out (None), for a
         caller that sets a new one (one-vs-rest states share theirs)."""
         new = object.__new__(type(self))
-        for name, value in vars(self).items():
-            if name == "rows" and not rows:
-                value = None
-            setattr(new, name, value.copy() if isinstance(value, np.ndarray) else value)
+        fields = new.__dict__
+        for name, value in self.__dict__.items():
+            fields[name] = value.copy() if isinstance(value, np.ndarray) else value
+        if not rows:
+            fields["rows"] = None
         return new
 
     @property

@@ -41,33 +41,38 @@ def class_weights(class_weight, classes, class_index):
 
 
 # The buffers behind the per-call histories partial_fit keeps (mistakes_,
-# updates_, loss_): id of a buffer -> how much of it an array in use covers.
-_BUFFER_USE: Dict[int, int] = {}
+# updates_, loss_): id of a buffer -> (how much of it is in use, a weak
+# reference to the array appended() returned for that much).
+_BUFFER_USE: Dict[int, tuple] = {}
 
 
 def appended(arr, value, dtype):
     """A new 1-D array: arr followed by value, in amortized constant time.
 
-    The result is a prefix of a larger buffer; when arr is such a prefix and
-    covers all of the buffer in use, value goes into the next slot and the
-    result is the longer prefix.  Otherwise (an array from elsewhere, or a
-    buffer another array has already grown, as after copy.copy of an
-    estimator) the values are copied into a new buffer of twice the size.
-    Either way arr itself is left as it was."""
+    The result is a prefix of a larger buffer; when arr is the very array
+    this function returned last for that buffer (so it covers all of the
+    buffer in use), value goes into the next slot and the result is the
+    longer prefix.  Otherwise (an array from elsewhere, or a buffer another
+    array has already grown, as after copy.copy of an estimator) the values
+    are copied into a new buffer of twice the size.  Either way arr itself
+    is left as it was."""
     n = len(arr)
     base = arr.base
-    if (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
-            and _BUFFER_USE.get(id(base)) == n and len(base) > n
-            and arr.ctypes.data == base.ctypes.data and arr.strides == base.strides):
-        base[n] = value
-        _BUFFER_USE[id(base)] = n + 1
-        return base[:n + 1]
+    if type(base) is np.ndarray and len(base) > n:
+        use = _BUFFER_USE.get(id(base))
+        if use is not None and use[0] == n and use[1]() is arr and arr.dtype == dtype \
+                and arr.ndim == 1 and arr.strides == base.strides:
+            base[n] = value
+            out = base[:n + 1]
+            _BUFFER_USE[id(base)] = (n + 1, weakref.ref(out))
+            return out
     buf = np.empty(max(16, 2 * (n + 1)), dtype=dtype)
     buf[:n] = arr
     buf[n] = value
-    _BUFFER_USE[id(buf)] = n + 1
+    out = buf[:n + 1]
+    _BUFFER_USE[id(buf)] = (n + 1, weakref.ref(out))
     weakref.finalize(buf, _BUFFER_USE.pop, id(buf), None)
-    return buf[:n + 1]
+    return out
 
 
 class Problem:

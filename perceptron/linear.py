@@ -9,7 +9,7 @@ import numpy as np
 from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
-from ._linear_fit import check_params, class_index_of, encode_targets
+from ._linear_fit import check_params, class_index_of, encode_targets, known_binary_signs
 from ._mixing import mixing_runner
 from ._monitor import Monitor
 from ._parallel import map_threads
@@ -529,13 +529,21 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             check_state_params(states[0], p)
         arr = np.asarray(y)
         multilabel = arr.ndim == 2 and arr.shape[1] > 1
+        signs = None
         if multilabel:
             kind, labels, target, _ = self._encode_targets(arr, n)
             if not first and (not self._multilabel or len(labels) != len(self.classes_)):
                 raise ValueError("y's labels do not match the previous calls")
         else:
-            y = check_labels(y, n)
-            target, labels = self._partial_targets(y, classes, states)
+            # a chunk of the two known classes of a binary model: encoded in one pass
+            signs = (known_binary_signs(y, n, self.classes_)
+                     if not first and classes is None and self._mode == "binary" else None)
+            if signs is None:
+                y = check_labels(y, n)
+                target, labels = self._partial_targets(y, classes, states)
+            else:
+                labels = self.classes_
+                target = None if self.class_weight is None else class_index_of(signs)
             kind = "binary" if len(labels) == 2 and self.multiclass != "multinomial" else "multiclass"
         sw = check_sample_weight(sample_weight, n)
         if not multilabel:
@@ -557,13 +565,16 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             assert states is not None
             mode = self._mode
             problems = [Problem(state, labels_j) for state, labels_j in
-                        zip(states, chunk_labels(mode, target, len(labels)))]
+                        zip(states, [signs] if signs is not None else
+                            chunk_labels(mode, target, len(labels)))]
         rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
         if len(rows):
             if mode == "ovr":
                 share_order(problems, rows)
             for pr in problems:
-                pr.state.rows = pr.state.rows if mode == "ovr" else rows.copy()
+                # (sw[rows] is summed below: then rows keeps its order)
+                pr.state.rows = (pr.state.rows if mode == "ovr" else rows
+                                 if len(problems) == 1 and sw is None else rows.copy())
                 if p["pocket"]:
                     pr.state.start_pocket(X, pr.labels, sw, from_current=first)
             self._run(X, problems, sw, self._loop_params(p, stop_when_converged=False), 1,
@@ -583,7 +594,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             before = getattr(self, key + "_", None) if not first else None
             if before is None:
                 before = np.zeros(0, dtype=dtype)
-            setattr(self, key + "_", appended(np.asarray(before, dtype=dtype).ravel(),
+            before = np.asarray(before, dtype=dtype)
+            setattr(self, key + "_", appended(before if before.ndim == 1 else before.ravel(),
                                                new[key], dtype))
         self.coef_ = np.ascontiguousarray(W, dtype=X.dtype)
         self.intercept_ = np.asarray(b, dtype=X.dtype)
