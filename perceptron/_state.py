@@ -102,7 +102,7 @@ class OnlineState:
     def current(self):
         """The current weights (W, b), the scale taken in (a penalized state
         keeps W apart from its scale)."""
-        scale = getattr(self, "scale", None)
+        scale = self.__dict__.get("scale")  # only a penalized state has one
         if scale is None:
             return self.W.copy(), self.b.copy()
         W = (self.W.astype(np.float64) * scale[:, None]).astype(self.W.dtype)

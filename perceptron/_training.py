@@ -183,6 +183,10 @@ def check_penalty_combination(p):
 
 def check_state_params(state, p):
     """partial_fit continues a state: the variant must be the one it was made for."""
+    if (state.U is not None, state.PW is not None, state.G is not None,
+            state.__dict__.get("penalty")) == (p["average"], p["pocket"],
+                                               p["batch_size"] is not None, p.get("penalty")):
+        return
     made = {"average": state.U is not None, "pocket": state.PW is not None,
             "batch_size": state.G is not None, "penalty": getattr(state, "penalty", None)}
     asked = {"average": p["average"], "pocket": p["pocket"],

@@ -512,6 +512,8 @@ def check_n_features(estimator, X):
 
 def _feature_names(X):
     """Column names of a DataFrame-like X when they are all strings, else None."""
+    if type(X) is np.ndarray:
+        return None
     columns = getattr(X, "columns", None)
     if columns is None or not hasattr(X, "dtypes"):
         return None

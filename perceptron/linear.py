@@ -469,15 +469,16 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             return out
 
         train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
-        self.coef_ = np.ascontiguousarray(W, dtype=X.dtype)
-        self.intercept_ = np.asarray(b, dtype=X.dtype)
+        self.coef_ = W if W.dtype == X.dtype and W.flags.c_contiguous else \
+            np.ascontiguousarray(W, dtype=X.dtype)
+        self.intercept_ = b if b.dtype == X.dtype else b.astype(X.dtype)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
         self.n_iter_ = n_iter
         self.mistakes_ = total("mistakes")
         self.updates_ = total("updates")
         self.loss_ = total("loss") / train_weight
-        self.t_ = int(sum(pr.state.updates for pr in problems))
+        self.t_ = sum(pr.state.updates for pr in problems)
         self.converged_ = all(len(h["updates"]) > 0 and h["updates"][-1] == 0 for h in histories)
         self._mode = mode
         self._multilabel = mode == "multilabel"

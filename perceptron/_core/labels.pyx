@@ -97,6 +97,7 @@ cdef inline bint _same(const char *a, const char *b, Py_ssize_t size) noexcept n
     """Equal bytes, eight at a time (a call of memcmp per label costs more
     than the comparison of short labels)."""
     cdef uint64_t u, v
+    cdef uint32_t u4, v4
     cdef Py_ssize_t j = 0
     while j + 8 <= size:
         memcpy(&u, a + j, 8)
@@ -104,6 +105,12 @@ cdef inline bint _same(const char *a, const char *b, Py_ssize_t size) noexcept n
         if u != v:
             return False
         j += 8
+    if j + 4 <= size:
+        memcpy(&u4, a + j, 4)
+        memcpy(&v4, b + j, 4)
+        if u4 != v4:
+            return False
+        j += 4
     while j < size:
         if a[j] != b[j]:
             return False
