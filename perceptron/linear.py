@@ -321,7 +321,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop)
         try:
             if len(problems) == 1:  # no threads to start: a small fit's fixed cost
-                results = [job(problems[0])]
+                results = [run_blocks(problems[0].state, X, problems[0].labels, sw, loop_params,
+                                      n_epochs, stop)]
             else:
                 results = map_threads(job, [(pr,) for pr in problems], n_threads)
         except BaseException:
@@ -456,8 +457,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return W, b
 
     def _set_fitted(self, X, mode, problems, classes, W, b, rows, sw):
-        histories = [{k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0)
-                      for k, v in pr.history.items()} for pr in problems]
+        if len(problems) == 1 and len(problems[0].history["mistakes"]) == 1:
+            histories = [{k: v[0] for k, v in problems[0].history.items()}]  # one call's
+        else:
+            histories = [{k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0)
+                          for k, v in pr.history.items()} for pr in problems]
         n_iter = max(len(h["mistakes"]) for h in histories)
 
         def total(key):
