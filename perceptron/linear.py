@@ -30,6 +30,10 @@ from .exceptions import ConvergenceWarning, sklearn_compatible
 
 __all__ = ["Perceptron"]
 
+# what partial_fit appends to after each call: key, attribute, dtype
+_HISTORIES = (("mistakes", "mistakes_", np.int64), ("updates", "updates_", np.int64),
+              ("loss", "loss_", np.float64))
+
 
 class Perceptron(LinearClassifierMixin, BaseEstimator):
     """The perceptron family of linear classifiers, trained by error-driven updates.
@@ -595,15 +599,16 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         W, b = self._effective(mode, problems, p)
         # one entry a call, appended in amortized constant time: a stream of
         # many chunks costs the same per call at its end as at its start
-        for key, dtype in (("mistakes", np.int64), ("updates", np.int64), ("loss", np.float64)):
-            before = getattr(self, key + "_", None) if not first else None
+        for key, name, dtype in _HISTORIES:
+            before = getattr(self, name, None) if not first else None
             if before is None:
                 before = np.zeros(0, dtype=dtype)
             before = np.asarray(before, dtype=dtype)
-            setattr(self, key + "_", appended(before if before.ndim == 1 else before.ravel(),
-                                               new[key], dtype))
-        self.coef_ = np.ascontiguousarray(W, dtype=X.dtype)
-        self.intercept_ = np.asarray(b, dtype=X.dtype)
+            setattr(self, name, appended(before if before.ndim == 1 else before.ravel(),
+                                         new[key], dtype))
+        self.coef_ = W if W.dtype == X.dtype and W.flags.c_contiguous else \
+            np.ascontiguousarray(W, dtype=X.dtype)
+        self.intercept_ = b if b.dtype == X.dtype else b.astype(X.dtype)
         self.classes_ = labels
         self.n_features_in_ = d
         self.n_iter_ = len(self.mistakes_)
