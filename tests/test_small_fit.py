@@ -46,6 +46,8 @@ VALUES = {
     "U5": ["a", "b", "", "ab", "a\x00b", "é", "zz"],
     "S3": [b"a", b"b", b"", b"ab", b"\xff"],
     "O": ["a", "b", 1, None],
+    "M8[D]": ["2020-01-01", "2021-06-30", "1970-01-01"], "m8[s]": [0, 1, -7],
+    "c16": [1.0, 1j, 0.0],
 }
 
 
@@ -111,7 +113,10 @@ def test_encode_two_finds_the_sorted_distinct_labels(y):
 def test_encode_two_leaves_the_unusual_to_the_general_path():
     for y in (np.array([1.0, np.nan]), np.array([0.5, 1.0]), np.array([-0.0, 1.0]),
               np.array([1, 2, 3]), np.array([], dtype=np.int64), np.array(["a", 1], dtype=object),
-              np.array([1, 2], dtype=">i8"), np.ones((2, 2)), [0, 1], np.float16([0, 1])):
+              np.array([1, 2], dtype=">i8"), np.ones((2, 2)), [0, 1], np.float16([0, 1]),
+              np.array(["2020-01-01", "2021-01-01"], dtype="M8[D]"),
+              np.array([1, 2], dtype="m8[s]"), np.array([1 + 0j, 2]),
+              np.array([(1, 2)], dtype="i4,i4")):
         assert encode_two(y) is None
 
 

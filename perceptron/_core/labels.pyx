@@ -188,9 +188,13 @@ def encode_two(y):
     cdef int code, text
     cdef signed char *out
     cdef Py_ssize_t shape[1]
-    if type(y) is not np.ndarray:
+    # (datetimes and other kinds have no buffer format: numpy refuses to export them)
+    if type(y) is not np.ndarray or y.dtype.kind not in "biufSU":
         return None
-    PyObject_GetBuffer(y, &view, PyBUF_STRIDES | PyBUF_FORMAT)
+    try:
+        PyObject_GetBuffer(y, &view, PyBUF_STRIDES | PyBUF_FORMAT)
+    except (BufferError, ValueError, TypeError):
+        return None
     try:
         if view.ndim != 1 or view.shape[0] == 0:
             return None
