@@ -65,6 +65,7 @@ EXTENSIONS = [
     extension("_core.online"),
     extension("_core.decision"),
     extension("_core.csr"),
+    extension("_core.labels"),
     extension("_core.voted"),
     extension("_core.centroid"),
     extension("_core.kernel"),

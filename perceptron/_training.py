@@ -41,33 +41,38 @@ def class_weights(class_weight, classes, class_index):
 
 
 # The buffers behind the per-call histories partial_fit keeps (mistakes_,
-# updates_, loss_): id of a buffer -> how much of it an array in use covers.
-_BUFFER_USE: Dict[int, int] = {}
+# updates_, loss_): id of a buffer -> (how much of it is in use, a weak
+# reference to the array appended() returned for that much).
+_BUFFER_USE: Dict[int, tuple] = {}
 
 
 def appended(arr, value, dtype):
     """A new 1-D array: arr followed by value, in amortized constant time.
 
-    The result is a prefix of a larger buffer; when arr is such a prefix and
-    covers all of the buffer in use, value goes into the next slot and the
-    result is the longer prefix.  Otherwise (an array from elsewhere, or a
-    buffer another array has already grown, as after copy.copy of an
-    estimator) the values are copied into a new buffer of twice the size.
-    Either way arr itself is left as it was."""
+    The result is a prefix of a larger buffer; when arr is the very array
+    this function returned last for that buffer (so it covers all of the
+    buffer in use), value goes into the next slot and the result is the
+    longer prefix.  Otherwise (an array from elsewhere, or a buffer another
+    array has already grown, as after copy.copy of an estimator) the values
+    are copied into a new buffer of twice the size.  Either way arr itself
+    is left as it was."""
     n = len(arr)
     base = arr.base
-    if (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
-            and _BUFFER_USE.get(id(base)) == n and len(base) > n
-            and arr.ctypes.data == base.ctypes.data and arr.strides == base.strides):
-        base[n] = value
-        _BUFFER_USE[id(base)] = n + 1
-        return base[:n + 1]
+    if type(base) is np.ndarray and len(base) > n:
+        use = _BUFFER_USE.get(id(base))
+        if use is not None and use[0] == n and use[1]() is arr and arr.dtype == dtype \
+                and arr.ndim == 1 and arr.strides == base.strides:
+            base[n] = value
+            out = base[:n + 1]
+            _BUFFER_USE[id(base)] = (n + 1, weakref.ref(out))
+            return out
     buf = np.empty(max(16, 2 * (n + 1)), dtype=dtype)
     buf[:n] = arr
     buf[n] = value
-    _BUFFER_USE[id(buf)] = n + 1
+    out = buf[:n + 1]
+    _BUFFER_USE[id(buf)] = (n + 1, weakref.ref(out))
     weakref.finalize(buf, _BUFFER_USE.pop, id(buf), None)
-    return buf[:n + 1]
+    return out
 
 
 class Problem:
@@ -178,6 +183,10 @@ def check_penalty_combination(p):
 
 def check_state_params(state, p):
     """partial_fit continues a state: the variant must be the one it was made for."""
+    if (state.U is not None, state.PW is not None, state.G is not None,
+            state.__dict__.get("penalty")) == (p["average"], p["pocket"],
+                                               p["batch_size"] is not None, p.get("penalty")):
+        return
     made = {"average": state.U is not None, "pocket": state.PW is not None,
             "batch_size": state.G is not None, "penalty": getattr(state, "penalty", None)}
     asked = {"average": p["average"], "pocket": p["pocket"],
@@ -208,6 +217,8 @@ def validation_split(rows, target, kind, fraction, seed):
     return train, val
 
 
+_STATUS_OK = _online.STATUS_OK
+
 # The loops return per-epoch counts in arrays of the epochs asked for: a long
 # fit runs in blocks of epochs, so that memory follows the epochs run, not max_iter.
 EPOCH_BLOCK = 1 << 16
@@ -217,9 +228,10 @@ def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
     """``run_epochs`` for up to n_epochs epochs, in blocks of ``EPOCH_BLOCK``;
     the same model and result as one call (the state, its shuffling generator
     included, carries from block to block)."""
-    fields = loop_params._asdict()
+    if n_epochs <= EPOCH_BLOCK:  # one call: the usual case, and a small fit's fixed cost
+        return _online.run_epochs(state, X, labels, sw, loop_params, n_epochs, stop)
     # the loops stop at an epoch without an update only without a penalty
-    until_converged = fields["stop_when_converged"] and fields["penalty"] is None
+    until_converged = loop_params.stop_when_converged and loop_params.penalty is None
     parts = []
     left = n_epochs
     while left > 0:
@@ -244,6 +256,8 @@ def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
 
 def raise_for_status(result, state):
     status = result["status"]
+    if status == _STATUS_OK:
+        return
     if status == _online.STATUS_NONFINITE_X:
         raise ValueError(f"X contains NaN or infinity (row {result['bad_row']}); "
                          "remove or impute those values first")
