@@ -480,17 +480,8 @@ size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double 
     }
 }
 
-PTN_TARGET("avx512f")
-void ptn_dots_f32_avx512(size_t n, const float *x, const float *const *w, size_t m, double *out)
-{
-    PTN_DOTS_BODY(ptn_dot_f32_inline_avx512)
-}
-
-PTN_TARGET("avx512f")
-void ptn_dots_f64_avx512(size_t n, const double *x, const double *const *w, size_t m, double *out)
-{
-    PTN_DOTS_BODY(ptn_dot_f64_inline_avx512)
-}
+/* dots_f32, dots_f64: four weight vectors at a time (see the header) */
+#include "ptn_dots_avx512.h"
 
 /* ------------------------------------ sparse dot products by gathers */
 

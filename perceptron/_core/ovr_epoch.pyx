@@ -47,6 +47,8 @@ cdef struct Classes:
     const int32_t *cls          # (m,) the class index each one is +1 for
     Epoch *E                    # (m,) the epoch's tallies and status
     double *acts                # (m,) activation scratch
+    double *bias                # (m,) the biases during the epoch
+    int64_t *steps              # (m,) the averaging clocks at its start
 
 
 cdef struct Rule:
@@ -56,60 +58,71 @@ cdef struct Rule:
     bint average
 
 
-cdef void _stop_all(Classes *C, int status) noexcept nogil:
-    cdef Py_ssize_t c
-    for c in range(C.m):
-        if C.E[c].status == loop.STATUS_OK:
-            C.E[c].status = status
-
-
 cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *D,
                     const int32_t *t, Classes *C, const Rule *P, Py_ssize_t check_every,
                     Py_ssize_t *countdown) except -1 nogil:
-    """One epoch of every class of C over D.rows, each row read once."""
+    """One epoch of every class of C over D.rows, each row read once.
+
+    Every class takes one step a row, so class c's averaging clock at
+    position k is its count before the epoch plus k: the counters are
+    written once, at the end, and the biases live in C.bias meanwhile."""
     cdef const ptn_simd *K = active_simd()
-    cdef Py_ssize_t n = D.n_rows, d = D.d, k, c
+    cdef Py_ssize_t n = D.n_rows, d = D.d, m = C.m, k = 0, c
     cdef Py_ssize_t ahead = _ahead(R, D, dtype_of_x)
     cdef ptrdiff_t i
+    cdef int32_t ti
     cdef const floating *x
     cdef floating *w
     cdef double a, ya, y
-    cdef int64_t *cnt
     cdef ptn_step st
+    cdef int status = loop.STATUS_OK
+    cdef Py_ssize_t bad_row = -1
     if ahead >= n:
         ahead = 0
-    for k in range(n):
+    for c in range(m):
+        C.bias[c] = C.b[c][0]
+        C.steps[c] = C.counters[c][loop.C_STEPS]
+    while k < n:
         i = D.rows[k]
         if ahead and k + ahead < n:
             row_prefetch(R, D.rows[k + ahead], dtype_of_x)
         x = <const floating *>R.X + i * d
         if floating is float:
-            K.dots_f32(<size_t>d, x, <const float *const *>C.w, <size_t>C.m, C.acts)
+            K.dots_f32(<size_t>d, x, <const float *const *>C.w, <size_t>m, C.acts)
         else:
-            K.dots_f64(<size_t>d, x, <const double *const *>C.w, <size_t>C.m, C.acts)
-        for c in range(C.m):
-            cnt = C.counters[c]
+            K.dots_f64(<size_t>d, x, <const double *const *>C.w, <size_t>m, C.acts)
+        ti = t[i]
+        for c in range(m):
             # the binary loops' activation and trigger (csrc/ptn_scan.h)
-            a = C.acts[c] + C.b[c][0]
-            y = 1.0 if t[i] == C.cls[c] else -1.0
+            a = C.acts[c] + C.bias[c]
+            y = 1.0 if ti == C.cls[c] else -1.0
             ya = y * a
             if ptn_must_update(P.margin, ya):
                 w = <floating *>C.w[c]
                 if not isfinite(a):
                     _set_nonfinite(R, i, w, &C.E[c])
-                    _stop_all(C, C.E[c].status)
-                    return 0
+                    status = C.E[c].status
+                    bad_row = C.E[c].bad_row
+                    break
                 st = ptn_binary_update(P.eta, P.fit_intercept, P.average, ya, _weight(D, i), y,
-                                       <double>cnt[loop.C_STEPS], C.b[c], C.ub[c],
+                                       <double>(C.steps[c] + k), &C.bias[c], C.ub[c],
                                        &C.E[c].mistakes, &C.E[c].updates, &C.E[c].loss,
                                        &C.E[c].raw_loss)
                 row_axpy(R, K, i, st.step, w)
                 if P.average:
                     row_axpy_acc(R, K, i, st.acc, C.U[c], w)
-            cnt[loop.C_STEPS] += 1
+        if status != loop.STATUS_OK:
+            break
+        k += 1
         if _check_signals(countdown, check_every, D):
-            _stop_all(C, loop.STATUS_STOPPED)
-            return 0
+            status = loop.STATUS_STOPPED
+            break
+    for c in range(m):
+        C.b[c][0] = C.bias[c]
+        C.counters[c][loop.C_STEPS] = C.steps[c] + k
+        if status != loop.STATUS_OK:  # the whole group stops: every class says why
+            C.E[c].status = status
+            C.E[c].bad_row = bad_row
     return 0
 
 
@@ -132,6 +145,8 @@ cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] tar
     epochs = np.zeros(max(m, 1) * sizeof(Epoch), dtype=np.uint8)
     cdef uint8_t[::1] e_bytes = epochs
     cdef double[::1] acts = np.zeros(max(m, 1))
+    cdef double[::1] bias = np.zeros(max(m, 1))
+    cdef int64_t[::1] steps = np.zeros(max(m, 1), dtype=np.int64)
     cdef Py_ssize_t bytes_per_row = max(1, d * <Py_ssize_t>sizeof(floating) * max(m, 1))
     cdef Py_ssize_t check_every = max(1, loop.SIGNAL_CHECK_BYTES // bytes_per_row)
     cdef Py_ssize_t countdown = check_every
@@ -166,6 +181,8 @@ cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] tar
     C.cls = &classes[0] if m else NULL
     C.E = <Epoch *>&e_bytes[0]
     C.acts = &acts[0]
+    C.bias = &bias[0]
+    C.steps = &steps[0]
     for c in range(m):
         C.E[c].mistakes = 0
         C.E[c].updates = 0
