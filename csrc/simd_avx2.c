@@ -409,17 +409,8 @@ size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *a
     }
 }
 
-PTN_TARGET("avx2,fma")
-void ptn_dots_f32_avx2(size_t n, const float *x, const float *const *w, size_t m, double *out)
-{
-    PTN_DOTS_BODY(ptn_dot_f32_inline_avx2)
-}
-
-PTN_TARGET("avx2,fma")
-void ptn_dots_f64_avx2(size_t n, const double *x, const double *const *w, size_t m, double *out)
-{
-    PTN_DOTS_BODY(ptn_dot_f64_inline_avx2)
-}
+/* dots_f32, dots_f64: two weight vectors at a time (see the header) */
+#include "ptn_dots_avx2.h"
 
 /* ------------------------------------ sparse dot products by gathers */
 

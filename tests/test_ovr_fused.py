@@ -99,6 +99,21 @@ def test_dots_is_the_dot_product_of_each_row(level, data, n, m, dtype, offset, s
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_dots_at_every_block_boundary(level, dtype):
+    """Lengths around every block and group size of every level, and 1 to
+    9 weight vectors (the groups of two and four and what is left)."""
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 47, 48, 63, 64, 65, 96, 100,
+              127, 128, 129, 200, 257):
+        for m in range(1, 10):
+            x = rng.standard_normal(n + 1).astype(dtype)[1:]  # off the allocation's alignment
+            W = rng.standard_normal((m, n)).astype(dtype)
+            want = [_simd._py_dot(x, np.ascontiguousarray(W[c]), level) for c in range(m)]
+            np.testing.assert_array_equal(_simd._py_dots(x, W, level), want)
+
+
 # ------------------------------------------------- fused against per-class loops
 
 @settings(max_examples=50, deadline=None)
