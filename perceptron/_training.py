@@ -92,6 +92,11 @@ class Problem:
     def labels(self, value):
         self._labels = value
 
+    @property
+    def class_signs(self):
+        """The one-vs-rest ClassSigns the labels are made by, else None."""
+        return self._labels if isinstance(self._labels, ClassSigns) else None
+
 
 class SharedOrder:
     """The rows the one-vs-rest problems visit, in one order for all of
@@ -153,10 +158,18 @@ def fused_ovr_covers(X, problems, loop_params):
         return False
     if given["pocket"] or given["batch_size"] or given["penalty"] is not None:
         return False
-    first = problems[0]._labels
-    return isinstance(first, ClassSigns) and all(
-        isinstance(pr._labels, ClassSigns) and pr._labels.index is first.index
+    first = problems[0].class_signs
+    return first is not None and all(
+        pr.class_signs is not None and pr.class_signs.index is first.index
         and not pr.state.multinomial for pr in problems)
+
+
+def fused_ovr_epoch(X, problems, sw, rows, params, stop):
+    """One fused one-vs-rest epoch of the (``fused_ovr_covers``) problems
+    over ``rows``: the result of each, statuses unchecked."""
+    return _ovr_epoch.run_ovr_epoch([pr.state for pr in problems], X,
+                                    problems[0].class_signs.index,
+                                    [pr.class_signs.j for pr in problems], sw, rows, params, stop)
 
 
 def run_fused_ovr(X, problems, sw, params, n_threads, stop):
@@ -165,15 +178,13 @@ def run_fused_ovr(X, problems, sw, params, n_threads, stop):
     into n_threads groups run on threads (a class's result does not depend
     on its group).  Statuses and histories as the per-class loops leave them;
     returns each problem's result."""
-    index = np.asarray(problems[0]._labels.index, dtype=np.int32)
     rows = problems[0].order.rows
     n_groups = max(1, min(n_threads, len(problems)))
     bounds = np.linspace(0, len(problems), n_groups + 1).round().astype(int)
     groups = [problems[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
 
     def job(group):
-        return _ovr_epoch.run_ovr_epoch([pr.state for pr in group], X, index,
-                                        [pr._labels.j for pr in group], sw, rows, params, stop)
+        return fused_ovr_epoch(X, group, sw, rows, params, stop)
     try:
         parts = map_threads(job, [(g,) for g in groups], n_groups)
     except BaseException:
