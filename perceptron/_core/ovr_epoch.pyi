@@ -5,7 +5,7 @@ import numpy as np
 import numpy.typing as npt
 
 def run_ovr_epoch(states: Sequence[Any], X: npt.NDArray[np.floating],
-                  target: npt.NDArray[np.integer], classes: npt.NDArray[np.integer],
+                  target: npt.ArrayLike, classes: npt.ArrayLike,
                   sample_weight: Optional[npt.NDArray[np.float64]], rows: npt.NDArray[np.intp],
                   params: Any, stop_flag: Optional[npt.NDArray[np.uint8]] = ...
                   ) -> List[Dict[str, Any]]: ...
