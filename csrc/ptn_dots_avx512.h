@@ -8,10 +8,8 @@
  * exactly the operations ptn_dot_<type>_inline_avx512 runs on that vector:
  * the same blocks, the same fused multiply-adds into the same accumulators
  * in the same order, the same reduction, the same float32 fallback to exact
- * products.  So each result has the bits of the level's dot product (how x
- * is loaded, by unaligned loads here or by aligned lines there, gives the
- * same vectors).  The one to three vectors left over go through the dot
- * product itself.
+ * products.  So each result has the bits of the level's dot product.  The
+ * one to three vectors left over go through the dot product itself.
  */
 #ifndef PTN_DOTS_AVX512_H
 #define PTN_DOTS_AVX512_H
