@@ -63,6 +63,7 @@ EXTENSIONS = [
     extension("model"),
     # the compiled loops (perceptron/_core/)
     extension("_core.online"),
+    extension("_core.ovr_epoch"),
     extension("_core.decision"),
     extension("_core.csr"),
     extension("_core.labels"),

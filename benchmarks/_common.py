@@ -118,9 +118,13 @@ def floor_lib():
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, p, p, p, sz]
         fn.restype = sz
-    for name in ("floor_ovr_f32", "floor_ovr_f64"):
+    for name in ("floor_ovr_f32", "floor_ovr_f64", "floor_ovr_f32_blocks"):
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, sz, p, p, p, sz, p]
+        fn.restype = sz
+    for name in ("floor_ovr_update_f32", "floor_ovr_update_f64"):
+        fn = getattr(lib, name)
+        fn.argtypes = [p, sz, sz, p, sz, p, p, p, sz]
         fn.restype = sz
     for name in ("floor_csr_f32", "floor_csr_f64"):
         fn = getattr(lib, name)
@@ -209,10 +213,11 @@ def floor_dense_updates(X, y, order=None, epochs=5, repeat=3, aheads=None):
     return best, mistakes
 
 
-def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None):
+def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None, blocks=False):
     """Best time of floor.c's pass scoring every row against k classes at
     once (each row read once for all of them); y_index holds class indices
-    0..k-1."""
+    0..k-1.  `blocks`: float32 at the library's precision (block sums in
+    double) instead of float32 accumulators."""
     lib = floor_lib()
     if lib is None:
         return None
@@ -220,7 +225,10 @@ def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None):
 
     X = np.ascontiguousarray(X)
     n, d = X.shape
-    fn = lib.floor_ovr_f32 if X.dtype == np.float32 else lib.floor_ovr_f64
+    if X.dtype == np.float32:
+        fn = lib.floor_ovr_f32_blocks if blocks else lib.floor_ovr_f32
+    else:
+        fn = lib.floor_ovr_f64
     W = np.full((k, d), 1e-3, dtype=X.dtype)
     b = np.zeros(k)
     yi = np.ascontiguousarray(y_index, dtype=np.intp)
@@ -235,6 +243,38 @@ def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None):
                                               _ptr(order), ahead, ctypes.byref(out)),
                                    repeat=repeat))
     return best
+
+
+def floor_ovr_updates(X, y_index, k, order=None, epochs=5, repeat=3, aheads=None):
+    """(seconds, mistakes): the best over `repeat` runs (and prefetch
+    distances) of the mean epoch of floor.c's one-vs-rest pass with the
+    perceptron's updates, `epochs` epochs from zero weights, in order or in
+    `order` every epoch; mistakes is the mean an epoch (summed over the
+    classes).  None without a C compiler."""
+    lib = floor_lib()
+    if lib is None:
+        return None
+    X = np.ascontiguousarray(X)
+    n, d = X.shape
+    fn = lib.floor_ovr_update_f32 if X.dtype == np.float32 else lib.floor_ovr_update_f64
+    yi = np.ascontiguousarray(y_index, dtype=np.intp)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    if aheads is None:
+        aheads = (0, 4) if order is None else (8, 16)
+    best, mistakes = float("inf"), 0.0
+    for ahead in aheads:
+        for _ in range(repeat):
+            W = np.zeros((k, d), dtype=X.dtype)
+            b = np.zeros(k)
+            bad = 0
+            t0 = time.perf_counter()
+            for _ in range(epochs):
+                bad += fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi), _ptr(order), ahead)
+            t = (time.perf_counter() - t0) / epochs
+            if t < best:
+                best, mistakes = t, bad / epochs
+    return best, mistakes
 
 
 def floor_csr(X, y=None, order=None, repeat=5, aheads=None):

@@ -21,6 +21,8 @@
  *                           job)
  *   floor_ovr_{f32,f64}     every row read once and scored against the k
  *                           rows of W (k classes at once), in order or not
+ *   floor_ovr_f32_blocks    floor_ovr_f32 at the library's float32 precision
+ *   floor_ovr_update_{f32,f64}  floor_ovr plus the one-vs-rest updates
  *   floor_csr_{f32,f64}     the gathers w[indices] of every CSR row (int32
  *                           indices), in order or not, each row's values and
  *                           indices prefetched `ahead` rows before
@@ -394,8 +396,9 @@ DENSE_UPDATE(floor_dense_update_f64, double, dot_f64)
 DENSE_UPDATE(floor_dense_update_f32, float, dot_f32)
 
 /* k classes: row i is read once; y holds class indices (its own class
- * scores +1, the others -1: the one-vs-rest labels, made on the fly). */
-#define OVR(NAME, T)                                                                 \
+ * scores +1, the others -1: the one-vs-rest labels, made on the fly).
+ * DOT4 scores the row against up to four rows of W at once. */
+#define OVR(NAME, T, DOT4)                                                           \
     size_t NAME(const T *X, size_t n, size_t d, const T *W, size_t k,                \
                 const double *b, const intptr_t *y, const intptr_t *order,           \
                 size_t ahead, double *sum)                                           \
@@ -412,7 +415,7 @@ DENSE_UPDATE(floor_dense_update_f32, float, dot_f32)
             }                                                                        \
             for (c0 = 0; c0 < k; c0 += 4) {                                          \
                 const size_t m = k - c0 < 4 ? k - c0 : 4;                            \
-                dot4_##T(d, x, W + c0 * d, d, m, a);                                 \
+                DOT4(d, x, W + c0 * d, d, m, a);                                     \
                 for (c = 0; c < m; c++) {                                            \
                     const double act = a[c] + b[c0 + c];                             \
                     const double yc = (size_t)y[i] == c0 + c ? 1.0 : -1.0;           \
@@ -424,8 +427,64 @@ DENSE_UPDATE(floor_dense_update_f32, float, dot_f32)
         *sum = s;                                                                    \
         return bad;                                                                  \
     }
-OVR(floor_ovr_f64, double)
-OVR(floor_ovr_f32, float)
+OVR(floor_ovr_f64, double, dot4_double)
+OVR(floor_ovr_f32, float, dot4_float)
+
+/* The library's float32 precision (dot_f32_blocks above), one class at a
+ * time: the floor of a one-vs-rest float32 epoch that keeps it. */
+static inline void dot4_blocks(size_t n, const float *x, const float *w, size_t ldw, size_t m,
+                               double *out)
+{
+    size_t c;
+    for (c = 0; c < m; c++) {
+        out[c] = dot_f32_blocks(n, x, w + c * ldw);
+    }
+}
+OVR(floor_ovr_f32_blocks, float, dot4_blocks)
+
+/*
+ * The one-vs-rest pass plus the perceptron's updates and nothing else:
+ * where class c's y_c*a_c <= 0, w_c += y_c*x and b_c += y_c (no averaging,
+ * no counters, no signal checks).  Run for the epochs of a fit from zero
+ * weights it makes about the mistakes the fit makes: the floor of a
+ * one-vs-rest epoch that has to update.  W and b are updated in place;
+ * returns the mistakes.
+ */
+#define OVR_UPDATE(NAME, T, DOT4)                                                    \
+    size_t NAME(const T *X, size_t n, size_t d, T *W, size_t k, double *b,           \
+                const intptr_t *y, const intptr_t *order, size_t ahead)              \
+    {                                                                                \
+        size_t r, bad = 0, j;                                                        \
+        double a[4];                                                                 \
+        for (r = 0; r < n; r++) {                                                    \
+            const size_t i = order ? (size_t)order[r] : r;                           \
+            const T *x = X + i * d;                                                  \
+            size_t c0, c;                                                            \
+            if (ahead != 0 && r + ahead < n) {                                       \
+                const size_t q = order ? (size_t)order[r + ahead] : r + ahead;       \
+                prefetch_range(X + q * d, d * sizeof(T));                            \
+            }                                                                        \
+            for (c0 = 0; c0 < k; c0 += 4) {                                          \
+                const size_t m = k - c0 < 4 ? k - c0 : 4;                            \
+                DOT4(d, x, W + c0 * d, d, m, a);                                     \
+                for (c = 0; c < m; c++) {                                            \
+                    const double yc = (size_t)y[i] == c0 + c ? 1.0 : -1.0;           \
+                    if (yc * (a[c] + b[c0 + c]) <= 0.0) {                            \
+                        T *w = W + (c0 + c) * d;                                     \
+                        const T yt = (T)yc;                                          \
+                        for (j = 0; j < d; j++) {                                    \
+                            w[j] += yt * x[j];                                       \
+                        }                                                            \
+                        b[c0 + c] += yc;                                             \
+                        bad++;                                                       \
+                    }                                                                \
+                }                                                                    \
+            }                                                                        \
+        }                                                                            \
+        return bad;                                                                  \
+    }
+OVR_UPDATE(floor_ovr_update_f64, double, dot4_double)
+OVR_UPDATE(floor_ovr_update_f32, float, dot4_float)
 
 /* The gathers of a CSR epoch: four scalar accumulators over the row's
  * non-zeros (the compiler vectorizes the gather where the level has one). */

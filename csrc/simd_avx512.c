@@ -480,6 +480,9 @@ size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double 
     }
 }
 
+/* dots_f32, dots_f64: four weight vectors at a time (see the header) */
+#include "ptn_dots_avx512.h"
+
 /* ------------------------------------ sparse dot products by gathers */
 
 /* The weights of a CSR row's columns fetched by vector gathers: many loads in
