@@ -56,6 +56,11 @@ cdef Py_ssize_t _encode(const char *base, Py_ssize_t n, Py_ssize_t stride, label
             return -1
     for i in range(n):
         v = (<const label_t *>(base + i * stride))[0]
+        if label_t is float or label_t is double:
+            # a -0.0 anywhere, not only as a class's first label: np.unique
+            # may keep it as the class's value
+            if v == 0.0 and signbit(v):
+                return -1
         if v == a:
             out[i] = 0
         elif second and v == b:
