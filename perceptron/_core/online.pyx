@@ -647,12 +647,12 @@ cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
         t = labels
         D.t = &t[0]
         with nogil:
-            score = _training_score_multi(R, &D, &W[0, 0], &b[0], W.shape[0], K)
+            score = _training_score_multi(R, &D, &W[0, 0], &b[0], W.shape[0], K, -HUGE_VAL)
     else:
         y = labels
         D.y = &y[0]
         with nogil:
-            score = _training_score_binary(R, &D, &W[0, 0], b[0], K)
+            score = _training_score_binary(R, &D, &W[0, 0], b[0], K, -HUGE_VAL)
     return score
 
 
