@@ -126,6 +126,8 @@ def floor_lib():
         fn = getattr(lib, name)
         fn.argtypes = [p, p, p, sz, p, p, p, p, sz, sz, sz]
         fn.restype = sz
+    lib.floor_pocket_f32.argtypes = [p, sz, sz, p, p, sz, p, p, p, p, p]
+    lib.floor_pocket_f32.restype = sz
     lib.simd = bytes((ctypes.c_char * 8).in_dll(lib, "floor_simd")).split(b"\0")[0].decode()
     _FLOOR = lib
     return lib
@@ -267,6 +269,36 @@ def floor_csr_update(X, y, epochs, order=None, repeat=5, aheads=None, nears=None
     for ahead, near in _csr_prefetch(order, aheads, nears):
         best = min(best, best_time(lambda: run(ahead, near), repeat=repeat))
     return best / epochs, mistakes[-1]
+
+
+def floor_pocket(X, y, epochs, order=None, repeat=5):
+    """floor.c's pocket fit (the plain rule and Gallant's ratchet, its
+    counts stopping once the pocket cannot be beaten) on the float32 X from
+    zero weights: (best time, rescorings, rows they read, pocket weights,
+    pocket bias), or None without a C compiler."""
+    lib = floor_lib()
+    if lib is None:
+        return None
+    import ctypes
+
+    X = np.ascontiguousarray(X, dtype=np.float32)
+    n, d = X.shape
+    y8 = _labels8(y, n)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    w, pw = np.zeros(d, dtype=np.float32), np.zeros(d, dtype=np.float32)
+    b, pb = np.zeros(1), np.zeros(1)
+    scored = ctypes.c_size_t()
+    out = []
+
+    def run():
+        w[:] = 0
+        b[:] = 0
+        out[:] = [lib.floor_pocket_f32(_ptr(X), n, d, _ptr(y8), _ptr(order), epochs, _ptr(w),
+                                       _ptr(b), _ptr(pw), _ptr(pb), ctypes.byref(scored))]
+
+    t = best_time(run, repeat=repeat)
+    return t, out[0], scored.value, pw.copy(), float(pb[0])
 
 
 def ratio_line(label, t, t_floor, target):

@@ -303,8 +303,9 @@ OVR(floor_ovr_f32, float)
 /* The gathers of a CSR epoch: four scalar accumulators over the row's
  * non-zeros (the compiler vectorizes the gather where the level has one).
  * Shuffled, each row's values and indices are asked for into L2 `ahead`
- * rows before it is read, and into L1 `near` rows before (0: not), the
- * best a plain loop found for rows of a few cache lines. */
+ * rows before it is read (its row pointers `2 * ahead` rows before: a
+ * random row's pointers are a cache miss of their own on large sets), and
+ * into L1 `near` rows before (0: not), the best a plain loop found. */
 #define CSR_ROW_DOT(T, data, indices, lo, hi, w, out)                                \
     do {                                                                             \
         double a0_ = 0, a1_ = 0, a2_ = 0, a3_ = 0;                                   \
@@ -334,6 +335,9 @@ static inline void prefetch_range_l1(const void *p, size_t nbytes)
 }
 
 #define CSR_PREFETCH(T)                                                              \
+    if (ahead != 0 && order && r + 2 * ahead < n) {                                  \
+        __builtin_prefetch(indptr + order[r + 2 * ahead], 0, 2);                     \
+    }                                                                                \
     if (ahead != 0 && r + ahead < n) {                                               \
         const size_t j = order ? (size_t)order[r + ahead] : r + ahead;               \
         const int64_t jl = indptr[j], jh = indptr[j + 1];                            \
@@ -409,3 +413,74 @@ CSR(floor_csr_f32, float)
     }
 CSR_UPDATE(floor_csr_update_f64, double)
 CSR_UPDATE(floor_csr_update_f32, float)
+
+/* Gallant's (1990) pocket with ratchet, dense float32 rows, eta 1 with an
+ * intercept, no sample weights: the plain rule over `epochs` passes in the
+ * order given (NULL: in order), and each time the current weights' run of
+ * right rows first outlasts the pocket's, a count of the training rows
+ * they get right (y*a > 0), which stops as soon as the pocket can no
+ * longer be beaten (the ratchet only asks whether it is), and replaces the
+ * pocket when it is.  The pocket starts as the start weights w (zeros for
+ * a fit), scored once.  Less than a pocket fit does (no counters, no loss,
+ * no finiteness checks, no Ctrl-C): the floor of such a fit.  Returns the
+ * number of rescorings; *rows_scored gets the rows they read. */
+size_t floor_pocket_f32(const float *X, size_t n, size_t d, const int8_t *y,
+                        const intptr_t *order, size_t epochs, float *w, double *b,
+                        float *pw, double *pb, size_t *rows_scored)
+{
+    size_t e, r, q, rescores = 0, scored = 0, run = 0, pocket_run = 0, checked = 0;
+    size_t pocket_ok = 0, ok, wrong;
+    double bias = *b;
+    for (r = 0; r < n; r++) {
+        pocket_ok += (double)y[r] * (dot_f32(d, X + r * d, w) + bias) > 0.0;
+    }
+    for (q = 0; q < d; q++) {
+        pw[q] = w[q];
+    }
+    *pb = bias;
+    for (e = 0; e < epochs; e++) {
+        for (r = 0; r < n; r++) {
+            const size_t i = order ? (size_t)order[r] : r;
+            const float *x = X + i * d;
+            const double a = dot_f32(d, x, w) + bias;
+            if ((double)y[i] * a <= 0.0) {
+                const float step = (float)y[i];
+                for (q = 0; q < d; q++) {
+                    w[q] += step * x[q];
+                }
+                bias += (double)y[i];
+                run = 0;
+                checked = 0;
+                continue;
+            }
+            run++;
+            if (checked || run <= pocket_run) {
+                continue;
+            }
+            rescores++;
+            ok = wrong = 0;
+            for (q = 0; q < n; q++) {
+                const size_t j = order ? (size_t)order[q] : q;
+                if ((double)y[j] * (dot_f32(d, X + j * d, w) + bias) > 0.0) {
+                    ok++;
+                } else if (n - ++wrong <= pocket_ok) {
+                    q++;
+                    break;
+                }
+            }
+            scored += q;
+            if (ok > pocket_ok) {
+                for (q = 0; q < d; q++) {
+                    pw[q] = w[q];
+                }
+                *pb = bias;
+                pocket_ok = ok;
+                pocket_run = run;
+            }
+            checked = 1;
+        }
+    }
+    *b = bias;
+    *rows_scored = scored;
+    return rescores;
+}
