@@ -19,7 +19,11 @@
  *                           rows of W (k classes at once), in order or not
  *   floor_csr_{f32,f64}     the gathers w[indices] of every CSR row (int32
  *                           indices), in order or not, each row's values and
- *                           indices prefetched `ahead` rows before
+ *                           indices prefetched `ahead` rows before (and
+ *                           into L1 `near` rows before)
+ *   floor_csr_update_*      the same pass plus the perceptron's updates
+ *                           (w += y*x, b += y on a mistake) and nothing else
+ *   floor_pocket_f32        the plain rule with Gallant's ratchet, in C
  *
  * Each returns the number of rows with y*a <= 0 and stores the sum of the
  * activations in *sum, so that no work can be left out by the compiler.
