@@ -146,18 +146,26 @@ def ovr(args):
 
 def predict(args):
     n, d = args.n, 200
-    print(f"\n## predict vs decision_function, {n} x {d}")
+    print(f"\n## predict vs decision_function, {n} x {d} (string labels)")
     for dtype in (np.float32, np.float64):
-        X, y = separable(n, d, dtype)
-        yl = np.where(y > 0, "yes", "no")
-        model = Perceptron(tol=None, max_iter=2, random_state=0).fit(X, yl)
-        t_pred, t_dec = alternate(lambda: best_time(lambda: model.predict(X), repeat=1),
-                                  lambda: best_time(lambda: model.decision_function(X), repeat=1),
-                                  args.repeat * 2)
-        r = t_pred / t_dec
-        print(f"{np.dtype(dtype).name}: predict {t_pred * 1e3:.2f} ms, decision_function "
-              f"{t_dec * 1e3:.2f} ms -> {r:.2f}x [{verdict(r, 1.05, False)}]")
-        del X, y, yl
+        for k in (2, 5):
+            if k == 2:
+                X, y = separable(n, d, dtype)
+                yl = np.where(y > 0, "yes", "no")
+            else:
+                X, y = multiclass_data(n, d, k, dtype)
+                yl = np.array(["ant", "bee", "cat", "dog", "eel"])[y]
+            model = Perceptron(tol=None, max_iter=2, random_state=0,
+                               multiclass="multinomial").fit(X, yl)
+            t_pred, t_dec = alternate(lambda: best_time(lambda: model.predict(X), repeat=1),
+                                      lambda: best_time(lambda: model.decision_function(X),
+                                                        repeat=1),
+                                      args.repeat * 2)
+            r = t_pred / t_dec
+            print(f"{np.dtype(dtype).name} {'binary' if k == 2 else f'{k} classes'}: predict "
+                  f"{t_pred * 1e3:.2f} ms, decision_function {t_dec * 1e3:.2f} ms -> {r:.2f}x "
+                  f"[{verdict(r, 1.05, False)}]")
+            del X, y, yl
 
 
 def small(args):
