@@ -362,6 +362,19 @@ static inline void prefetch_range_l1(const void *p, size_t nbytes)
     {                                                                                \
         size_t r, bad = 0;                                                           \
         double s = 0.0;                                                              \
+        if (order == NULL && ahead == 0 && near == 0) {                              \
+            /* in order, the loop without the branches of the general one */        \
+            /* (a9a: 0.29 -> 0.26 ms) */                                             \
+            for (r = 0; r < n; r++) {                                                \
+                double a;                                                            \
+                CSR_ROW_DOT(T, data, indices, indptr[r], indptr[r + 1], w, a);       \
+                a += b;                                                              \
+                bad += (double)y[r] * a <= 0.0;                                      \
+                s += a;                                                              \
+            }                                                                        \
+            *sum = s;                                                                \
+            return bad;                                                              \
+        }                                                                            \
         for (r = 0; r < n; r++) {                                                    \
             const size_t i = order ? (size_t)order[r] : r;                           \
             double a;                                                                \
@@ -386,6 +399,23 @@ CSR(floor_csr_f32, float)
  * loop to the floor above the cost of the updates themselves: a mistake is
  * a branch no processor predicts, and the rows after it wait for the
  * weights it writes. */
+#define CSR_STEP(T, i)                                                               \
+    {                                                                                \
+        const int64_t lo = indptr[i], hi = indptr[i + 1];                            \
+        double a;                                                                    \
+        CSR_ROW_DOT(T, data, indices, lo, hi, w, a);                                 \
+        a += bias;                                                                   \
+        if ((double)y[i] * a <= 0.0) {                                               \
+            const T step = (T)y[i];                                                  \
+            int64_t p;                                                               \
+            for (p = lo; p < hi; p++) {                                              \
+                w[indices[p]] += step * data[p];                                     \
+            }                                                                        \
+            bias += (double)y[i];                                                    \
+            bad++;                                                                   \
+        }                                                                            \
+    }
+
 #define CSR_UPDATE(NAME, T)                                                          \
     size_t NAME(const T *data, const int32_t *indices, const int64_t *indptr,        \
                 size_t n, T *w, double *b, const int8_t *y,                          \
@@ -394,22 +424,16 @@ CSR(floor_csr_f32, float)
         size_t e, r, bad = 0;                                                        \
         double bias = *b;                                                            \
         for (e = 0; e < epochs; e++) {                                               \
+            if (order == NULL && ahead == 0 && near == 0) {                          \
+                for (r = 0; r < n; r++) {                                            \
+                    CSR_STEP(T, r)                                                   \
+                }                                                                    \
+                continue;                                                            \
+            }                                                                        \
             for (r = 0; r < n; r++) {                                                \
                 const size_t i = order ? (size_t)order[r] : r;                       \
-                const int64_t lo = indptr[i], hi = indptr[i + 1];                    \
-                double a;                                                            \
                 CSR_PREFETCH(T)                                                      \
-                CSR_ROW_DOT(T, data, indices, lo, hi, w, a);                         \
-                a += bias;                                                           \
-                if ((double)y[i] * a <= 0.0) {                                       \
-                    const T step = (T)y[i];                                          \
-                    int64_t p;                                                       \
-                    for (p = lo; p < hi; p++) {                                      \
-                        w[indices[p]] += step * data[p];                             \
-                    }                                                                \
-                    bias += (double)y[i];                                            \
-                    bad++;                                                           \
-                }                                                                    \
+                CSR_STEP(T, i)                                                       \
             }                                                                        \
         }                                                                            \
         *b = bias;                                                                   \
