@@ -119,6 +119,7 @@ cdef struct Data:
     const double *sw            # sample weights, or NULL for all ones
     ptrdiff_t *rows             # the rows to visit, permuted in place when shuffling
     Py_ssize_t n_rows
+    bint in_order               # the call does not permute rows (they may be 0, 1, 2, ...)
     volatile uint8_t *stop      # raised by another thread to cancel
 
 
@@ -229,16 +230,16 @@ cdef inline double _training_score_binary(const Rows *R, const Data *D, const fl
                 if D.sw == NULL and <double>(n - wrong) <= bound:
                     return score
             k = j + 1
-        return score
-    for k in range(n):
-        i = D.rows[k]
-        a = row_dot(R, K, i, w) + b
-        if D.y[i] * a > 0.0:
-            score += _weight(D, i)
-        else:
-            wrong += 1
-            if D.sw == NULL and <double>(n - wrong) <= bound:
-                return score
+    else:
+        for k in range(n):
+            i = D.rows[k]
+            a = row_dot(R, K, i, w) + b
+            if D.y[i] * a > 0.0:
+                score += _weight(D, i)
+            else:
+                wrong += 1
+                if D.sw == NULL and <double>(n - wrong) <= bound:
+                    return score
     return score
 
 

@@ -539,6 +539,9 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
         D.sw = &sw[0]
     D.rows = &rows[0]
     D.n_rows = rows.shape[0]
+    # rows this call does not shuffle: the CSR epoch reads them in order
+    # while rows[k] == k (csrc/ptn_csr_online.h)
+    D.in_order = not P.shuffle or P.keep_order
     D.stop = NULL
     if stop_flag is not None:
         stop = stop_flag
@@ -637,6 +640,7 @@ cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     D.d = d
     D.rows = &rows[0]
     D.n_rows = rows.shape[0]
+    D.in_order = False
     D.sw = NULL
     D.y = NULL
     D.t = NULL
