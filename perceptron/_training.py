@@ -217,9 +217,8 @@ def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
     """``run_epochs`` for up to n_epochs epochs, in blocks of ``EPOCH_BLOCK``;
     the same model and result as one call (the state, its shuffling generator
     included, carries from block to block)."""
-    fields = loop_params._asdict()
     # the loops stop at an epoch without an update only without a penalty
-    until_converged = fields["stop_when_converged"] and fields["penalty"] is None
+    until_converged = loop_params.stop_when_converged and loop_params.penalty is None
     parts = []
     left = n_epochs
     while left > 0:

@@ -445,10 +445,18 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef const double[::1] sw
     cdef uint8_t[::1] stop
     cdef ptn_rng rng
-    cdef int64_t[::1] mistakes = np.zeros(n_epochs, dtype=np.int64)
-    cdef int64_t[::1] updates = np.zeros(n_epochs, dtype=np.int64)
-    cdef double[::1] loss = np.zeros(n_epochs, dtype=np.float64)
-    cdef double[::1] raw_loss = np.zeros(n_epochs, dtype=np.float64)
+    # the per-epoch counts, kept as arrays too: the result hands them out
+    # without going back from memoryviews (np.asarray of a memoryview slice
+    # cost more than a short epoch)
+    mistakes_a = np.zeros(n_epochs, dtype=np.int64)
+    updates_a = np.zeros(n_epochs, dtype=np.int64)
+    loss_a = np.zeros(n_epochs, dtype=np.float64)
+    raw_loss_a = np.zeros(n_epochs, dtype=np.float64)
+    penalty_loss_a = None
+    cdef int64_t[::1] mistakes = mistakes_a
+    cdef int64_t[::1] updates = updates_a
+    cdef double[::1] loss = loss_a
+    cdef double[::1] raw_loss = raw_loss_a
     # the penalty's arrays, made only for a penalized call (a plain call's
     # fixed cost stays as it was)
     cdef double[::1] penalty_loss
@@ -492,7 +500,8 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     M.u = NULL
     M.norms = NULL
     if P.penalty != loop.PTN_PENALTY_NONE:
-        penalty_loss = np.zeros(n_epochs, dtype=np.float64)
+        penalty_loss_a = np.zeros(n_epochs, dtype=np.float64)
+        penalty_loss = penalty_loss_a
         penalty_loss_p = &penalty_loss[0]
         scale_arr = state.scale
         M.scale = &scale_arr[0]
@@ -559,16 +568,25 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
         rng_state[0] = rng.state
     result = {
         "epochs": done,
-        "mistakes": np.asarray(mistakes[:done]).copy(),
-        "updates": np.asarray(updates[:done]).copy(),
-        "loss": np.asarray(loss[:done]).copy(),
-        "raw_loss": np.asarray(raw_loss[:done]).copy(),
+        "mistakes": _epochs_done(mistakes_a, done),
+        "updates": _epochs_done(updates_a, done),
+        "loss": _epochs_done(loss_a, done),
+        "raw_loss": _epochs_done(raw_loss_a, done),
         "status": last.status,
         "bad_row": last.bad_row,
     }
     if penalty_loss_p != NULL:
-        result["penalty_loss"] = np.asarray(penalty_loss[:done]).copy()
+        result["penalty_loss"] = _epochs_done(penalty_loss_a, done)
     return result
+
+
+cdef object _epochs_done(arr, Py_ssize_t done):
+    """The first `done` entries of a per-epoch array: the array itself when
+    every epoch asked for ran, else a copy (not a view that would keep the
+    epochs never run alive)."""
+    if done == arr.shape[0]:
+        return arr
+    return arr[:done].copy()
 
 
 
