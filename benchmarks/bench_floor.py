@@ -156,7 +156,7 @@ def predict(args):
                 X, y = multiclass_data(n, d, k, dtype)
                 yl = np.array(["ant", "bee", "cat", "dog", "eel"])[y]
             model = Perceptron(tol=None, max_iter=2, random_state=0,
-                               multiclass="multinomial").fit(X, yl)
+                               multiclass="multinomial" if k > 2 else "ovr").fit(X, yl)
             t_pred, t_dec = alternate(lambda: best_time(lambda: model.predict(X), repeat=1),
                                       lambda: best_time(lambda: model.decision_function(X),
                                                         repeat=1),
