@@ -63,8 +63,10 @@ EXTENSIONS = [
     extension("model"),
     # the compiled loops (perceptron/_core/)
     extension("_core.online"),
+    extension("_core.ovr_epoch"),
     extension("_core.decision"),
     extension("_core.csr"),
+    extension("_core.labels"),
     extension("_core.voted"),
     extension("_core.centroid"),
     extension("_core.kernel"),

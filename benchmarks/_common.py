@@ -110,13 +110,21 @@ def floor_lib():
         os.replace(tmp, so)
     lib = ctypes.CDLL(so)
     sz, p, dbl = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_double
-    for name in ("floor_dense_f32", "floor_dense_f64"):
+    for name in ("floor_dense_f32", "floor_dense_f64", "floor_dense_f32_blocks"):
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, dbl, p, p, sz, p]
         fn.restype = sz
-    for name in ("floor_ovr_f32", "floor_ovr_f64"):
+    for name in ("floor_dense_update_f32", "floor_dense_update_f64"):
+        fn = getattr(lib, name)
+        fn.argtypes = [p, sz, sz, p, p, p, p, sz]
+        fn.restype = sz
+    for name in ("floor_ovr_f32", "floor_ovr_f64", "floor_ovr_f32_blocks"):
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, sz, p, p, p, sz, p]
+        fn.restype = sz
+    for name in ("floor_ovr_update_f32", "floor_ovr_update_f64"):
+        fn = getattr(lib, name)
+        fn.argtypes = [p, sz, sz, p, sz, p, p, p, sz]
         fn.restype = sz
     for name in ("floor_csr_f32", "floor_csr_f64"):
         fn = getattr(lib, name)
@@ -143,13 +151,14 @@ def _labels8(y, n):
     return np.where(np.asarray(y) > 0, 1, -1).astype(np.int8)
 
 
-def floor_dense(X, y=None, order=None, repeat=5, aheads=None):
+def floor_dense(X, y=None, order=None, repeat=5, aheads=None, blocks=False):
     """Best time of floor.c's pass over the rows of the C-contiguous float32
     or float64 X: in order when `order` is None, else in that order
     (an intp permutation), each whole row prefetched `ahead` rows before it
     is read.  The best over several prefetch distances is the floor (in
-    order, 0 means the hardware prefetchers alone).  None without a C
-    compiler."""
+    order, 0 means the hardware prefetchers alone).  `blocks`: float32 at
+    the library's precision (block sums in double) instead of float32
+    accumulators.  None without a C compiler."""
     lib = floor_lib()
     if lib is None:
         return None
@@ -157,13 +166,18 @@ def floor_dense(X, y=None, order=None, repeat=5, aheads=None):
 
     X = np.ascontiguousarray(X)
     n, d = X.shape
-    fn = lib.floor_dense_f32 if X.dtype == np.float32 else lib.floor_dense_f64
+    if X.dtype == np.float32:
+        fn = lib.floor_dense_f32_blocks if blocks else lib.floor_dense_f32
+    else:
+        fn = lib.floor_dense_f64
     w = np.full(d, 1e-3, dtype=X.dtype)
     y8 = _labels8(y, n)
     if order is not None:
         order = np.ascontiguousarray(order, dtype=np.intp)
     if aheads is None:
-        aheads = (0, 4, 16) if order is None else (8, 12, 16, 24)
+        # rows that sit in the last-level cache read fastest named 10-20 KB
+        # ahead, rows from memory a few KB ahead: the floor takes the best
+        aheads = (0, 8, 16, 32, 48) if order is None else (8, 12, 16, 24, 32, 48)
     out = ctypes.c_double()
     best = float("inf")
     for ahead in aheads:
@@ -172,10 +186,11 @@ def floor_dense(X, y=None, order=None, repeat=5, aheads=None):
     return best
 
 
-def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None):
-    """Best time of floor.c's pass scoring every row against k classes at
-    once (each row read once for all of them); y_index holds class indices
-    0..k-1."""
+def floor_dense_updates(X, y, order=None, epochs=5, repeat=3, aheads=None):
+    """(seconds, mistakes): the best over `repeat` runs (and prefetch
+    distances) of the mean epoch of floor.c's pass with the perceptron's
+    updates, `epochs` epochs from zero weights, in order or in `order` every
+    epoch; mistakes is the mean an epoch.  None without a C compiler."""
     lib = floor_lib()
     if lib is None:
         return None
@@ -183,7 +198,43 @@ def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None):
 
     X = np.ascontiguousarray(X)
     n, d = X.shape
-    fn = lib.floor_ovr_f32 if X.dtype == np.float32 else lib.floor_ovr_f64
+    fn = lib.floor_dense_update_f32 if X.dtype == np.float32 else lib.floor_dense_update_f64
+    y8 = _labels8(y, n)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    if aheads is None:
+        aheads = (0, 8, 16, 32, 48) if order is None else (8, 16, 24, 32, 48)
+    best, mistakes = float("inf"), 0
+    for ahead in aheads:
+        for _ in range(repeat):
+            w = np.zeros(d, dtype=X.dtype)
+            b = ctypes.c_double(0.0)
+            bad = 0
+            t0 = time.perf_counter()
+            for _ in range(epochs):
+                bad += fn(_ptr(X), n, d, _ptr(w), ctypes.byref(b), _ptr(y8), _ptr(order), ahead)
+            t = (time.perf_counter() - t0) / epochs
+            if t < best:
+                best, mistakes = t, bad / epochs
+    return best, mistakes
+
+
+def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None, blocks=False):
+    """Best time of floor.c's pass scoring every row against k classes at
+    once (each row read once for all of them); y_index holds class indices
+    0..k-1.  `blocks`: float32 at the library's precision (block sums in
+    double) instead of float32 accumulators."""
+    lib = floor_lib()
+    if lib is None:
+        return None
+    import ctypes
+
+    X = np.ascontiguousarray(X)
+    n, d = X.shape
+    if X.dtype == np.float32:
+        fn = lib.floor_ovr_f32_blocks if blocks else lib.floor_ovr_f32
+    else:
+        fn = lib.floor_ovr_f64
     W = np.full((k, d), 1e-3, dtype=X.dtype)
     b = np.zeros(k)
     yi = np.ascontiguousarray(y_index, dtype=np.intp)
@@ -198,6 +249,38 @@ def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None):
                                               _ptr(order), ahead, ctypes.byref(out)),
                                    repeat=repeat))
     return best
+
+
+def floor_ovr_updates(X, y_index, k, order=None, epochs=5, repeat=3, aheads=None):
+    """(seconds, mistakes): the best over `repeat` runs (and prefetch
+    distances) of the mean epoch of floor.c's one-vs-rest pass with the
+    perceptron's updates, `epochs` epochs from zero weights, in order or in
+    `order` every epoch; mistakes is the mean an epoch (summed over the
+    classes).  None without a C compiler."""
+    lib = floor_lib()
+    if lib is None:
+        return None
+    X = np.ascontiguousarray(X)
+    n, d = X.shape
+    fn = lib.floor_ovr_update_f32 if X.dtype == np.float32 else lib.floor_ovr_update_f64
+    yi = np.ascontiguousarray(y_index, dtype=np.intp)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    if aheads is None:
+        aheads = (0, 4) if order is None else (8, 16)
+    best, mistakes = float("inf"), 0.0
+    for ahead in aheads:
+        for _ in range(repeat):
+            W = np.zeros((k, d), dtype=X.dtype)
+            b = np.zeros(k)
+            bad = 0
+            t0 = time.perf_counter()
+            for _ in range(epochs):
+                bad += fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi), _ptr(order), ahead)
+            t = (time.perf_counter() - t0) / epochs
+            if t < best:
+                best, mistakes = t, bad / epochs
+    return best, mistakes
 
 
 def _csr_arrays(X):

@@ -12,7 +12,7 @@ distances:
 
 - in order: the rows one after the other;
 - random order: the rows in a random permutation, each whole row
-  prefetched 8 to 24 rows ahead (the best of those);
+  prefetched 8 to 48 rows ahead (the best of those);
 - all classes: each row read once and scored against the k rows of W
   (the floor of a one-vs-rest epoch, whose k problems see each row once);
 - CSR: the gathers ``w[indices]`` of every row, in order or shuffled.
@@ -32,9 +32,9 @@ import warnings
 
 import numpy as np
 
-from _common import (best_time, floor_csr, floor_csr_update, floor_dense, floor_lib,
-                     floor_ovr, floor_pocket, header,
-                     peak_alloc, ratio_line, verdict)
+from _common import (best_time, floor_csr, floor_csr_update, floor_dense, floor_dense_updates,
+                     floor_lib, floor_ovr, floor_ovr_updates, floor_pocket, header, peak_alloc,
+                     ratio_line, verdict)
 
 import perceptron
 from perceptron import Perceptron
@@ -51,16 +51,22 @@ def separable(n, d, dtype, seed=0):
     return X, y
 
 
-def alternate(measure_ours, measure_floor, rounds):
-    """Best of `rounds` alternating measurements of ours and of its floor:
-    A, B, A, B, ... so that a burst of load from other processes weighs on
-    both sides alike."""
-    best_ours = best_floor = float("inf")
+def alternate(measure_ours, measure_floor, rounds, *others):
+    """Best of `rounds` alternating measurements of ours, of its floor and
+    of any `others` (more yardsticks; a measure may return None, or a tuple
+    whose first item is the time): A, B, A, B, ... so that a burst of load
+    from other processes weighs on all sides alike.  Returns (ours, floor)
+    followed by the best result of each of `others`."""
+    measures = [measure_ours, measure_floor] + [m for m in others if m is not None]
+    best = [None] * len(measures)
     for _ in range(rounds):
-        best_ours = min(best_ours, measure_ours())
-        t_floor = measure_floor()
-        best_floor = None if t_floor is None else min(best_floor, t_floor)
-    return best_ours, best_floor
+        for j, measure in enumerate(measures):
+            r = measure()
+            t = r[0] if isinstance(r, tuple) else r
+            if r is not None and (best[j] is None or t < (best[j][0] if isinstance(best[j], tuple)
+                                                          else best[j])):
+                best[j] = r
+    return tuple(best)
 
 
 def epoch_time(model, X, y, repeat):
@@ -88,12 +94,39 @@ def dense(args):
             for shuffle in (False, True):
                 model = Perceptron(tol=None, max_iter=5, shuffle=shuffle, random_state=0)
                 order = np.random.default_rng(1).permutation(args.n) if shuffle else None
-                t, t_floor = alternate(lambda: epoch_time(model, X, y, 1),
-                                       lambda: floor_dense(X, y, order=order, repeat=3),
-                                       args.repeat)
+                # float32: also the same pass at the library's float32
+                # precision (block sums in double, csrc/ptn_simd.h), to show
+                # how much of the gap is that arithmetic, not the loop
+                blocks = None
+                if dtype == np.float32:
+                    def blocks():
+                        return floor_dense(X, y, order=order, repeat=3, blocks=True)
+                t, t_floor, upd, *t_blocks = alternate(
+                    lambda: epoch_time(model, X, y, 1),
+                    lambda: floor_dense(X, y, order=order, repeat=3),
+                    args.repeat,
+                    lambda: floor_dense_updates(X, y, order=order, repeat=1),
+                    blocks)
                 label, target = ("shuffled", 1.2) if shuffle else ("in order", 1.1)
+                extra = ""
+                if t_blocks and t_blocks[0] is not None:
+                    extra = (f" (the pass at float32-blocks-in-double precision "
+                             f"{t_blocks[0] * 1e3:.2f} ms: ours {t / t_blocks[0]:.2f}x it)")
                 print(ratio_line(f"epoch {label:8s} {name}", t, t_floor, target)
-                      + f" (numpy X @ w {t_np * 1e3:.2f} ms)")
+                      + extra + f" (numpy X @ w {t_np * 1e3:.2f} ms)")
+                if upd is not None and t_floor is not None:
+                    infos = []
+                    model.set_params(callback=infos.append)
+                    model.fit(X, y)
+                    model.set_params(callback=None)
+                    ours_mistakes = sum(i.mistakes for i in infos) / len(infos)
+                    r_upd = upd[0] / t_floor
+                    bound = ("the updates alone put it out of reach" if r_upd > target
+                             else "within reach")
+                    print(f"    the pass plus the perceptron's updates (floor.c, 5 epochs from "
+                          f"zero, {upd[1]:.0f} mistakes an epoch; ours {ours_mistakes:.0f}): "
+                          f"{upd[0] * 1e3:.2f} ms = {r_upd:.2f}x the pass, ours "
+                          f"{t / upd[0]:.2f}x it [target {target}: {bound}]")
             del X, y
 
 
@@ -115,13 +148,39 @@ def ovr(args):
         X, y = multiclass_data(n, d, k, dtype)
         name = np.dtype(dtype).name
         for shuffle in (False, True):
+            # the fit's one-vs-rest epoch reads each row once for all the
+            # classes (perceptron/_core/ovr_epoch.pyx), as the floor does
             model = Perceptron(tol=None, max_iter=5, shuffle=shuffle, random_state=0, n_jobs=1)
             order = np.random.default_rng(1).permutation(n) if shuffle else None
-            t_fit, t_floor = alternate(lambda: best_time(lambda: model.fit(X, y), repeat=1),
-                                       lambda: floor_ovr(X, y, k, order=order, repeat=3),
-                                       args.repeat)
+            blocks = None
+            if dtype == np.float32:
+                def blocks():
+                    return floor_ovr(X, y, k, order=order, repeat=3, blocks=True)
+            t_fit, t_floor, upd, *t_blocks = alternate(
+                lambda: best_time(lambda: model.fit(X, y), repeat=1),
+                lambda: floor_ovr(X, y, k, order=order, repeat=3),
+                args.repeat,
+                lambda: floor_ovr_updates(X, y, k, order=order, repeat=1),
+                blocks)
+            extra = ""
+            if t_blocks and t_blocks[0] is not None:
+                extra = (f" (the pass at float32-blocks-in-double precision "
+                         f"{t_blocks[0] * 1e3:.2f} ms: ours {t_fit / 5 / t_blocks[0]:.2f}x it)")
             print(ratio_line(f"ovr epoch {name} shuffle={shuffle!s:5s} (fit / 5)", t_fit / 5,
-                             t_floor, 1.3))
+                             t_floor, 1.3) + extra)
+            if upd is not None and t_floor is not None:
+                infos = []
+                model.set_params(callback=infos.append)
+                model.fit(X, y)
+                model.set_params(callback=None)
+                ours_mistakes = sum(i.mistakes for i in infos) / len(infos)
+                r_upd = upd[0] / t_floor
+                bound = ("the updates alone put it out of reach" if r_upd > 1.3
+                         else "within reach")
+                print(f"    the pass plus the one-vs-rest updates (floor.c, 5 epochs from zero, "
+                      f"{upd[1]:.0f} mistakes an epoch; ours {ours_mistakes:.0f}): "
+                      f"{upd[0] * 1e3:.2f} ms = {r_upd:.2f}x the pass, ours "
+                      f"{t_fit / 5 / upd[0]:.2f}x it [target 1.3: {bound}]")
             if SkPerceptron is not None and dtype is np.float64 and shuffle:
                 sk = SkPerceptron(max_iter=5, tol=None, random_state=0, n_jobs=1)
                 t_sk = best_time(lambda: sk.fit(X, y), repeat=max(1, args.repeat // 2), warmup=0)

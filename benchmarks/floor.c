@@ -10,6 +10,10 @@
  * widest vectors the compiler was told about (AVX-512, else AVX2 with FMA,
  * else scalar), four independent accumulators over blocks of four vectors.
  *
+ *   floor_dense_update_{f32,f64}  the in-order or random-order pass plus the
+ *                           perceptron's updates (w += y*x where y*a <= 0)
+ *   floor_dense_f32_blocks  floor_dense_f32 at the library's float32 precision
+ *                           (block sums in double, below)
  *   floor_dense_{f32,f64}   rows in order (order == NULL), or in the order
  *                           given, each whole row prefetched `ahead` rows
  *                           before it is read (in order: `ahead` rows
@@ -17,6 +21,8 @@
  *                           job)
  *   floor_ovr_{f32,f64}     every row read once and scored against the k
  *                           rows of W (k classes at once), in order or not
+ *   floor_ovr_f32_blocks    floor_ovr_f32 at the library's float32 precision
+ *   floor_ovr_update_{f32,f64}  floor_ovr plus the one-vs-rest updates
  *   floor_csr_{f32,f64}     the gathers w[indices] of every CSR row (int32
  *                           indices), in order or not, each row's values and
  *                           indices prefetched `ahead` rows before (and
@@ -270,9 +276,133 @@ OVR4(float, dot_f32)
 DENSE(floor_dense_f64, double, dot_f64)
 DENSE(floor_dense_f32, float, dot_f32)
 
+/*
+ * float32 at the library's precision (csrc/ptn_simd.h, dot_f32): lanes add
+ * the products of a block (64 elements with AVX-512, 32 with AVX2) in
+ * float32, the blocks are summed in double, the tail of fewer than a block
+ * with exact double products.  Still no update and no bookkeeping: the
+ * floor of a float32 epoch that keeps that precision, printed beside the
+ * float32-accumulator floor above.
+ */
+#if defined(__AVX512F__)
+static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    __m512d t0 = _mm512_setzero_pd(), t1 = _mm512_setzero_pd();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(w + i));
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(w + i + 16), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 32), _mm512_loadu_ps(w + i + 32), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 48), _mm512_loadu_ps(w + i + 48), p);
+        a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
+        a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(_mm512_extractf32x8_ps(p, 1)));
+    }
+    for (; i + 16 <= n; i += 16) {
+        __m512 xv = _mm512_loadu_ps(x + i), wv = _mm512_loadu_ps(w + i);
+        t0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xv)),
+                             _mm512_cvtps_pd(_mm512_castps512_ps256(wv)), t0);
+        t1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_extractf32x8_ps(xv, 1)),
+                             _mm512_cvtps_pd(_mm512_extractf32x8_ps(wv, 1)), t1);
+    }
+    if (i < n) {
+        __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
+        __m512 xv = _mm512_maskz_loadu_ps(m, x + i), wv = _mm512_maskz_loadu_ps(m, w + i);
+        t0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xv)),
+                             _mm512_cvtps_pd(_mm512_castps512_ps256(wv)), t0);
+        t1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_extractf32x8_ps(xv, 1)),
+                             _mm512_cvtps_pd(_mm512_extractf32x8_ps(wv, 1)), t1);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + _mm512_reduce_add_pd(_mm512_add_pd(t0, t1));
+}
+#elif defined(__AVX2__) && defined(__FMA__)
+static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
+{
+    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
+    __m256d t0 = _mm256_setzero_pd(), t1 = _mm256_setzero_pd();
+    size_t i = 0;
+    double r = 0.0;
+    for (; i + 32 <= n; i += 32) {
+        __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(w + i));
+        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(w + i + 8), p);
+        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 16), _mm256_loadu_ps(w + i + 16), p);
+        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 24), _mm256_loadu_ps(w + i + 24), p);
+        a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(p)));
+        a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(p, 1)));
+    }
+    for (; i + 8 <= n; i += 8) {
+        __m256 xv = _mm256_loadu_ps(x + i), wv = _mm256_loadu_ps(w + i);
+        t0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xv)),
+                             _mm256_cvtps_pd(_mm256_castps256_ps128(wv)), t0);
+        t1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xv, 1)),
+                             _mm256_cvtps_pd(_mm256_extractf128_ps(wv, 1)), t1);
+    }
+    for (; i < n; i++) {
+        r += (double)x[i] * (double)w[i];
+    }
+    return hsum256d(_mm256_add_pd(a0, a1)) + hsum256d(_mm256_add_pd(t0, t1)) + r;
+}
+#else
+static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
+{
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        a0 += (double)x[i] * (double)w[i];
+        a1 += (double)x[i + 1] * (double)w[i + 1];
+        a2 += (double)x[i + 2] * (double)w[i + 2];
+        a3 += (double)x[i + 3] * (double)w[i + 3];
+    }
+    for (; i < n; i++) {
+        a0 += (double)x[i] * (double)w[i];
+    }
+    return (a0 + a1) + (a2 + a3);
+}
+#endif
+DENSE(floor_dense_f32_blocks, float, dot_f32_blocks)
+
+/*
+ * The pass above plus the perceptron's updates and nothing else: where
+ * y*a <= 0, w += y*x and b += y (no averaging, no counters, no signal
+ * checks, float32 accumulators).  Run for the epochs of a fit from zero
+ * weights it makes about the mistakes the fit makes, so it is the floor of
+ * an epoch that has to update: each mistake changes the weights the next
+ * row is scored with, and the loads the processor had started for the rows
+ * after it are thrown away.  w and *b are updated in place; returns the
+ * mistakes.
+ */
+#define DENSE_UPDATE(NAME, T, DOT)                                                   \
+    size_t NAME(const T *X, size_t n, size_t d, T *w, double *b, const int8_t *y,   \
+                const intptr_t *order, size_t ahead)                                 \
+    {                                                                                \
+        size_t k, bad = 0, j;                                                        \
+        for (k = 0; k < n; k++) {                                                    \
+            const size_t i = order ? (size_t)order[k] : k;                           \
+            const T *x = X + i * d;                                                  \
+            double a;                                                                \
+            if (ahead != 0 && k + ahead < n) {                                       \
+                const size_t r = order ? (size_t)order[k + ahead] : k + ahead;       \
+                prefetch_range(X + r * d, d * sizeof(T));                            \
+            }                                                                        \
+            a = DOT(d, x, w) + *b;                                                   \
+            if ((double)y[i] * a <= 0.0) {                                           \
+                const T yi = (T)y[i];                                                \
+                for (j = 0; j < d; j++) {                                            \
+                    w[j] += yi * x[j];                                               \
+                }                                                                    \
+                *b += (double)y[i];                                                  \
+                bad++;                                                               \
+            }                                                                        \
+        }                                                                            \
+        return bad;                                                                  \
+    }
+DENSE_UPDATE(floor_dense_update_f64, double, dot_f64)
+DENSE_UPDATE(floor_dense_update_f32, float, dot_f32)
+
 /* k classes: row i is read once; y holds class indices (its own class
- * scores +1, the others -1: the one-vs-rest labels, made on the fly). */
-#define OVR(NAME, T)                                                                 \
+ * scores +1, the others -1: the one-vs-rest labels, made on the fly).
+ * DOT4 scores the row against up to four rows of W at once. */
+#define OVR(NAME, T, DOT4)                                                           \
     size_t NAME(const T *X, size_t n, size_t d, const T *W, size_t k,                \
                 const double *b, const intptr_t *y, const intptr_t *order,           \
                 size_t ahead, double *sum)                                           \
@@ -289,7 +419,7 @@ DENSE(floor_dense_f32, float, dot_f32)
             }                                                                        \
             for (c0 = 0; c0 < k; c0 += 4) {                                          \
                 const size_t m = k - c0 < 4 ? k - c0 : 4;                            \
-                dot4_##T(d, x, W + c0 * d, d, m, a);                                 \
+                DOT4(d, x, W + c0 * d, d, m, a);                                     \
                 for (c = 0; c < m; c++) {                                            \
                     const double act = a[c] + b[c0 + c];                             \
                     const double yc = (size_t)y[i] == c0 + c ? 1.0 : -1.0;           \
@@ -301,8 +431,64 @@ DENSE(floor_dense_f32, float, dot_f32)
         *sum = s;                                                                    \
         return bad;                                                                  \
     }
-OVR(floor_ovr_f64, double)
-OVR(floor_ovr_f32, float)
+OVR(floor_ovr_f64, double, dot4_double)
+OVR(floor_ovr_f32, float, dot4_float)
+
+/* The library's float32 precision (dot_f32_blocks above), one class at a
+ * time: the floor of a one-vs-rest float32 epoch that keeps it. */
+static inline void dot4_blocks(size_t n, const float *x, const float *w, size_t ldw, size_t m,
+                               double *out)
+{
+    size_t c;
+    for (c = 0; c < m; c++) {
+        out[c] = dot_f32_blocks(n, x, w + c * ldw);
+    }
+}
+OVR(floor_ovr_f32_blocks, float, dot4_blocks)
+
+/*
+ * The one-vs-rest pass plus the perceptron's updates and nothing else:
+ * where class c's y_c*a_c <= 0, w_c += y_c*x and b_c += y_c (no averaging,
+ * no counters, no signal checks).  Run for the epochs of a fit from zero
+ * weights it makes about the mistakes the fit makes: the floor of a
+ * one-vs-rest epoch that has to update.  W and b are updated in place;
+ * returns the mistakes.
+ */
+#define OVR_UPDATE(NAME, T, DOT4)                                                    \
+    size_t NAME(const T *X, size_t n, size_t d, T *W, size_t k, double *b,           \
+                const intptr_t *y, const intptr_t *order, size_t ahead)              \
+    {                                                                                \
+        size_t r, bad = 0, j;                                                        \
+        double a[4];                                                                 \
+        for (r = 0; r < n; r++) {                                                    \
+            const size_t i = order ? (size_t)order[r] : r;                           \
+            const T *x = X + i * d;                                                  \
+            size_t c0, c;                                                            \
+            if (ahead != 0 && r + ahead < n) {                                       \
+                const size_t q = order ? (size_t)order[r + ahead] : r + ahead;       \
+                prefetch_range(X + q * d, d * sizeof(T));                            \
+            }                                                                        \
+            for (c0 = 0; c0 < k; c0 += 4) {                                          \
+                const size_t m = k - c0 < 4 ? k - c0 : 4;                            \
+                DOT4(d, x, W + c0 * d, d, m, a);                                     \
+                for (c = 0; c < m; c++) {                                            \
+                    const double yc = (size_t)y[i] == c0 + c ? 1.0 : -1.0;           \
+                    if (yc * (a[c] + b[c0 + c]) <= 0.0) {                            \
+                        T *w = W + (c0 + c) * d;                                     \
+                        const T yt = (T)yc;                                          \
+                        for (j = 0; j < d; j++) {                                    \
+                            w[j] += yt * x[j];                                       \
+                        }                                                            \
+                        b[c0 + c] += yc;                                             \
+                        bad++;                                                       \
+                    }                                                                \
+                }                                                                    \
+            }                                                                        \
+        }                                                                            \
+        return bad;                                                                  \
+    }
+OVR_UPDATE(floor_ovr_update_f64, double, dot4_double)
+OVR_UPDATE(floor_ovr_update_f32, float, dot4_float)
 
 /* The gathers of a CSR epoch: four scalar accumulators over the row's
  * non-zeros (the compiler vectorizes the gather where the level has one).

@@ -102,6 +102,16 @@
  *     training loop only sees the rows it updates on.  a has the bits of
  *     the same level's dot_<type>(d, x_i, w) + b (tested).
  *
+ * dots_f32(n, x, w, m, out), dots_f64(...)
+ *     out[c] = dot_<type>(n, x, w[c]) for c < m: one row against m weight
+ *     vectors (one-vs-rest scores each row against every class's weights).
+ *     Each out[c] has the bits of the same level's dot_<type> (and so of
+ *     its scan's activation, less the bias): the same blocks, the same
+ *     accumulation order, the same float32 fallback to exact products.
+ *     The row is read from memory once and from L1 for the other classes.
+ *     w holds m pointers (not necessarily distinct); out must not overlap
+ *     the inputs.
+ *
  * sdot_<value>_<index>(nnz, val, idx, w)
  *     sum_j val[j] * w[idx[j]] over a sparse row (CSR: nnz values with
  *     their column indices, int32 or int64 as scipy stores them), in double
@@ -205,6 +215,19 @@ typedef struct ptn_scan {
 
 typedef size_t (*ptn_scan_fn)(const ptn_scan *s, size_t start, size_t stop, double *act);
 
+typedef void (*ptn_dots_f32_fn)(size_t n, const float *x, const float *const *w, size_t m,
+                                double *out);
+typedef void (*ptn_dots_f64_fn)(size_t n, const double *x, const double *const *w, size_t m,
+                                double *out);
+
+/* The body of a level's dots_<type>: its inlined dot product DOT, once per
+ * weight vector (see dots_f32 above). */
+#define PTN_DOTS_BODY(DOT)                  \
+    size_t c_;                              \
+    for (c_ = 0; c_ < m; c_++) {            \
+        out[c_] = DOT(n, x, w[c_]);         \
+    }
+
 typedef double (*ptn_sdot_f32_i32_fn)(size_t nnz, const float *val, const int32_t *idx, const float *w);
 typedef double (*ptn_sdot_f32_i64_fn)(size_t nnz, const float *val, const int64_t *idx, const float *w);
 typedef double (*ptn_sdot_f64_i32_fn)(size_t nnz, const double *val, const int32_t *idx, const double *w);
@@ -261,6 +284,9 @@ typedef struct ptn_simd {
     /* an epoch's row order: bounded draws, and the shuffle made with them */
     ptn_draws_fn draws;
     ptn_shuffle_fn shuffle;
+    /* one row against several weight vectors (one-vs-rest) */
+    ptn_dots_f32_fn dots_f32;
+    ptn_dots_f64_fn dots_f64;
 } ptn_simd;
 
 /* simd_scalar.c */
@@ -280,6 +306,8 @@ void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double
                               double *buf);
 size_t ptn_scan_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act);
+void ptn_dots_f32_scalar(size_t n, const float *x, const float *const *w, size_t m, double *out);
+void ptn_dots_f64_scalar(size_t n, const double *x, const double *const *w, size_t m, double *out);
 double ptn_sdot_f32_i32_scalar(size_t nnz, const float *val, const int32_t *idx, const float *w);
 double ptn_sdot_f32_i64_scalar(size_t nnz, const float *val, const int64_t *idx, const float *w);
 double ptn_sdot_f64_i32_scalar(size_t nnz, const double *val, const int32_t *idx, const double *w);
@@ -315,6 +343,8 @@ void ptn_rbf_block_f64_avx2(size_t m, size_t p, const double *na, const double *
                             double *buf);
 size_t ptn_scan_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
+void ptn_dots_f32_avx2(size_t n, const float *x, const float *const *w, size_t m, double *out);
+void ptn_dots_f64_avx2(size_t n, const double *x, const double *const *w, size_t m, double *out);
 double ptn_sdot_f32_i32_avx2(size_t nnz, const float *val, const int32_t *idx, const float *w);
 double ptn_sdot_f32_i64_avx2(size_t nnz, const float *val, const int64_t *idx, const float *w);
 double ptn_sdot_f64_i32_avx2(size_t nnz, const double *val, const int32_t *idx, const double *w);
@@ -338,6 +368,8 @@ void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double
                               double *buf);
 size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
+void ptn_dots_f32_avx512(size_t n, const float *x, const float *const *w, size_t m, double *out);
+void ptn_dots_f64_avx512(size_t n, const double *x, const double *const *w, size_t m, double *out);
 double ptn_sdot_f32_i32_avx512(size_t nnz, const float *val, const int32_t *idx, const float *w);
 double ptn_sdot_f32_i64_avx512(size_t nnz, const float *val, const int64_t *idx, const float *w);
 double ptn_sdot_f64_i32_avx512(size_t nnz, const double *val, const int32_t *idx, const double *w);
@@ -366,6 +398,8 @@ void ptn_rbf_block_f64_neon(size_t m, size_t p, const double *na, const double *
                             double *buf);
 size_t ptn_scan_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act);
+void ptn_dots_f32_neon(size_t n, const float *x, const float *const *w, size_t m, double *out);
+void ptn_dots_f64_neon(size_t n, const double *x, const double *const *w, size_t m, double *out);
 #endif
 
 #ifdef __cplusplus

@@ -92,63 +92,6 @@ PTN_INLINE double ptn_dot_f32_exact_avx512(size_t n, const float *x, const float
     return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
 }
 
-/*
- * Reading x by whole cache lines.  numpy aligns arrays to 16 bytes, not 64,
- * so most 64-byte loads of a row straddle two cache lines; where the rows
- * come from memory in random order (a shuffled epoch) such loads cost a
- * quarter more time than loads inside one line (200,000 x 256 float32 rows:
- * 21 ms against 17 ms an epoch).  A row that starts m elements past a line
- * boundary is therefore read line by line, with aligned loads (the first and
- * the last masked, so nothing outside x is read), and each vector of x is
- * put together from two consecutive lines by one permute: the vectors are
- * the ones the unaligned loads would give, so the sums are the same bits.
- *
- * ptn_xline_f32: the aligned line of x-m holding x[j - m + 16 * q ..], lanes
- * outside x[0, n) zeroed; j is a multiple of 16.
- */
-PTN_TARGET("avx512f")
-static inline __m512 ptn_xline_f32_avx512(const float *xa, size_t m, size_t n, size_t j)
-{
-    /* xa[j + l] is x[j + l - m]: lane l is inside x when m <= j + l < n + m */
-    if (j >= m && j + 16 <= n + m) {
-        return _mm512_load_ps(xa + j);
-    } else {
-        unsigned lo = j >= m ? 0u : (unsigned)(m - j);
-        unsigned hi = j + 16 <= n + m ? 16u : (unsigned)(n + m - j);
-        __mmask16 k = (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
-        return _mm512_maskz_load_ps(k, xa + j);
-    }
-}
-
-/* The 64-element blocks of ptn_dot_f32_inline_avx512 for x not on a line
- * boundary but on a float: x[0, nb) with nb a multiple of 64, nb <= n. */
-PTN_TARGET("avx512f")
-static inline void ptn_dot_f32_blocks_lines_avx512(size_t nb, size_t n, const float *x,
-                                                   const float *y, __m512d *s0, __m512d *s1)
-{
-    const size_t m = ((uintptr_t)x & 63) / sizeof(float);
-    const float *xa = x - m;
-    const __m512i rot = _mm512_add_epi32(_mm512_set1_epi32((int)m),
-                                         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-                                                           12, 13, 14, 15));
-    __m512d a0 = *s0, a1 = *s1;
-    __m512 l0 = ptn_xline_f32_avx512(xa, m, n, 0);
-    size_t i;
-    for (i = 0; i < nb; i += 64) {
-        __m512 l1 = _mm512_load_ps(xa + i + 16), l2 = _mm512_load_ps(xa + i + 32);
-        __m512 l3 = _mm512_load_ps(xa + i + 48), l4 = ptn_xline_f32_avx512(xa, m, n, i + 64);
-        __m512 p = _mm512_mul_ps(_mm512_permutex2var_ps(l0, rot, l1), _mm512_loadu_ps(y + i));
-        p = _mm512_fmadd_ps(_mm512_permutex2var_ps(l1, rot, l2), _mm512_loadu_ps(y + i + 16), p);
-        p = _mm512_fmadd_ps(_mm512_permutex2var_ps(l2, rot, l3), _mm512_loadu_ps(y + i + 32), p);
-        p = _mm512_fmadd_ps(_mm512_permutex2var_ps(l3, rot, l4), _mm512_loadu_ps(y + i + 48), p);
-        a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
-        a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(ptn_high_ps_avx512(p)));
-        l0 = l4;
-    }
-    *s0 = a0;
-    *s1 = a1;
-}
-
 PTN_TARGET("avx512f")
 PTN_INLINE double ptn_dot_f32_inline_avx512(size_t n, const float *x, const float *y)
 {
@@ -157,10 +100,6 @@ PTN_INLINE double ptn_dot_f32_inline_avx512(size_t n, const float *x, const floa
     double r;
     /* blocks of 64: four products per lane in float32, the block in double
      * (the precision contract is in ptn_simd.h) */
-    if (n >= 64 && ((uintptr_t)x & 63) != 0 && ((uintptr_t)x & (sizeof(float) - 1)) == 0) {
-        i = n & ~(size_t)63;
-        ptn_dot_f32_blocks_lines_avx512(i, n, x, y, &a0, &a1);
-    }
     for (; i + 64 <= n; i += 64) {
         __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i));
         p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(y + i + 16), p);
@@ -185,67 +124,12 @@ double ptn_dot_f32_avx512(size_t n, const float *x, const float *y)
     return ptn_dot_f32_inline_avx512(n, x, y);
 }
 
-/* The same for float64 (ptn_xline_f32_avx512 above): 8 lanes a line. */
-PTN_TARGET("avx512f")
-static inline __m512d ptn_xline_f64_avx512(const double *xa, size_t m, size_t n, size_t j)
-{
-    if (j >= m && j + 8 <= n + m) {
-        return _mm512_load_pd(xa + j);
-    } else {
-        unsigned lo = j >= m ? 0u : (unsigned)(m - j);
-        unsigned hi = j + 8 <= n + m ? 8u : (unsigned)(n + m - j);
-        __mmask8 k = (__mmask8)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
-        return _mm512_maskz_load_pd(k, xa + j);
-    }
-}
-
-/* The 32-element blocks of ptn_dot_f64_inline_avx512 for x not on a line
- * boundary but on a double: x[0, nb) with nb a multiple of 32, nb <= n. */
-PTN_TARGET("avx512f")
-static inline void ptn_dot_f64_blocks_lines_avx512(size_t nb, size_t n, const double *x,
-                                                   const double *y, __m512d acc[4])
-{
-    const size_t m = ((uintptr_t)x & 63) / sizeof(double);
-    const double *xa = x - m;
-    const __m512i rot = _mm512_add_epi64(_mm512_set1_epi64((long long)m),
-                                         _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7));
-    __m512d a0 = acc[0], a1 = acc[1], a2 = acc[2], a3 = acc[3];
-    __m512d l0 = ptn_xline_f64_avx512(xa, m, n, 0);
-    size_t i;
-    for (i = 0; i < nb; i += 32) {
-        __m512d l1 = _mm512_load_pd(xa + i + 8), l2 = _mm512_load_pd(xa + i + 16);
-        __m512d l3 = _mm512_load_pd(xa + i + 24), l4 = ptn_xline_f64_avx512(xa, m, n, i + 32);
-        a0 = _mm512_fmadd_pd(_mm512_permutex2var_pd(l0, rot, l1), _mm512_loadu_pd(y + i), a0);
-        a1 = _mm512_fmadd_pd(_mm512_permutex2var_pd(l1, rot, l2), _mm512_loadu_pd(y + i + 8), a1);
-        a2 = _mm512_fmadd_pd(_mm512_permutex2var_pd(l2, rot, l3), _mm512_loadu_pd(y + i + 16), a2);
-        a3 = _mm512_fmadd_pd(_mm512_permutex2var_pd(l3, rot, l4), _mm512_loadu_pd(y + i + 24), a3);
-        l0 = l4;
-    }
-    acc[0] = a0;
-    acc[1] = a1;
-    acc[2] = a2;
-    acc[3] = a3;
-}
-
 PTN_TARGET("avx512f")
 PTN_INLINE double ptn_dot_f64_inline_avx512(size_t n, const double *x, const double *y)
 {
     __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
     __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
     size_t i = 0;
-    if (n >= 32 && ((uintptr_t)x & 63) != 0 && ((uintptr_t)x & (sizeof(double) - 1)) == 0) {
-        __m512d acc[4];
-        acc[0] = a0;
-        acc[1] = a1;
-        acc[2] = a2;
-        acc[3] = a3;
-        i = n & ~(size_t)31;
-        ptn_dot_f64_blocks_lines_avx512(i, n, x, y, acc);
-        a0 = acc[0];
-        a1 = acc[1];
-        a2 = acc[2];
-        a3 = acc[3];
-    }
     for (; i + 32 <= n; i += 32) {
         a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i), _mm512_loadu_pd(y + i), a0);
         a1 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 8), _mm512_loadu_pd(y + i + 8), a1);
@@ -477,6 +361,90 @@ static inline double ptn_dot_short_f32_avx512(const float *x, const ptn_short_f3
     return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
 }
 
+/* Rows of 64 elements or more: ptn_dot_f32_inline_avx512 with the weights of
+ * the exact tail (the last n % 64) converted to double once per scan instead
+ * of on every row, which took a third of the arithmetic of a 100-element row.
+ * The lanes, products and order of the sums are those of
+ * ptn_dot_f32_exact_avx512 over the tail (a product of two floats is exact
+ * in double, so converting before or after the load gives the same bits). */
+typedef struct ptn_tail_f32_avx512 {
+    double w[64];  /* the tail's weights in double, zeros past it */
+    size_t at, len;
+} ptn_tail_f32_avx512;
+
+PTN_TARGET("avx512f")
+static inline void ptn_tail_f32_init_avx512(ptn_tail_f32_avx512 *t, size_t n, const float *w)
+{
+    /* after every update: masked vector loads, not a loop of 64 */
+    size_t j;
+    t->at = n & ~(size_t)63;
+    t->len = n - t->at;
+    for (j = 0; j < 64; j += 16) {
+        const size_t left = t->len > j ? t->len - j : 0;
+        const __mmask16 m = (__mmask16)(left >= 16 ? 0xFFFFu : (1u << left) - 1u);
+        const __m512 v = _mm512_maskz_loadu_ps(m, w + t->at + j);
+        _mm512_storeu_pd(t->w + j, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
+        _mm512_storeu_pd(t->w + j + 8, _mm512_cvtps_pd(ptn_high_ps_avx512(v)));
+    }
+}
+
+PTN_TARGET("avx512f")
+static inline __m512d ptn_cvt_lo_avx512(__m512 v)
+{
+    return _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+}
+
+PTN_TARGET("avx512f")
+static inline double ptn_dot_f32_tail_avx512(const float *x, const ptn_tail_f32_avx512 *t)
+{
+    const double *wd = t->w;
+    const size_t n = t->len;
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m512 xa = _mm512_loadu_ps(x + i), xb = _mm512_loadu_ps(x + i + 16);
+        a0 = _mm512_fmadd_pd(ptn_cvt_lo_avx512(xa), _mm512_loadu_pd(wd + i), a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)), _mm512_loadu_pd(wd + i + 8), a1);
+        a2 = _mm512_fmadd_pd(ptn_cvt_lo_avx512(xb), _mm512_loadu_pd(wd + i + 16), a2);
+        a3 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xb)), _mm512_loadu_pd(wd + i + 24), a3);
+    }
+    for (; i + 16 <= n; i += 16) {
+        __m512 xa = _mm512_loadu_ps(x + i);
+        a0 = _mm512_fmadd_pd(ptn_cvt_lo_avx512(xa), _mm512_loadu_pd(wd + i), a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)), _mm512_loadu_pd(wd + i + 8), a1);
+    }
+    if (i < n) {
+        __m512 xt = _mm512_maskz_loadu_ps((__mmask16)((1u << (n - i)) - 1u), x + i);
+        a2 = _mm512_fmadd_pd(ptn_cvt_lo_avx512(xt), _mm512_loadu_pd(wd + i), a2);
+        a3 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xt)), _mm512_loadu_pd(wd + i + 8), a3);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+}
+
+/* ptn_dot_f32_inline_avx512 for n >= 64, the tail's weights from t. */
+PTN_TARGET("avx512f")
+static inline double ptn_dot_f32_pre_avx512(size_t n, const float *x, const float *y,
+                                            const ptn_tail_f32_avx512 *t)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    size_t i = 0;
+    double r;
+    for (; i + 64 <= n; i += 64) {
+        __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i));
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(y + i + 16), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 32), _mm512_loadu_ps(y + i + 32), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 48), _mm512_loadu_ps(y + i + 48), p);
+        a0 = _mm512_add_pd(a0, ptn_cvt_lo_avx512(p));
+        a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(ptn_high_ps_avx512(p)));
+    }
+    r = _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + ptn_dot_f32_tail_avx512(x + i, t);
+    if (PTN_F32_BLOCKS_REDO(r, n)) {
+        return ptn_dot_f32_exact_avx512(n, x, y);
+    }
+    return r;
+}
+
 PTN_TARGET("avx512f")
 size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act)
 {
@@ -488,7 +456,12 @@ size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double 
         }
     }
     {
-        PTN_SCAN_BODY(float, ptn_dot_f32_inline_avx512)
+        ptn_tail_f32_avx512 t;
+        ptn_tail_f32_init_avx512(&t, s->d, (const float *)s->w);
+        {
+            const float *w_ = (const float *)s->w;
+            PTN_SCAN_LOOP(float, ptn_dot_f32_pre_avx512(d_, x_, w_, &t))
+        }
     }
 }
 
@@ -506,6 +479,9 @@ size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double 
         PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx512)
     }
 }
+
+/* dots_f32, dots_f64: four weight vectors at a time (see the header) */
+#include "ptn_dots_avx512.h"
 
 /* ------------------------------------ sparse dot products by gathers */
 

@@ -168,6 +168,16 @@ size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *a
     PTN_SCAN_BODY(double, ptn_dot_f64_inline_neon)
 }
 
+void ptn_dots_f32_neon(size_t n, const float *x, const float *const *w, size_t m, double *out)
+{
+    PTN_DOTS_BODY(ptn_dot_f32_inline_neon)
+}
+
+void ptn_dots_f64_neon(size_t n, const double *x, const double *const *w, size_t m, double *out)
+{
+    PTN_DOTS_BODY(ptn_dot_f64_inline_neon)
+}
+
 double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y)
 {
     float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);

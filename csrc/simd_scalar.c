@@ -196,6 +196,16 @@ size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double 
     PTN_SCAN_BODY(double, ptn_dot_f64_inline_scalar)
 }
 
+void ptn_dots_f32_scalar(size_t n, const float *x, const float *const *w, size_t m, double *out)
+{
+    PTN_DOTS_BODY(ptn_dot_f32_inline_scalar)
+}
+
+void ptn_dots_f64_scalar(size_t n, const double *x, const double *const *w, size_t m, double *out)
+{
+    PTN_DOTS_BODY(ptn_dot_f64_inline_scalar)
+}
+
 /* ------------------------------------------------------------ sparse rows */
 
 /* The exported scalar sparse kernels (ptn_sparse_inline.h has their code,

@@ -21,7 +21,7 @@ import numpy as np
 from ._core import online as _online
 from ._parallel import map_threads
 from ._state import C_EPOCHS, C_STEPS, C_UPDATES
-from ._training import raise_for_status
+from ._training import fused_ovr_epoch, raise_for_status
 from ._validation import CSRData, is_one_of, mix64
 
 MIXINGS = ("uniform", "mistakes")
@@ -141,6 +141,20 @@ def shard_epoch(state, X, labels, sample_weight, loop_params, stop=None, where=N
     the message of a ValueError or FloatingPointError."""
     start = state.steps
     res = _online.run_epochs(state, X, labels, sample_weight, loop_params, 1, stop)
+    return _shard_summary(state, res, start, where)
+
+
+def ovr_shard_epoch(X, problems, rows, loop_params, where=None):
+    """``shard_epoch`` of every one-vs-rest problem of a shard at once, in
+    their shared order ``rows``, each row read once for all of them (the
+    fused epoch: ``fused_ovr_covers`` must hold).  The same summaries."""
+    starts = [pr.state.steps for pr in problems]
+    results = fused_ovr_epoch(X, problems, None, rows, loop_params, None)
+    return [_shard_summary(pr.state, res, start, where)
+            for pr, res, start in zip(problems, results, starts)]
+
+
+def _shard_summary(state, res, start, where):
     try:
         raise_for_status(res, state)
     except (ValueError, FloatingPointError) as err:

@@ -16,6 +16,9 @@ from ._core.online import (C_STEPS, C_UPDATES, C_RUN, C_POCKET_RUN,
                            C_POCKET_CHECKED, C_EPOCHS, N_COUNTERS)
 
 
+_NO_SCORE = np.array([-np.inf])  # a pocket's score before its first
+
+
 class OnlineState:
     """Weights and bookkeeping of one training problem.
 
@@ -61,7 +64,7 @@ class OnlineState:
         self.ub = np.zeros(k) if average else None
         self.PW = self.W.copy() if pocket else None
         self.pb = self.b.copy() if pocket else None
-        self.pocket_score = np.full(1, -np.inf)
+        self.pocket_score = _NO_SCORE.copy()
         self.G = np.zeros((k, d)) if batch_size else None
         self.gb = np.zeros(k) if batch_size else None
         self.acts = np.zeros(max(k, 1))
@@ -81,10 +84,11 @@ class OnlineState:
         """A deep copy; rows=False leaves the row order out (None), for a
         caller that sets a new one (one-vs-rest states share theirs)."""
         new = object.__new__(type(self))
-        for name, value in vars(self).items():
-            if name == "rows" and not rows:
-                value = None
-            setattr(new, name, value.copy() if isinstance(value, np.ndarray) else value)
+        fields = new.__dict__
+        for name, value in self.__dict__.items():
+            fields[name] = value.copy() if isinstance(value, np.ndarray) else value
+        if not rows:
+            fields["rows"] = None
         return new
 
     @property
@@ -98,7 +102,7 @@ class OnlineState:
     def current(self):
         """The current weights (W, b), the scale taken in (a penalized state
         keeps W apart from its scale)."""
-        scale = getattr(self, "scale", None)
+        scale = self.__dict__.get("scale")  # only a penalized state has one
         if scale is None:
             return self.W.copy(), self.b.copy()
         W = (self.W.astype(np.float64) * scale[:, None]).astype(self.W.dtype)

@@ -8,8 +8,8 @@ from typing import Dict, Optional
 
 import numpy as np
 
-from ._core import decision as _decision, online as _online
-from ._parallel import resolve_n_jobs
+from ._core import decision as _decision, online as _online, ovr_epoch as _ovr_epoch
+from ._parallel import map_threads, resolve_n_jobs
 from ._registry import attr, need
 from ._state import C_EPOCHS, N_COUNTERS, OnlineState
 from ._validation import CSRData, check_scalar, label_signs
@@ -41,33 +41,38 @@ def class_weights(class_weight, classes, class_index):
 
 
 # The buffers behind the per-call histories partial_fit keeps (mistakes_,
-# updates_, loss_): id of a buffer -> how much of it an array in use covers.
-_BUFFER_USE: Dict[int, int] = {}
+# updates_, loss_): id of a buffer -> (how much of it is in use, a weak
+# reference to the array appended() returned for that much).
+_BUFFER_USE: Dict[int, tuple] = {}
 
 
 def appended(arr, value, dtype):
     """A new 1-D array: arr followed by value, in amortized constant time.
 
-    The result is a prefix of a larger buffer; when arr is such a prefix and
-    covers all of the buffer in use, value goes into the next slot and the
-    result is the longer prefix.  Otherwise (an array from elsewhere, or a
-    buffer another array has already grown, as after copy.copy of an
-    estimator) the values are copied into a new buffer of twice the size.
-    Either way arr itself is left as it was."""
+    The result is a prefix of a larger buffer; when arr is the very array
+    this function returned last for that buffer (so it covers all of the
+    buffer in use), value goes into the next slot and the result is the
+    longer prefix.  Otherwise (an array from elsewhere, or a buffer another
+    array has already grown, as after copy.copy of an estimator) the values
+    are copied into a new buffer of twice the size.  Either way arr itself
+    is left as it was."""
     n = len(arr)
     base = arr.base
-    if (isinstance(base, np.ndarray) and base.ndim == 1 and base.dtype == dtype
-            and _BUFFER_USE.get(id(base)) == n and len(base) > n
-            and arr.ctypes.data == base.ctypes.data and arr.strides == base.strides):
-        base[n] = value
-        _BUFFER_USE[id(base)] = n + 1
-        return base[:n + 1]
+    if type(base) is np.ndarray and len(base) > n:
+        use = _BUFFER_USE.get(id(base))
+        if use is not None and use[0] == n and use[1]() is arr and arr.dtype == dtype \
+                and arr.ndim == 1 and arr.strides == base.strides:
+            base[n] = value
+            out = base[:n + 1]
+            _BUFFER_USE[id(base)] = (n + 1, weakref.ref(out))
+            return out
     buf = np.empty(max(16, 2 * (n + 1)), dtype=dtype)
     buf[:n] = arr
     buf[n] = value
-    _BUFFER_USE[id(buf)] = n + 1
+    out = buf[:n + 1]
+    _BUFFER_USE[id(buf)] = (n + 1, weakref.ref(out))
     weakref.finalize(buf, _BUFFER_USE.pop, id(buf), None)
-    return buf[:n + 1]
+    return out
 
 
 class Problem:
@@ -92,6 +97,11 @@ class Problem:
     def labels(self, value):
         self._labels = value
 
+    @property
+    def class_signs(self):
+        """The one-vs-rest ClassSigns the labels are made by, else None."""
+        return self._labels if isinstance(self._labels, ClassSigns) else None
+
 
 class SharedOrder:
     """The rows the one-vs-rest problems visit, in one order for all of
@@ -113,9 +123,21 @@ def share_order(problems, rows):
         pr.order = order
 
 
+class ClassSigns:
+    """The one-vs-rest signs of class j (+1 where index == j), made when
+    called; the fused one-vs-rest epoch reads index and j instead."""
+
+    def __init__(self, index, j):
+        self.index = index
+        self.j = j
+
+    def __call__(self):
+        return label_signs(self.index == self.j)
+
+
 def class_signs(index, j):
     """A function making the one-vs-rest signs of class j (+1 where index == j)."""
-    return lambda: label_signs(index == j)
+    return ClassSigns(index, j)
 
 
 def chunk_labels(mode, target, k):
@@ -130,22 +152,79 @@ def chunk_labels(mode, target, k):
     return [class_signs(target, j) for j in range(k)]
 
 
+def fused_ovr_covers(X, problems, loop_params):
+    """Whether the fused one-vs-rest epoch (perceptron._core.ovr_epoch) runs
+    these problems: dense rows, the online rule without pocket, penalty or
+    mini-batches, and one-vs-rest signs of one class index array.  The one
+    place that chooses; everything else runs each class's own loop."""
+    given = loop_params._asdict()
+    if not (isinstance(X, np.ndarray) and X.dtype in (np.float32, np.float64)
+            and X.ndim == 2 and X.flags.c_contiguous and X.shape[1] > 0):
+        return False
+    if given["pocket"] or given["batch_size"] or given["penalty"] is not None:
+        return False
+    first = problems[0].class_signs
+    return first is not None and all(
+        pr.class_signs is not None and pr.class_signs.index is first.index
+        and not pr.state.multinomial for pr in problems)
+
+
+def fused_ovr_epoch(X, problems, sw, rows, params, stop):
+    """One fused one-vs-rest epoch of the (``fused_ovr_covers``) problems
+    over ``rows``: the result of each, statuses unchecked."""
+    return _ovr_epoch.run_ovr_epoch([pr.state for pr in problems], X,
+                                    problems[0].class_signs.index,
+                                    [pr.class_signs.j for pr in problems], sw, rows, params, stop)
+
+
+def run_fused_ovr(X, problems, sw, params, n_threads, stop):
+    """One fused one-vs-rest epoch of `problems` over their shared order:
+    each row read once for all the classes of a group, the classes split
+    into n_threads groups run on threads (a class's result does not depend
+    on its group).  Statuses and histories as the per-class loops leave them;
+    returns each problem's result."""
+    rows = problems[0].order.rows
+    n_groups = max(1, min(n_threads, len(problems)))
+    bounds = np.linspace(0, len(problems), n_groups + 1).round().astype(int)
+    groups = [problems[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+
+    def job(group):
+        return fused_ovr_epoch(X, group, sw, rows, params, stop)
+    try:
+        parts = map_threads(job, [(g,) for g in groups], n_groups)
+    except BaseException:
+        stop[0] = 1  # tell the other threads' loops to return
+        raise
+    results = [res for part in parts for res in part]
+    for problem, res in zip(problems, results):
+        raise_for_status(res, problem.state)
+        for key in ("mistakes", "updates", "loss"):
+            problem.history[key].append(res[key])
+    return results
+
+
 def run_in_shared_order(run_each, X, problems, sw, loop_params, n_epochs, n_threads, stop):
     """n_epochs epochs of problems that share a SharedOrder: the rows are
     shuffled here once an epoch (when loop_params shuffles), then every
-    problem's loop visits them as they are (keep_order), by
-    ``run_each(X, problems, sw, params, 1, n_threads, stop)``.  A problem stops
-    after an epoch without an update, as its own loop would.  Returns the
-    last epoch's result of each problem."""
+    problem visits them as they are (keep_order): in the fused epoch, each
+    row read once for all classes, where ``fused_ovr_covers`` says it
+    applies, else each problem's own loop, by
+    ``run_each(X, problems, sw, params, 1, n_threads, stop)``.  The two give
+    the same bits.  A problem stops after an epoch without an update, as its
+    own loop would.  Returns the last epoch's result of each problem."""
     order = problems[0].order
     given = loop_params._asdict()
     params = _online.LoopParams(**{**given, "keep_order": True})
+    fused = fused_ovr_covers(X, problems, params)
     active = list(problems)
     last: Dict[int, dict] = {}
     for _ in range(n_epochs):
         if given["shuffle"]:
             _online.shuffle_rows(order.rng_state, order.rows)
-        results = run_each(X, active, sw, params, 1, min(n_threads, len(active)), stop)
+        if fused:
+            results = run_fused_ovr(X, active, sw, params, n_threads, stop)
+        else:
+            results = run_each(X, active, sw, params, 1, min(n_threads, len(active)), stop)
         last.update((id(pr), res) for pr, res in zip(active, results))
         if given["stop_when_converged"]:
             active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0]
@@ -178,6 +257,10 @@ def check_penalty_combination(p):
 
 def check_state_params(state, p):
     """partial_fit continues a state: the variant must be the one it was made for."""
+    if (state.U is not None, state.PW is not None, state.G is not None,
+            state.__dict__.get("penalty")) == (p["average"], p["pocket"],
+                                               p["batch_size"] is not None, p.get("penalty")):
+        return
     made = {"average": state.U is not None, "pocket": state.PW is not None,
             "batch_size": state.G is not None, "penalty": getattr(state, "penalty", None)}
     asked = {"average": p["average"], "pocket": p["pocket"],
@@ -208,6 +291,8 @@ def validation_split(rows, target, kind, fraction, seed):
     return train, val
 
 
+_STATUS_OK = _online.STATUS_OK
+
 # The loops return per-epoch counts in arrays of the epochs asked for: a long
 # fit runs in blocks of epochs, so that memory follows the epochs run, not max_iter.
 EPOCH_BLOCK = 1 << 16
@@ -217,6 +302,8 @@ def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
     """``run_epochs`` for up to n_epochs epochs, in blocks of ``EPOCH_BLOCK``;
     the same model and result as one call (the state, its shuffling generator
     included, carries from block to block)."""
+    if n_epochs <= EPOCH_BLOCK:  # one call: the usual case, and a small fit's fixed cost
+        return _online.run_epochs(state, X, labels, sw, loop_params, n_epochs, stop)
     # the loops stop at an epoch without an update only without a penalty
     until_converged = loop_params.stop_when_converged and loop_params.penalty is None
     parts = []
@@ -243,6 +330,8 @@ def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
 
 def raise_for_status(result, state):
     status = result["status"]
+    if status == _STATUS_OK:
+        return
     if status == _online.STATUS_NONFINITE_X:
         raise ValueError(f"X contains NaN or infinity (row {result['bad_row']}); "
                          "remove or impute those values first")

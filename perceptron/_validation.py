@@ -408,6 +408,11 @@ def mix64(x):
     return x ^ (x >> 31)
 
 
+# int random_state -> its seed (check_random_seed), for the ints seen first
+_SEEDS: dict = {}
+_SEEDS_MAX = 1024
+
+
 def check_random_seed(random_state):
     """A 64-bit seed for the compiled generator, from a ``random_state``.
 
@@ -417,6 +422,10 @@ def check_random_seed(random_state):
     """
     if random_state is None:
         return int.from_bytes(os.urandom(8), "little")
+    if type(random_state) is int:  # the usual case: a pure function of the int, remembered
+        seed = _SEEDS.get(random_state)
+        if seed is not None:
+            return seed
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
         value = int(random_state)
         if value < 0:
@@ -426,7 +435,10 @@ def check_random_seed(random_state):
             seed = mix64(seed ^ (value & _MASK64))
             value >>= 64
             if not value:
-                return seed
+                break
+        if type(random_state) is int and len(_SEEDS) < _SEEDS_MAX:
+            _SEEDS[random_state] = seed
+        return seed
     if isinstance(random_state, np.random.Generator):
         return int(random_state.integers(0, 2**64, dtype=np.uint64))
     if isinstance(random_state, np.random.RandomState):
@@ -500,6 +512,8 @@ def check_n_features(estimator, X):
 
 def _feature_names(X):
     """Column names of a DataFrame-like X when they are all strings, else None."""
+    if type(X) is np.ndarray:
+        return None
     columns = getattr(X, "columns", None)
     if columns is None or not hasattr(X, "dtypes"):
         return None

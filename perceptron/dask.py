@@ -41,9 +41,10 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
         "pip install perceptron-family[dask]") from _err
 
 from ._core import online as _online
-from ._mixing import check_mixing, mix, mix_into, mixing_coefficients, shard_epoch, shard_seeds
+from ._mixing import (check_mixing, mix, mix_into, mixing_coefficients, ovr_shard_epoch,
+                      shard_epoch, shard_seeds)
 from ._state import C_EPOCHS, C_STEPS, OnlineState
-from ._training import Problem, StopRule, rule_loss_key
+from ._training import Problem, StopRule, class_signs, fused_ovr_covers, rule_loss_key
 from ._validation import (check_feature_names, check_labels, check_random_seed, check_scalar,
                           check_X, is_sparse, label_signs, mix64, require_two_classes,
                           unique_labels)
@@ -105,8 +106,8 @@ def _encode_shard(raw, classes, mode):
         labels = [index_y]
     elif mode == "binary":
         labels = [label_signs(index_y == 1)]
-    else:
-        labels = [label_signs(index_y == j) for j in range(len(classes))]
+    else:  # made when a class's loop needs them (k arrays of n: O(n*k) memory)
+        labels = [class_signs(index_y, j) for j in range(len(classes))]
     return _Shard(index, X, labels, shared_order=mode == "ovr")
 
 
@@ -140,10 +141,11 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         loop_params = _online.LoopParams(**{**given, "keep_order": True})
         carry = [{"rows": shared_rows, "rng": order_rng}] + \
             [{"rows": shared_rows, "rng": c["rng"]} for c in carry[1:]]
-    for labels, c, m in zip(shard.labels, carry, messages):
-        if m is None:  # this problem has converged: it sits out
-            new_carry.append(c)
-            results.append(None)
+    problems, at = [], []
+    for pos, (labels, c, m) in enumerate(zip(shard.labels, carry, messages)):
+        new_carry.append(c)  # this problem has converged (m is None): it sits out
+        results.append(None)
+        if m is None:
             continue
         k, d = m["W"].shape
         dtype = shard.X.dtype if isinstance(shard.X, np.ndarray) else shard.X.data.dtype
@@ -157,9 +159,19 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         # a shared order is not modified by the loops (keep_order): no copy
         state.rows = c["rows"] if shard.shared_order else c["rows"].copy()
         state.rng_state = c["rng"].copy()
-        results.append(shard_epoch(state, shard.X, labels, None, loop_params,
-                                   where=f"shard {shard.index}"))
-        new_carry.append({"rows": state.rows, "rng": state.rng_state})
+        problems.append(Problem(state, labels))
+        at.append(pos)
+    where = f"shard {shard.index}"
+    if shard.shared_order and problems and fused_ovr_covers(shard.X, problems, loop_params):
+        # one-vs-rest over dense rows: each row read once for all the classes
+        summaries = ovr_shard_epoch(shard.X, problems, problems[0].state.rows, loop_params,
+                                    where)
+    else:
+        summaries = [shard_epoch(pr.state, shard.X, pr.labels, None, loop_params, where=where)
+                     for pr in problems]
+    for pos, pr, summary in zip(at, problems, summaries):
+        results[pos] = summary
+        new_carry[pos] = {"rows": pr.state.rows, "rng": pr.state.rng_state}
     return new_carry, {"shard": shard.index, "epoch": epoch, "problems": results,
                        "order_rng": order_rng, "seconds": time.perf_counter() - started}
 

@@ -9,7 +9,8 @@ import numpy as np
 from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
-from ._mixing import check_mixing, mixing_runner
+from ._linear_fit import check_params, class_index_of, encode_targets, known_binary_signs
+from ._mixing import mixing_runner
 from ._monitor import Monitor
 from ._parallel import map_threads
 from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
@@ -17,17 +18,21 @@ from ._registry import (attr, bad, check_common, check_history, check_int, check
 from ._sklearn_compat import ONLINE_EXPECTED_FAILURES
 from ._state import OnlineState
 from ._typing import ArrayLike, MatrixLike, Self
-from ._training import (Problem, appended, check_penalty_combination, check_saved_states,
-                        check_state_params, chunk_labels, class_signs, class_weights,
-                        fit_epochwise, initial_weights, labels_not_in, resolve_jobs, run_blocks,
-                        run_in_shared_order, share_order, validation_split)
+from ._training import (Problem, appended, check_saved_states, check_state_params,
+                        chunk_labels, class_signs, class_weights, fit_epochwise,
+                        initial_weights, labels_not_in, run_blocks, run_in_shared_order,
+                        share_order, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
-from ._validation import (check_array, check_feature_names, check_labels, is_one_of,
-                          check_n_features, check_random_seed, check_sample_weight, check_scalar,
-                          check_X, label_signs, mix64, require_two_classes, unique_labels)
+from ._validation import (check_feature_names, check_labels, check_n_features,
+                          check_random_seed, check_sample_weight, check_X, label_signs, mix64,
+                          unique_labels)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 
 __all__ = ["Perceptron"]
+
+# what partial_fit appends to after each call: key, attribute, dtype
+_HISTORIES = (("mistakes", "mistakes_", np.int64), ("updates", "updates_", np.int64),
+              ("loss", "loss_", np.float64))
 
 
 class Perceptron(LinearClassifierMixin, BaseEstimator):
@@ -261,49 +266,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------ parameters
 
     def _check_params(self):
-        p = {
-            "eta": check_scalar(self.eta0, "eta0", "float", low=0.0, low_open=True),
-            "max_iter": check_scalar(self.max_iter, "max_iter", "int", low=1),
-            "fit_intercept": check_scalar(self.fit_intercept, "fit_intercept", "bool"),
-            "shuffle": check_scalar(self.shuffle, "shuffle", "bool"),
-            "warm_start": check_scalar(self.warm_start, "warm_start", "bool"),
-            "average": check_scalar(self.average, "average", "bool"),
-            "pocket": check_scalar(self.pocket, "pocket", "bool"),
-            "margin": check_scalar(self.margin, "margin", "float", low=0.0),
-            "early_stopping": check_scalar(self.early_stopping, "early_stopping", "bool"),
-            "validation_fraction": check_scalar(self.validation_fraction, "validation_fraction",
-                                                "float", low=0.0, high=1.0, low_open=True,
-                                                high_open=True),
-            "n_iter_no_change": check_scalar(self.n_iter_no_change, "n_iter_no_change", "int",
-                                             low=1),
-            "n_threads": resolve_jobs(self.n_jobs),
-            "verbose": check_scalar(self.verbose, "verbose", "int", low=0),
-            "progress": check_scalar(self.progress, "progress", "bool"),
-            "alpha": check_scalar(self.alpha, "alpha", "float", low=0.0),
-            "l1_ratio": check_scalar(self.l1_ratio, "l1_ratio", "float", low=0.0, high=1.0),
-            "tol": None if self.tol is None else check_scalar(self.tol, "tol", "float"),
-            "mixing": check_mixing(self.mixing),
-        }
-        if not is_one_of(self.penalty, (None, "l2", "l1", "elasticnet")):
-            raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
-                             f"{self.penalty!r}")
-        p["penalty"] = self.penalty
-        if self.callback is not None and not callable(self.callback):
-            raise TypeError(f"callback must be callable or None, got {self.callback!r}")
-        if self.batch_size is None:
-            p["batch_size"] = None
-        else:
-            p["batch_size"] = check_scalar(self.batch_size, "batch_size", "int", low=1)
-            if p["batch_size"] == 1:  # one row per batch is the online rule
-                p["batch_size"] = None
-        if not is_one_of(self.multiclass, ("ovr", "multinomial")):
-            raise ValueError(f"multiclass must be 'ovr' or 'multinomial', got {self.multiclass!r}")
-        if p["pocket"] and p["average"]:
-            raise ValueError("pocket=True and average=True are alternatives: choose one")
-        if p["pocket"] and p["batch_size"] is not None:
-            raise ValueError("pocket=True needs the online rule (batch_size=None)")
-        check_penalty_combination(p)
-        return p
+        """The checked parameters, as a dict (``perceptron._linear_fit.check_params``)."""
+        return check_params(self)
 
     @staticmethod
     def _loop_params(p, stop_when_converged=True):
@@ -317,28 +281,13 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
     @staticmethod
     def _encode_targets(y, n):
-        """(kind, classes, class_index or indicator) for binary, multiclass or multi-label y."""
-        arr = np.asarray(y) if not hasattr(y, "toarray") else y
-        if getattr(arr, "ndim", 1) == 2 and arr.shape[1] > 1:
-            Y = check_array(arr, "y") if arr.dtype.kind not in "b" else np.asarray(arr)
-            if Y.shape[0] != n:
-                raise ValueError(f"X has {n} samples but y has {Y.shape[0]}; they must match")
-            if not np.isin(Y, (0, 1)).all():
-                raise ValueError("a 2-D y must be a 0/1 indicator matrix (multi-label): it "
-                                 "holds other values")
-            return "multilabel", np.arange(Y.shape[1]), (Y != 0)
-        y = check_labels(y, n)
-        classes = unique_labels(y)
-        require_two_classes(classes)
-        if len(classes) == 2:  # one comparison instead of a binary search per label
-            index = (y == classes[1]).astype(np.int32)
-        else:
-            index = np.searchsorted(classes, y).astype(np.int32)
-        kind = "binary" if len(classes) == 2 else "multiclass"
-        return kind, classes, index
+        """(kind, classes, class_index, signs) for binary, multiclass or
+        multi-label y (``perceptron._linear_fit.encode_targets``)."""
+        return encode_targets(y, n)
 
-    def _problems(self, kind, k, index, d, dtype, seed, p, init):
-        """The loop runs of a fit: (mode, [problems])."""
+    def _problems(self, kind, k, index, d, dtype, seed, p, init, signs=None):
+        """The loop runs of a fit: (mode, [problems]); `signs`: a binary
+        y's int8 signs when ``encode_targets`` made them (index is None then)."""
         def state(rows_k, multinomial, s, j):
             W0, b0 = (None, None) if init is None else (init[0][j:j + rows_k], init[1][j:j + rows_k])
             return OnlineState(rows_k, d, dtype, multinomial=multinomial, average=p["average"],
@@ -346,7 +295,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                                W0=W0, b0=b0, penalty=p["penalty"])
 
         if kind == "binary":
-            signs = label_signs(index == 1)
+            signs = label_signs(index == 1) if signs is None else signs
             return "binary", [Problem(state(1, False, seed, 0), signs)]
         if kind == "multiclass" and self.multiclass == "multinomial":
             return "multinomial", [Problem(state(k, True, seed, 0), index)]
@@ -375,7 +324,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         def job(problem):
             return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop)
         try:
-            results = map_threads(job, [(pr,) for pr in problems], n_threads)
+            if len(problems) == 1:  # no threads to start: a small fit's fixed cost
+                results = [run_blocks(problems[0].state, X, problems[0].labels, sw, loop_params,
+                                      n_epochs, stop)]
+            else:
+                results = map_threads(job, [(pr,) for pr in problems], n_threads)
         except BaseException:
             stop[0] = 1  # tell the other threads' loops to return
             raise
@@ -430,7 +383,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         names_source = X
         X = check_X(X, accept_sparse=True)
         n, d = X.shape
-        kind, classes, target = self._encode_targets(y, n)
+        kind, classes, target, signs = self._encode_targets(y, n)
+        if target is None and (self.class_weight is not None or p["early_stopping"]):
+            target = class_index_of(signs)
         sw = check_sample_weight(sample_weight, n)
         if kind == "multilabel":
             if self.class_weight is not None:
@@ -445,7 +400,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         init = initial_weights(coef_init, intercept_init,
                                "multinomial" if kind == "multiclass" and
                                self.multiclass == "multinomial" else kind, k, d, init)
-        mode, problems = self._problems(kind, len(classes), target, d, X.dtype, seed, p, init)
+        mode, problems = self._problems(kind, len(classes), target, d, X.dtype, seed, p, init,
+                                        signs)
 
         rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
         if len(rows) == 0:
@@ -464,18 +420,20 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
         stop = np.zeros(1, dtype=np.uint8)
         n_threads = min(p["n_threads"], len(problems))
-        monitor = Monitor(self, p["verbose"], self.callback, p["progress"], p["max_iter"])
         val_scores, stopped = [], False
         run = mixing_runner(X, problems, p)  # None: the sequential algorithm
-        try:
-            if run is None and val_rows is None and not monitor.active and p["tol"] is None:
-                self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop)
-                W, b = self._effective(mode, problems, p)
-            else:
+        watched = p["verbose"] or self.callback is not None or p["progress"]
+        if run is None and val_rows is None and not watched and p["tol"] is None:
+            self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop)
+            W, b = self._effective(mode, problems, p)
+        else:
+            monitor = Monitor(self, p["verbose"], self.callback, p["progress"], p["max_iter"])
+            try:
                 W, b, val_scores, stopped = fit_epochwise(
-                    self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop, monitor, run)
-        finally:
-            monitor.close()
+                    self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
+                    monitor, run)
+            finally:
+                monitor.close()
 
         self._set_fitted(X, mode, problems, classes, W, b, rows, sw)
         check_feature_names(self, names_source, reset=True)
@@ -503,8 +461,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return W, b
 
     def _set_fitted(self, X, mode, problems, classes, W, b, rows, sw):
-        histories = [{k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0)
-                      for k, v in pr.history.items()} for pr in problems]
+        if len(problems) == 1 and len(problems[0].history["mistakes"]) == 1:
+            histories = [{k: v[0] for k, v in problems[0].history.items()}]  # one call's
+        else:
+            histories = [{k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0)
+                          for k, v in pr.history.items()} for pr in problems]
         n_iter = max(len(h["mistakes"]) for h in histories)
 
         def total(key):
@@ -516,15 +477,16 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             return out
 
         train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
-        self.coef_ = np.ascontiguousarray(W, dtype=X.dtype)
-        self.intercept_ = np.asarray(b, dtype=X.dtype)
+        self.coef_ = W if W.dtype == X.dtype and W.flags.c_contiguous else \
+            np.ascontiguousarray(W, dtype=X.dtype)
+        self.intercept_ = b if b.dtype == X.dtype else b.astype(X.dtype)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
         self.n_iter_ = n_iter
         self.mistakes_ = total("mistakes")
         self.updates_ = total("updates")
         self.loss_ = total("loss") / train_weight
-        self.t_ = int(sum(pr.state.updates for pr in problems))
+        self.t_ = sum(pr.state.updates for pr in problems)
         self.converged_ = all(len(h["updates"]) > 0 and h["updates"][-1] == 0 for h in histories)
         self._mode = mode
         self._multilabel = mode == "multilabel"
@@ -576,13 +538,21 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             check_state_params(states[0], p)
         arr = np.asarray(y)
         multilabel = arr.ndim == 2 and arr.shape[1] > 1
+        signs = None
         if multilabel:
-            kind, labels, target = self._encode_targets(arr, n)
+            kind, labels, target, _ = self._encode_targets(arr, n)
             if not first and (not self._multilabel or len(labels) != len(self.classes_)):
                 raise ValueError("y's labels do not match the previous calls")
         else:
-            y = check_labels(y, n)
-            target, labels = self._partial_targets(y, classes, states)
+            # a chunk of the two known classes of a binary model: encoded in one pass
+            signs = (known_binary_signs(y, n, self.classes_)
+                     if not first and classes is None and self._mode == "binary" else None)
+            if signs is None:
+                y = check_labels(y, n)
+                target, labels = self._partial_targets(y, classes, states)
+            else:
+                labels = self.classes_
+                target = None if self.class_weight is None else class_index_of(signs)
             kind = "binary" if len(labels) == 2 and self.multiclass != "multinomial" else "multiclass"
         sw = check_sample_weight(sample_weight, n)
         if not multilabel:
@@ -604,13 +574,16 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             assert states is not None
             mode = self._mode
             problems = [Problem(state, labels_j) for state, labels_j in
-                        zip(states, chunk_labels(mode, target, len(labels)))]
+                        zip(states, [signs] if signs is not None else
+                            chunk_labels(mode, target, len(labels)))]
         rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
         if len(rows):
             if mode == "ovr":
                 share_order(problems, rows)
             for pr in problems:
-                pr.state.rows = pr.state.rows if mode == "ovr" else rows.copy()
+                # (sw[rows] is summed below: then rows keeps its order)
+                pr.state.rows = (pr.state.rows if mode == "ovr" else rows
+                                 if len(problems) == 1 and sw is None else rows.copy())
                 if p["pocket"]:
                     pr.state.start_pocket(X, pr.labels, sw, from_current=first)
             self._run(X, problems, sw, self._loop_params(p, stop_when_converged=False), 1,
@@ -626,14 +599,16 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         W, b = self._effective(mode, problems, p)
         # one entry a call, appended in amortized constant time: a stream of
         # many chunks costs the same per call at its end as at its start
-        for key, dtype in (("mistakes", np.int64), ("updates", np.int64), ("loss", np.float64)):
-            before = getattr(self, key + "_", None) if not first else None
+        for key, name, dtype in _HISTORIES:
+            before = getattr(self, name, None) if not first else None
             if before is None:
                 before = np.zeros(0, dtype=dtype)
-            setattr(self, key + "_", appended(np.asarray(before, dtype=dtype).ravel(),
-                                               new[key], dtype))
-        self.coef_ = np.ascontiguousarray(W, dtype=X.dtype)
-        self.intercept_ = np.asarray(b, dtype=X.dtype)
+            before = np.asarray(before, dtype=dtype)
+            setattr(self, name, appended(before if before.ndim == 1 else before.ravel(),
+                                         new[key], dtype))
+        self.coef_ = W if W.dtype == X.dtype and W.flags.c_contiguous else \
+            np.ascontiguousarray(W, dtype=X.dtype)
+        self.intercept_ = b if b.dtype == X.dtype else b.astype(X.dtype)
         self.classes_ = labels
         self.n_features_in_ = d
         self.n_iter_ = len(self.mistakes_)

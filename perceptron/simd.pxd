@@ -73,6 +73,10 @@ cdef extern from "ptn_simd.h" nogil:
     ctypedef void (*ptn_draws_fn)(ptn_rng *r, size_t top, size_t count,
                                   uint32_t *out) noexcept nogil
     ctypedef void (*ptn_shuffle_fn)(ptn_rng *r, ptrdiff_t *order, size_t n) noexcept nogil
+    ctypedef void (*ptn_dots_f32_fn)(size_t n, const float *x, const float *const *w, size_t m,
+                                     double *out) noexcept nogil
+    ctypedef void (*ptn_dots_f64_fn)(size_t n, const double *x, const double *const *w, size_t m,
+                                     double *out) noexcept nogil
 
     ctypedef struct ptn_simd:
         int level
@@ -104,6 +108,8 @@ cdef extern from "ptn_simd.h" nogil:
         ptn_descents_i64_fn descents_i64
         ptn_draws_fn draws
         ptn_shuffle_fn shuffle
+        ptn_dots_f32_fn dots_f32
+        ptn_dots_f64_fn dots_f64
 
 from cython cimport floating
 

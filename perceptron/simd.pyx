@@ -166,6 +166,39 @@ def _py_dot(x, y, level=None):
     raise TypeError(f"dtype must be float32 or float64, got {x.dtype}")
 
 
+def _py_dots(x, W, level=None):
+    """The dot products of x with every row of W, by the `dots` kernel of
+    `level` (None: the active one), as a float64 array; for tests."""
+    cdef const ptn_simd *k = _table(level)
+    cdef const float[::1] xf
+    cdef const float[:, ::1] Wf
+    cdef const double[::1] xd
+    cdef const double[:, ::1] Wd
+    cdef Py_ssize_t m, c
+    if x.dtype != W.dtype or x.ndim != 1 or W.ndim != 2 or W.shape[1] != x.shape[0]:
+        raise ValueError("x must be 1-D and W 2-D with rows of x's length, of x's dtype")
+    if x.dtype.name not in ("float32", "float64"):
+        raise TypeError(f"dtype must be float32 or float64, got {x.dtype}")
+    m = W.shape[0]
+    out = np.zeros(m, dtype=np.float64)
+    cdef double[::1] o = out
+    ptrs = np.zeros(max(m, 1), dtype=np.uintp)
+    cdef size_t[::1] p = ptrs
+    if m == 0 or x.shape[0] == 0:
+        return out
+    if x.dtype.name == "float32":
+        xf, Wf = x, W
+        for c in range(m):
+            p[c] = <size_t>&Wf[c, 0]
+        k.dots_f32(<size_t>xf.shape[0], &xf[0], <const float *const *>&p[0], <size_t>m, &o[0])
+    else:
+        xd, Wd = x, W
+        for c in range(m):
+            p[c] = <size_t>&Wd[c, 0]
+        k.dots_f64(<size_t>xd.shape[0], &xd[0], <const double *const *>&p[0], <size_t>m, &o[0])
+    return out
+
+
 def _py_axpy(a, x, y, level=None):
     """y += a * x in place with the kernel of `level`; for tests.
 

@@ -605,3 +605,31 @@ def mixing_reference(X, y, shards, orders, *, mixing="uniform", multinomial_k=No
     avg_W = avg_sum_W / rows_seen if average else None
     avg_b = avg_sum_b / rows_seen if average else None
     return W, b, avg_W, avg_b, np.array(mistakes), np.array(losses), path
+
+
+def ovr_reference(X, t, k, *, orders, eta=1.0, margin=0.0, sample_weight=None,
+                  fit_intercept=True, W0=None, b0=None):
+    """One-vs-rest in one shared order (Rifkin and Klautau 2004): class c is
+    the binary rule of ``family_reference`` on the signs +1 where t == c, -1
+    elsewhere, over the epochs' orders ``orders`` shared by every class;
+    each class stops after its first epoch without an update while the
+    others go on.  Starts from W0, b0 (zeros by default).
+
+    Returns (W, b, mistakes per epoch summed over the classes still
+    training, epochs run by each class)."""
+    X = np.asarray(X)
+    n, d = X.shape
+    W = np.zeros((k, d), dtype=X.dtype)
+    b = np.zeros(k)
+    total = np.zeros(len(orders), dtype=np.int64)
+    epochs = []
+    for c in range(k):
+        w_c, b_c, mistakes, _, _ = family_reference(
+            X, np.where(t == c, 1, -1), eta=eta, max_iter=len(orders),
+            fit_intercept=fit_intercept, orders=orders, margin=margin,
+            sample_weight=sample_weight, w0=None if W0 is None else W0[c],
+            b0=0.0 if b0 is None else b0[c])
+        W[c], b[c] = w_c, b_c
+        total[:len(mistakes)] += mistakes
+        epochs.append(len(mistakes))
+    return W, b, total[:max(epochs)], epochs

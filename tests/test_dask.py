@@ -184,6 +184,32 @@ def test_one_shard_equals_the_local_fit_exactly(client, rng, average, problem):
     np.testing.assert_array_equal(dist.coef_, local.coef_)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("average", [False, True])
+def test_one_vs_rest_shards_read_each_row_once_for_all_classes(client, rng, monkeypatch, dtype,
+                                                              average):
+    """Dense one-vs-rest shards run the fused epoch (each row read once for
+    all the classes), with the bits of each class's own loop; each shard
+    holds only some of the classes (the others have no row there)."""
+    X, y = blobs(rng, n_per=80, k=4)
+    X = (X + rng.normal(scale=3.0, size=X.shape)).astype(dtype)
+    first = np.isin(y, ["a", "b", "c"])
+    X, y = np.vstack([X[first], X[~first]]), np.concatenate([y[first], y[~first]])
+    y[len(y) - 40:] = "e"  # a class the first shard does not have
+    Xd = da.from_array(X, chunks=(len(y) // 2, X.shape[1]))
+    params = dict(random_state=5, average=average, max_iter=6, tol=None)
+    calls = []
+    real = pdask.ovr_shard_epoch
+    monkeypatch.setattr(pdask, "ovr_shard_epoch", lambda *a, **kw: calls.append(1) or real(*a, **kw))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fused = pdask.fit(Perceptron(**params), Xd, y, client=client, n_shards=2)
+        assert calls
+        monkeypatch.setattr(pdask, "fused_ovr_covers", lambda *args: False)
+        each = pdask.fit(Perceptron(**params), Xd, y, client=client, n_shards=2)
+    fitted_equal(each, fused)
+
+
 @pytest.mark.parametrize("problem", ["binary", "multinomial"])
 def test_sparse_chunks_equal_dense_chunks(client, rng, problem):
     # scipy.sparse chunks: each shard is stacked into one CSR matrix; the same

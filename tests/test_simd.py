@@ -447,12 +447,19 @@ def test_descents_of_nothing():
 def test_scan_activation_is_the_dot_product_bit_for_bit(level, dtype, rng):
     # the short-row scans (csrc/simd_avx512.c) hold the weights in registers
     # and must give each row the bits of the level's dot product; longer
-    # rows take the general loop: every length up to past both thresholds
-    for d in list(range(1, 70)) + [97, 130]:
-        n = 7
+    # rows take the general loop, whose float32 scan at AVX-512 converts the
+    # weights of the tail after the last block of 64 once per call: every
+    # length up to past both thresholds and every tail length after one and
+    # two blocks, rows off the cache-line boundary (d odd), and rows small
+    # or large enough that float32 blocks under- or overflow and are summed
+    # again exactly
+    for d in list(range(1, 140)) + [191, 192, 193, 255, 256, 257]:
+        n = 8
         X = rng.standard_normal((n, d)).astype(dtype)
         X[1] = -0.0                               # signed zeros through the sums
         X[2, ::2] = 0.0
+        X[3] *= 1e-36                             # float32 blocks underflow: summed again
+        X[4] *= 3e37                              # float32 blocks overflow: summed again
         w = rng.standard_normal(d).astype(dtype)
         b = float(rng.standard_normal())
         rows = rng.permutation(n).astype(np.intp)

@@ -19,7 +19,7 @@ from perceptron import (CentroidClassifier, ConvergenceWarning, KernelPerceptron
                         VotedPerceptron)
 from perceptron import _parallel
 from perceptron._core import decision as _decision, kernel as _kernel
-from perceptron._core import online as _online, voted as _voted
+from perceptron._core import online as _online, ovr_epoch as _ovr_epoch, voted as _voted
 
 
 class Counter:
@@ -188,8 +188,25 @@ def test_voted_and_kernel_scoring_use_at_most_n_jobs_threads(cpus, monkeypatch, 
 
 
 @pytest.mark.parametrize("n_jobs, expected", [(None, 1), (1, 1), (2, 2), (-1, 8)])
-def test_one_vs_rest_fits_use_at_most_n_jobs_threads(cpus, monkeypatch, n_jobs, expected):
+def test_fused_one_vs_rest_epochs_use_at_most_n_jobs_threads(cpus, monkeypatch, n_jobs,
+                                                             expected):
+    # dense rows: each epoch one fused pass per group of classes, n_jobs groups
     X, y = data(n=64, k=6)
+    epochs = count(monkeypatch, _ovr_epoch, "run_ovr_epoch")
+    model = quiet(Perceptron(random_state=0, max_iter=3, tol=None, n_jobs=n_jobs).fit, X, y)
+    groups = min(expected, 6)
+    assert 3 <= epochs.calls <= 3 * groups and model.n_iter_ == 3
+    assert epochs.calls >= groups + 2  # the first epoch has every class
+    assert epochs.most <= groups
+    if expected > 1:
+        assert epochs.most >= 2  # they do run side by side
+
+
+@pytest.mark.parametrize("n_jobs, expected", [(None, 1), (1, 1), (2, 2), (-1, 8)])
+def test_one_vs_rest_fits_use_at_most_n_jobs_threads(cpus, monkeypatch, n_jobs, expected):
+    # CSR rows: each class's own loop
+    X, y = data(n=64, k=6)
+    X = pytest.importorskip("scipy.sparse").csr_matrix(X)
     epochs = count(monkeypatch, _online, "run_epochs")
     # one call per class and epoch: the classes share one row order,
     # shuffled between epochs (a class stops after an epoch without updates)

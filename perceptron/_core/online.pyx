@@ -76,6 +76,7 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_mu
 from perceptron._core.csr_epoch cimport _epoch_binary_csr
 from perceptron._core.batch_epoch cimport _epoch_batch
 from perceptron._core.penalty_epoch cimport _epoch_penalized
+from perceptron._core.buffers cimport buffer_data, BUF_FLOAT, BUF_SIGNED, BUF_UNSIGNED
 
 # status codes of a call, turned into exceptions by the Python layer
 STATUS_OK = loop.STATUS_OK
@@ -96,6 +97,10 @@ N_COUNTERS = loop.N_COUNTERS
 _PENALTIES = {None: loop.PTN_PENALTY_NONE, "l2": loop.PTN_PENALTY_L2,
               "l1": loop.PTN_PENALTY_L1, "elasticnet": loop.PTN_PENALTY_ELASTICNET}
 _PENALTY_NAMES = {code: name for name, code in _PENALTIES.items()}
+
+_zeros = np.zeros
+_I64 = np.dtype(np.int64)
+_F64 = np.dtype(np.float64)
 
 
 cdef class LoopParams:
@@ -420,173 +425,199 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
     return n_epochs
 
 
+cdef inline double *_f64(obj, Py_ssize_t n, str name) except NULL:
+    """A writable float64 state array of at least n items."""
+    cdef Py_ssize_t shape[1]
+    cdef double *p = <double *>buffer_data(obj, BUF_FLOAT, 8, 1, True, shape, name)
+    if shape[0] < n:
+        raise ValueError(f"run_epochs: the state's {name} has {shape[0]} items, expected {n}")
+    return p
+
+
+cdef inline double *_f64_2d(obj, Py_ssize_t k, Py_ssize_t d, str name) except NULL:
+    cdef Py_ssize_t shape[2]
+    cdef double *p = <double *>buffer_data(obj, BUF_FLOAT, 8, 2, True, shape, name)
+    if shape[0] != k or shape[1] != d:
+        raise ValueError(f"run_epochs: the state's {name} does not match its weights")
+    return p
+
+
 cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
                    labels, sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag):
-    """run_epochs on rows R (n rows of d features) of dtype `floating`."""
+    """run_epochs on rows R (n rows of d features) of dtype `floating`.
+
+    The state's arrays are reached through ``buffer_data`` (checked: dtype,
+    C order, shape), not typed memoryviews, and the per-epoch counts are
+    written into the arrays returned: a small call's fixed cost."""
     cdef Params P = params.c
     cdef bint multinomial = state.multinomial
     cdef Model M
     cdef Data D
     cdef Epoch last
-    cdef Py_ssize_t done
-    cdef floating[:, ::1] W = state.W
-    cdef double[::1] b = state.b
-    cdef double[:, ::1] U
-    cdef double[::1] ub
-    cdef floating[:, ::1] PW
-    cdef double[::1] pb, pocket_score = state.pocket_score
-    cdef double[:, ::1] G
-    cdef double[::1] gb, acts = state.acts
-    cdef int64_t[::1] counters = state.counters
-    cdef uint64_t[::1] rng_state = state.rng_state
-    cdef ptrdiff_t[::1] rows = state.rows
-    cdef const signed char[::1] y
-    cdef const int32_t[::1] t
-    cdef const double[::1] sw
-    cdef uint8_t[::1] stop
+    cdef Py_ssize_t done, k
+    cdef Py_ssize_t shape[2]
     cdef ptn_rng rng
-    # the per-epoch counts, kept as arrays too: the result hands them out
-    # without going back from memoryviews (np.asarray of a memoryview slice
-    # cost more than a short epoch)
-    mistakes_a = np.zeros(n_epochs, dtype=np.int64)
-    updates_a = np.zeros(n_epochs, dtype=np.int64)
-    loss_a = np.zeros(n_epochs, dtype=np.float64)
-    raw_loss_a = np.zeros(n_epochs, dtype=np.float64)
-    penalty_loss_a = None
-    cdef int64_t[::1] mistakes = mistakes_a
-    cdef int64_t[::1] updates = updates_a
-    cdef double[::1] loss = loss_a
-    cdef double[::1] raw_loss = raw_loss_a
-    # the penalty's arrays, made only for a penalized call (a plain call's
-    # fixed cost stays as it was)
-    cdef double[::1] penalty_loss
-    cdef double[::1] scale_arr
-    cdef double *penalty_loss_p = NULL
+    cdef uint64_t *rng_state
+    cdef floating *W
     cdef double one = 1.0
-    cdef double[:, ::1] q
-    cdef double[::1] u
-    cdef double[:, ::1] norms
+    cdef double *penalty_loss_p = NULL
+    # the state's arrays, held here while the loop uses their data
+    W_obj = state.W
+    b_obj = state.b
+    acts_obj = state.acts
+    score_obj = state.pocket_score
+    counters_obj = state.counters
+    rng_obj = state.rng_state
+    rows_obj = state.rows
+    U_obj = ub_obj = PW_obj = pb_obj = G_obj = gb_obj = None
+    scale_obj = norms_obj = u_obj = q_obj = penalty_loss = None
 
-    if W.shape[1] != d or counters.shape[0] < loop.N_COUNTERS or rng_state.shape[0] != 1:
+    W = <floating *>buffer_data(W_obj, BUF_FLOAT, sizeof(floating), 2, True, shape, "W")
+    k = shape[0]
+    if shape[1] != d:
         raise ValueError("run_epochs: the state does not match X")
-    if n_epochs < 1 or rows.shape[0] == 0 or d == 0:
+    M.counters = <int64_t *>buffer_data(counters_obj, BUF_SIGNED, 8, 1, True, shape, "counters")
+    if shape[0] < loop.N_COUNTERS:
+        raise ValueError("run_epochs: the state does not match X")
+    rng_state = <uint64_t *>buffer_data(rng_obj, BUF_UNSIGNED, 8, 1, True, shape, "rng_state")
+    if shape[0] != 1:
+        raise ValueError("run_epochs: the state does not match X")
+    if rows_obj is None:
+        raise ValueError("run_epochs: nothing to do")
+    D.rows = <ptrdiff_t *>buffer_data(rows_obj, BUF_SIGNED, sizeof(ptrdiff_t), 1, True, shape,
+                                       "rows")
+    D.n_rows = shape[0]
+    if n_epochs < 1 or D.n_rows == 0 or d == 0:
         raise ValueError("run_epochs: nothing to do")
     # the arrays the parameters need must exist (a state made for other parameters)
-    if (P.average and (state.U is None or state.ub is None)) or \
-            (P.pocket and (state.PW is None or state.pb is None)) or \
-            (P.batch_size > 0 and (state.G is None or state.gb is None)):
+    if P.average:
+        U_obj = state.U
+        ub_obj = state.ub
+    if P.pocket:
+        PW_obj = state.PW
+        pb_obj = state.pb
+    if P.batch_size > 0:
+        G_obj = state.G
+        gb_obj = state.gb
+    if (P.average and (U_obj is None or ub_obj is None)) or \
+            (P.pocket and (PW_obj is None or pb_obj is None)) or \
+            (P.batch_size > 0 and (G_obj is None or gb_obj is None)):
         raise ValueError("run_epochs: the state was made without the arrays that average, "
                          "pocket or batch_size need")
-    if P.penalty != loop.PTN_PENALTY_NONE and (
-            getattr(state, "norms", None) is None or getattr(state, "u", None) is None or
-            getattr(state, "scale", None) is None or
-            (P.penalty >= loop.PTN_PENALTY_L1 and getattr(state, "q", None) is None)):
-        raise ValueError("run_epochs: the state was made without the arrays the penalty needs")
-    M.k = W.shape[0]
-    M.d = W.shape[1]
-    M.W = &W[0, 0]
-    M.b = &b[0]
+    if P.penalty != loop.PTN_PENALTY_NONE:
+        norms_obj = getattr(state, "norms", None)
+        u_obj = getattr(state, "u", None)
+        scale_obj = getattr(state, "scale", None)
+        q_obj = getattr(state, "q", None)
+        if norms_obj is None or u_obj is None or scale_obj is None or \
+                (P.penalty >= loop.PTN_PENALTY_L1 and q_obj is None):
+            raise ValueError("run_epochs: the state was made without the arrays the penalty "
+                             "needs")
+    M.k = k
+    M.d = d
+    M.W = W
+    M.b = _f64(b_obj, k, "b")
+    M.acts = _f64(acts_obj, k, "acts")
+    M.pocket_score = _f64(score_obj, 1, "pocket_score")
     M.U = NULL
     M.ub = NULL
     M.PW = NULL
     M.pb = NULL
     M.G = NULL
     M.gb = NULL
-    M.acts = &acts[0]
-    M.pocket_score = &pocket_score[0]
-    M.counters = &counters[0]
     M.scale = &one
     M.q = NULL
     M.u = NULL
     M.norms = NULL
     if P.penalty != loop.PTN_PENALTY_NONE:
-        penalty_loss_a = np.zeros(n_epochs, dtype=np.float64)
-        penalty_loss = penalty_loss_a
-        penalty_loss_p = &penalty_loss[0]
-        scale_arr = state.scale
-        M.scale = &scale_arr[0]
-        norms = state.norms
-        u = state.u
-        if norms.shape[0] != W.shape[0] or norms.shape[1] != 2 or u.shape[0] != 1 or \
-                scale_arr.shape[0] != W.shape[0]:
+        penalty_loss = _zeros(n_epochs, _F64)
+        penalty_loss_p = <double *>buffer_data(penalty_loss, BUF_FLOAT, 8, 1, True, shape,
+                                               "penalty_loss")
+        M.scale = <double *>buffer_data(scale_obj, BUF_FLOAT, 8, 1, True, shape, "scale")
+        if shape[0] != k:
             raise ValueError("run_epochs: the state's penalty arrays do not match its weights")
-        M.norms = &norms[0, 0]
-        M.u = &u[0]
+        M.norms = <double *>buffer_data(norms_obj, BUF_FLOAT, 8, 2, True, shape, "norms")
+        if shape[0] != k or shape[1] != 2:
+            raise ValueError("run_epochs: the state's penalty arrays do not match its weights")
+        M.u = <double *>buffer_data(u_obj, BUF_FLOAT, 8, 1, True, shape, "u")
+        if shape[0] != 1:
+            raise ValueError("run_epochs: the state's penalty arrays do not match its weights")
         if P.penalty >= loop.PTN_PENALTY_L1:
-            q = state.q
-            if q.shape[0] != W.shape[0] or q.shape[1] != d:
-                raise ValueError("run_epochs: the state's penalty arrays do not match its weights")
-            M.q = &q[0, 0]
+            M.q = <double *>buffer_data(q_obj, BUF_FLOAT, 8, 2, True, shape, "q")
+            if shape[0] != k or shape[1] != d:
+                raise ValueError("run_epochs: the state's penalty arrays do not match its "
+                                 "weights")
     if P.average:
-        U = state.U
-        ub = state.ub
-        M.U = &U[0, 0]
-        M.ub = &ub[0]
+        M.U = _f64_2d(U_obj, k, d, "U")
+        M.ub = _f64(ub_obj, k, "ub")
     if P.pocket:
-        PW = state.PW
-        pb = state.pb
-        M.PW = &PW[0, 0]
-        M.pb = &pb[0]
+        M.PW = <floating *>buffer_data(PW_obj, BUF_FLOAT, sizeof(floating), 2, True, shape, "PW")
+        if shape[0] != k or shape[1] != d:
+            raise ValueError("run_epochs: the state's PW does not match its weights")
+        M.pb = _f64(pb_obj, k, "pb")
     if P.batch_size > 0:
-        G = state.G
-        gb = state.gb
-        M.G = &G[0, 0]
-        M.gb = &gb[0]
+        M.G = _f64_2d(G_obj, k, d, "G")
+        M.gb = _f64(gb_obj, k, "gb")
     D.n = n
     D.d = d
     D.y = NULL
     D.t = NULL
     if multinomial:
-        t = labels
-        D.t = &t[0]
+        D.t = <const int32_t *>buffer_data(labels, BUF_SIGNED, 4, 1, False, shape, "labels")
     else:
-        y = labels
-        D.y = &y[0]
+        D.y = <const signed char *>buffer_data(labels, BUF_SIGNED, 1, 1, False, shape, "labels")
+    if shape[0] < n:
+        raise ValueError(f"run_epochs: {shape[0]} labels for {n} rows")
     D.sw = NULL
     if sample_weight is not None:
-        sw = sample_weight
-        D.sw = &sw[0]
-    D.rows = &rows[0]
-    D.n_rows = rows.shape[0]
+        D.sw = <const double *>buffer_data(sample_weight, BUF_FLOAT, 8, 1, False, shape,
+                                           "sample_weight")
+        if shape[0] < n:
+            raise ValueError(f"run_epochs: {shape[0]} sample weights for {n} rows")
     # rows this call does not shuffle: the CSR epoch reads them in order
     # while rows[k] == k (csrc/ptn_csr_online.h)
     D.in_order = not P.shuffle or P.keep_order
     D.stop = NULL
     if stop_flag is not None:
-        stop = stop_flag
-        D.stop = &stop[0]
+        D.stop = <uint8_t *>buffer_data(stop_flag, BUF_UNSIGNED, 1, 1, True, shape, "stop_flag")
+    # the per-epoch counts, returned as they are when every epoch ran
+    mistakes = _zeros(n_epochs, _I64)
+    updates = _zeros(n_epochs, _I64)
+    loss = _zeros(n_epochs, _F64)
+    raw_loss = _zeros(n_epochs, _F64)
+    cdef int64_t *mistakes_p = <int64_t *>buffer_data(mistakes, BUF_SIGNED, 8, 1, True, shape, "")
+    cdef int64_t *updates_p = <int64_t *>buffer_data(updates, BUF_SIGNED, 8, 1, True, shape, "")
+    cdef double *loss_p = <double *>buffer_data(loss, BUF_FLOAT, 8, 1, True, shape, "")
+    cdef double *raw_loss_p = <double *>buffer_data(raw_loss, BUF_FLOAT, 8, 1, True, shape, "")
     rng.state = rng_state[0]
     M.rng = &rng
     last.status = loop.STATUS_OK
     last.bad_row = -1
     try:
         with nogil:
-            done = _run(R, &W[0, 0], &D, &M, &P, multinomial, n_epochs,
-                        &mistakes[0], &updates[0], &loss[0], &raw_loss[0],
-                        penalty_loss_p, &last)
+            done = _run(R, W, &D, &M, &P, multinomial, n_epochs, mistakes_p, updates_p,
+                        loss_p, raw_loss_p, penalty_loss_p, &last)
     finally:
         rng_state[0] = rng.state
+    if done < n_epochs:  # not the max_iter-long arrays of a fit that stopped early
+        mistakes = mistakes[:done].copy()
+        updates = updates[:done].copy()
+        loss = loss[:done].copy()
+        raw_loss = raw_loss[:done].copy()
+        if penalty_loss is not None:
+            penalty_loss = penalty_loss[:done].copy()
     result = {
         "epochs": done,
-        "mistakes": _epochs_done(mistakes_a, done),
-        "updates": _epochs_done(updates_a, done),
-        "loss": _epochs_done(loss_a, done),
-        "raw_loss": _epochs_done(raw_loss_a, done),
+        "mistakes": mistakes,
+        "updates": updates,
+        "loss": loss,
+        "raw_loss": raw_loss,
         "status": last.status,
         "bad_row": last.bad_row,
     }
-    if penalty_loss_p != NULL:
-        result["penalty_loss"] = _epochs_done(penalty_loss_a, done)
+    if penalty_loss is not None:
+        result["penalty_loss"] = penalty_loss
     return result
-
-
-cdef object _epochs_done(arr, Py_ssize_t done):
-    """The first `done` entries of a per-epoch array: the array itself when
-    every epoch asked for ran, else a copy (not a view that would keep the
-    epochs never run alive)."""
-    if done == arr.shape[0]:
-        return arr
-    return arr[:done].copy()
 
 
 
@@ -610,21 +641,23 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     each, the status and the
     offending row when it is not OK.
     """
-    if not isinstance(params, LoopParams):
-        params = LoopParams(**params)
-    if isinstance(X, np.ndarray):
-        return _run_dense(state, X, labels, sample_weight, params, n_epochs, stop_flag)
-    return _run_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
-                    params, n_epochs, stop_flag)
-
-
-def _run_dense(state, const floating[:, ::1] X, labels, sample_weight, LoopParams params,
-               Py_ssize_t n_epochs, stop_flag):
     cdef DenseRows R
-    R.X = &X[0, 0]
-    R.d = X.shape[1]
-    return _execute(state, &R, &X[0, 0], X.shape[0], X.shape[1], labels, sample_weight, params,
-                    n_epochs, stop_flag)
+    cdef Py_ssize_t shape[2]
+    cdef LoopParams lp = params if isinstance(params, LoopParams) else LoopParams(**params)
+    if isinstance(X, np.ndarray):
+        # the dtype picks the loops' instantiation (a fused def's dispatch
+        # costs microseconds a call)
+        if X.dtype.itemsize == 4:
+            R.X = buffer_data(X, BUF_FLOAT, 4, 2, False, shape, "X")
+            R.d = shape[1]
+            return _execute(state, &R, <const float *>R.X, shape[0], shape[1], labels,
+                            sample_weight, lp, n_epochs, stop_flag)
+        R.X = buffer_data(X, BUF_FLOAT, 8, 2, False, shape, "X")
+        R.d = shape[1]
+        return _execute(state, &R, <const double *>R.X, shape[0], shape[1], labels,
+                        sample_weight, lp, n_epochs, stop_flag)
+    return _run_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
+                    lp, n_epochs, stop_flag)
 
 
 def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,

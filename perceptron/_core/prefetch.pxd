@@ -11,13 +11,18 @@ cdef extern from "ptn_prefetch.h" nogil:
     void ptn_prefetch_write_range(const void *p, size_t nbytes)
 
 cdef enum:
-    # how far ahead of the current row to prefetch, in bytes of rows
-    PREFETCH_BYTES = 8192
+    # how far ahead of the current row to prefetch, in bytes of rows: rows
+    # that sit in the last-level cache read fastest named 10-25 KB ahead,
+    # and rows from memory lose nothing there (200,000 rows of 400 B to
+    # 2 KB, in order and shuffled, against benchmarks/floor.c's passes at
+    # 4 to 48 rows ahead)
+    PREFETCH_BYTES = 24576
     # ... and at most this many rows: a row of a few cache lines takes less
     # time than a memory access, so more rows must be in flight, but past
     # this count the extra requests only wait in the queues (random rows of
-    # 128 bytes: 16 rows ahead 24 ns a row, 64 rows ahead 28 ns)
-    PREFETCH_MAX_ROWS = 16
+    # 128 bytes: 16 rows ahead 24 ns a row, 64 rows ahead 28 ns; 32 rows as
+    # fast as 16)
+    PREFETCH_MAX_ROWS = 32
     # CSR rows: their values and indices fit in L3 more often, whose latency
     # is a third of memory's (a9a shuffled: 8 rows ahead 702 us an epoch, 16
     # rows 779 us, 36 rows 808 us)

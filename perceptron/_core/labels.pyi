@@ -1,0 +1,7 @@
+# Type stubs of the compiled module perceptron._core.labels (see labels.pyx).
+from typing import Any, Optional, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+def encode_two(y: Any) -> Optional[Tuple[npt.NDArray[np.int8], npt.NDArray[Any]]]: ...

@@ -1,0 +1,249 @@
+# cython: language_level=3
+"""Labels of at most two distinct values, encoded in one pass.
+
+The usual target of a binary fit is an array of integers, booleans, whole
+floats or fixed-width strings holding two values.  ``encode_two`` finds
+them and writes the int8 signs of the binary rule (the greater label +1,
+the lesser -1) in one pass over the labels, where the general encoding
+(``perceptron._validation``: the finiteness and whole-number checks of
+float labels, the distinct labels, a comparison per row, the signs) makes
+several passes and temporary arrays: most of the fixed cost of a small fit.
+Anything else (more than two values, NaN, infinity, non-whole floats, -0.0,
+object and other dtypes, byte-swapped arrays) is left to the general path,
+which gives the same result or the same error.
+"""
+import numpy as np
+
+from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_STRIDES, PyBUF_FORMAT,
+                             PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE)
+from libc.math cimport isfinite, floor, signbit
+from libc.string cimport memcmp, memcpy
+from perceptron._core.buffers cimport buffer_data, BUF_SIGNED
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+
+ctypedef fused label_t:
+    int8_t
+    int16_t
+    int32_t
+    int64_t
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+    float
+    double
+
+
+cdef inline bint _whole(double v) noexcept nogil:
+    """A float label the general path takes as it is: finite, whole, not -0.0
+    (which np.unique merges with 0.0, keeping whichever sorts first)."""
+    return isfinite(v) and floor(v) == v and not (v == 0.0 and signbit(v))
+
+
+cdef Py_ssize_t _encode(const char *base, Py_ssize_t n, Py_ssize_t stride, label_t first,
+                        signed char *out) noexcept nogil:
+    """Marks out[i] = 0 where label i equals label 0, 1 where it equals the
+    second distinct label, then turns the marks into signs (the greater
+    label +1).  Returns the position of the second distinct label, 0 when
+    there is one label, -1 when there are more than two or a float label the
+    general path must see."""
+    cdef label_t a = (<const label_t *>base)[0]
+    cdef label_t b = a, v
+    cdef Py_ssize_t i, second = 0
+    cdef signed char lo, hi
+    if label_t is float or label_t is double:
+        if not _whole(a):
+            return -1
+    for i in range(n):
+        v = (<const label_t *>(base + i * stride))[0]
+        if v == a:
+            out[i] = 0
+        elif second and v == b:
+            out[i] = 1
+        elif second == 0:
+            if label_t is float or label_t is double:
+                if not _whole(v):
+                    return -1
+            b = v
+            second = i
+            out[i] = 1
+        else:
+            return -1
+    # marks -> signs: the mark of the greater label becomes +1
+    lo, hi = (-1, 1) if (second == 0 or a < b) else (1, -1)
+    for i in range(n):
+        out[i] = hi if out[i] else lo
+    return second
+
+
+cdef int _text_less(const char *a, const char *b, Py_ssize_t itemsize, bint ucs4) noexcept nogil:
+    """a < b for fixed-width strings as numpy orders them: bytes as unsigned
+    bytes, str as code points (UCS4, native order); the padding NULs are
+    smaller than any character, so a prefix sorts first."""
+    cdef Py_ssize_t j
+    cdef const uint32_t *ua
+    cdef const uint32_t *ub
+    if not ucs4:
+        return memcmp(a, b, <size_t>itemsize) < 0
+    ua = <const uint32_t *>a
+    ub = <const uint32_t *>b
+    for j in range(itemsize // 4):
+        if ua[j] != ub[j]:
+            return ua[j] < ub[j]
+    return False
+
+
+cdef inline bint _same(const char *a, const char *b, Py_ssize_t size) noexcept nogil:
+    """Equal bytes, eight at a time (a call of memcmp per label costs more
+    than the comparison of short labels)."""
+    cdef uint64_t u, v
+    cdef uint32_t u4, v4
+    cdef Py_ssize_t j = 0
+    while j + 8 <= size:
+        memcpy(&u, a + j, 8)
+        memcpy(&v, b + j, 8)
+        if u != v:
+            return False
+        j += 8
+    if j + 4 <= size:
+        memcpy(&u4, a + j, 4)
+        memcpy(&v4, b + j, 4)
+        if u4 != v4:
+            return False
+        j += 4
+    while j < size:
+        if a[j] != b[j]:
+            return False
+        j += 1
+    return True
+
+
+cdef Py_ssize_t _encode_text(const char *base, Py_ssize_t n, Py_ssize_t stride,
+                             Py_ssize_t itemsize, bint ucs4, signed char *out) noexcept nogil:
+    """``_encode`` for fixed-width strings: equal labels are equal bytes
+    (numpy pads every item with NULs to the width)."""
+    cdef const char *a = base
+    cdef const char *b = base
+    cdef const char *v
+    cdef Py_ssize_t i, second = 0
+    cdef signed char lo, hi
+    for i in range(n):
+        v = base + i * stride
+        if _same(v, a, itemsize):
+            out[i] = 0
+        elif second and _same(v, b, itemsize):
+            out[i] = 1
+        elif second == 0:
+            b = v
+            second = i
+            out[i] = 1
+        else:
+            return -1
+    lo, hi = (-1, 1) if (second == 0 or _text_less(a, b, itemsize, ucs4)) else (1, -1)
+    for i in range(n):
+        out[i] = hi if out[i] else lo
+    return second
+
+
+cdef int _text_format(const char *fmt) noexcept:
+    """b's' or b'w' for the format of one fixed-width bytes or str item in
+    native byte order ("9s", "<9w"), or 0."""
+    cdef int one = 1
+    if fmt == NULL:
+        return 0
+    if fmt[0] == b'@' or fmt[0] == b'=' or (fmt[0] == b'<' and (<char *>&one)[0] == 1):
+        fmt += 1
+    while b'0' <= fmt[0] <= b'9':
+        fmt += 1
+    if (fmt[0] == b's' or fmt[0] == b'w') and fmt[1] == 0:
+        return fmt[0]
+    return 0
+
+
+cdef int _format_code(const char *fmt) noexcept:
+    """The struct code of a one-item format in native byte order, or 0."""
+    cdef int one = 1
+    if fmt == NULL:
+        return b'B'
+    if fmt[0] == b'@' or fmt[0] == b'=' or (fmt[0] == b'<' and (<char *>&one)[0] == 1):
+        fmt += 1
+    if fmt[0] == 0 or fmt[1] != 0:
+        return 0
+    return fmt[0]
+
+
+def encode_two(y):
+    """(signs, classes) of a 1-D array `y` of at most two distinct labels, or None.
+
+    signs : int8 array of len(y): +1 where y equals the greater label, -1
+        elsewhere (every row is -1 when y holds one label).
+    classes : the distinct labels, sorted, in y's dtype (1 or 2 of them).
+
+    None when the general path must decide: more than two labels, a float
+    label that is not finite, not whole or -0.0, an empty y, or a dtype (or
+    byte order) other than bool, the integers, float32, float64 and
+    fixed-width bytes and str."""
+    cdef Py_buffer view, dest
+    cdef Py_ssize_t n, stride, second = -1, lesser, greater
+    cdef int code, text
+    cdef signed char *out
+    cdef Py_ssize_t shape[1]
+    # (datetimes and other kinds have no buffer format: numpy refuses to export them)
+    if type(y) is not np.ndarray or y.dtype.kind not in "biufSU":
+        return None
+    try:
+        PyObject_GetBuffer(y, &view, PyBUF_STRIDES | PyBUF_FORMAT)
+    except (BufferError, ValueError, TypeError):
+        return None
+    try:
+        if view.ndim != 1 or view.shape[0] == 0:
+            return None
+        n = view.shape[0]
+        stride = view.strides[0]
+        code = _format_code(view.format)
+        text = _text_format(view.format)
+        signs = np.empty(n, dtype=np.int8)
+        out = <signed char *>buffer_data(signs, BUF_SIGNED, 1, 1, True, shape, "signs")
+        with nogil:
+            if (code == b'b') and view.itemsize == 1:
+                second = _encode(<const char *>view.buf, n, stride, <int8_t>0, out)
+            elif (code == b'B' or code == b'?') and view.itemsize == 1:
+                second = _encode(<const char *>view.buf, n, stride, <uint8_t>0, out)
+            elif (code == b'h') and view.itemsize == 2:
+                second = _encode(<const char *>view.buf, n, stride, <int16_t>0, out)
+            elif (code == b'H') and view.itemsize == 2:
+                second = _encode(<const char *>view.buf, n, stride, <uint16_t>0, out)
+            elif (code == b'i' or code == b'l') and view.itemsize == 4:
+                second = _encode(<const char *>view.buf, n, stride, <int32_t>0, out)
+            elif (code == b'I' or code == b'L') and view.itemsize == 4:
+                second = _encode(<const char *>view.buf, n, stride, <uint32_t>0, out)
+            elif (code == b'l' or code == b'q') and view.itemsize == 8:
+                second = _encode(<const char *>view.buf, n, stride, <int64_t>0, out)
+            elif (code == b'L' or code == b'Q') and view.itemsize == 8:
+                second = _encode(<const char *>view.buf, n, stride, <uint64_t>0, out)
+            elif code == b'f' and view.itemsize == 4:
+                second = _encode(<const char *>view.buf, n, stride, <float>0, out)
+            elif code == b'd' and view.itemsize == 8:
+                second = _encode(<const char *>view.buf, n, stride, <double>0, out)
+            elif text == b's' and view.itemsize > 0:
+                second = _encode_text(<const char *>view.buf, n, stride, view.itemsize, False,
+                                      out)
+            elif text == b'w' and view.itemsize > 0 and view.itemsize % 4 == 0:
+                second = _encode_text(<const char *>view.buf, n, stride, view.itemsize, True,
+                                      out)
+        if second < 0:
+            return None
+        # the distinct labels, the lesser first (its rows have sign -1), copied
+        # from y's buffer: a new array of y's dtype
+        lesser = 0 if out[0] < 0 else second
+        greater = second - lesser
+        classes = np.empty(2 if second else 1, dtype=y.dtype)
+        PyObject_GetBuffer(classes, &dest, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
+        memcpy(dest.buf, <const char *>view.buf + lesser * stride, <size_t>view.itemsize)
+        if second:
+            memcpy(<char *>dest.buf + view.itemsize, <const char *>view.buf + greater * stride,
+                   <size_t>view.itemsize)
+        PyBuffer_Release(&dest)
+        return signs, classes
+    finally:
+        PyBuffer_Release(&view)

@@ -1,0 +1,160 @@
+"""The parameters and targets of a ``Perceptron`` fit, checked with the least
+fixed cost: a small fit (hundreds of rows, a few epochs) spends most of its
+time here rather than in the loops, so the common cases take short paths
+that give exactly the results, and the errors, of the general ones.
+
+- ``check_params``: the checked parameters, remembered for parameter values
+  seen before (compared by identity, for immutable values only, so that a
+  parameter set again, by ``set_params`` or by assignment, is seen);
+- ``encode_targets``: the classes and the encoded labels, with labels of two
+  distinct values (integers, booleans, whole floats) encoded in one compiled
+  pass (``perceptron._core.labels.encode_two``).
+"""
+import operator
+
+import numpy as np
+
+from ._core.labels import encode_two
+from ._mixing import check_mixing
+from ._training import check_penalty_combination, resolve_jobs
+from ._validation import (check_array, check_labels, check_scalar, is_one_of,
+                          require_two_classes, unique_labels)
+
+# the parameters whose checked values are remembered; n_jobs (whose -1 reads
+# the CPUs available now) and callback (any object) are checked on every call
+_CACHED = ("eta0", "max_iter", "fit_intercept", "shuffle", "warm_start", "average", "pocket",
+           "margin", "early_stopping", "validation_fraction", "n_iter_no_change", "verbose",
+           "progress", "alpha", "l1_ratio", "tol", "mixing", "penalty", "batch_size",
+           "multiclass")
+_values_of = operator.attrgetter(*_CACHED)
+# ids of the parameter values -> (the values, the checked dict).  An entry
+# holds its values, so that their ids cannot be reused by other objects
+# while it exists; only values of immutable types are remembered.
+_CHECKED: dict = {}
+_CHECKED_MAX = 64
+_IMMUTABLE = (bool, int, float, str, type(None))
+
+
+def check_params(est):
+    """The checked parameters of a Perceptron, as a dict; raises the error
+    of the first bad parameter, in the order of ``_check_params_of``."""
+    values = _values_of(est)
+    entry = _CHECKED.get(tuple(map(id, values)))
+    if entry is None:
+        p = _check_params_of(est)
+        if all(type(v) in _IMMUTABLE or isinstance(v, np.generic) for v in values):
+            if len(_CHECKED) >= _CHECKED_MAX:
+                _CHECKED.clear()
+            _CHECKED[tuple(map(id, values))] = (values, dict(p))
+        return p
+    p = dict(entry[1])
+    p["n_threads"] = resolve_jobs(est.n_jobs)
+    if est.callback is not None and not callable(est.callback):
+        raise TypeError(f"callback must be callable or None, got {est.callback!r}")
+    return p
+
+
+def _check_params_of(est):
+    p = {
+        "eta": check_scalar(est.eta0, "eta0", "float", low=0.0, low_open=True),
+        "max_iter": check_scalar(est.max_iter, "max_iter", "int", low=1),
+        "fit_intercept": check_scalar(est.fit_intercept, "fit_intercept", "bool"),
+        "shuffle": check_scalar(est.shuffle, "shuffle", "bool"),
+        "warm_start": check_scalar(est.warm_start, "warm_start", "bool"),
+        "average": check_scalar(est.average, "average", "bool"),
+        "pocket": check_scalar(est.pocket, "pocket", "bool"),
+        "margin": check_scalar(est.margin, "margin", "float", low=0.0),
+        "early_stopping": check_scalar(est.early_stopping, "early_stopping", "bool"),
+        "validation_fraction": check_scalar(est.validation_fraction, "validation_fraction",
+                                            "float", low=0.0, high=1.0, low_open=True,
+                                            high_open=True),
+        "n_iter_no_change": check_scalar(est.n_iter_no_change, "n_iter_no_change", "int",
+                                         low=1),
+        "n_threads": resolve_jobs(est.n_jobs),
+        "verbose": check_scalar(est.verbose, "verbose", "int", low=0),
+        "progress": check_scalar(est.progress, "progress", "bool"),
+        "alpha": check_scalar(est.alpha, "alpha", "float", low=0.0),
+        "l1_ratio": check_scalar(est.l1_ratio, "l1_ratio", "float", low=0.0, high=1.0),
+        "tol": None if est.tol is None else check_scalar(est.tol, "tol", "float"),
+        "mixing": check_mixing(est.mixing),
+    }
+    if not is_one_of(est.penalty, (None, "l2", "l1", "elasticnet")):
+        raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
+                         f"{est.penalty!r}")
+    p["penalty"] = est.penalty
+    if est.callback is not None and not callable(est.callback):
+        raise TypeError(f"callback must be callable or None, got {est.callback!r}")
+    if est.batch_size is None:
+        p["batch_size"] = None
+    else:
+        p["batch_size"] = check_scalar(est.batch_size, "batch_size", "int", low=1)
+        if p["batch_size"] == 1:  # one row per batch is the online rule
+            p["batch_size"] = None
+    if not is_one_of(est.multiclass, ("ovr", "multinomial")):
+        raise ValueError(f"multiclass must be 'ovr' or 'multinomial', got {est.multiclass!r}")
+    if p["pocket"] and p["average"]:
+        raise ValueError("pocket=True and average=True are alternatives: choose one")
+    if p["pocket"] and p["batch_size"] is not None:
+        raise ValueError("pocket=True needs the online rule (batch_size=None)")
+    check_penalty_combination(p)
+    return p
+
+
+def encode_targets(y, n):
+    """(kind, classes, class_index, signs) for binary, multiclass or multi-label y.
+
+    class_index: int32 class of each row (the 0/1 indicator matrix for
+    multi-label y), or None when ``signs`` holds the labels: the int8 signs
+    of a binary y (``classes[1]`` is +1) that ``encode_two`` encoded in one
+    pass; ``class_index_of(signs)`` gives the index then.  signs is None on
+    the general path."""
+    if type(y) is np.ndarray and y.ndim == 1 and y.shape[0] == n:
+        fast = encode_two(y)
+        if fast is not None and len(fast[1]) == 2:
+            return "binary", fast[1], None, fast[0]
+    arr = np.asarray(y) if not hasattr(y, "toarray") else y
+    if getattr(arr, "ndim", 1) == 2 and arr.shape[1] > 1:
+        Y = check_array(arr, "y") if arr.dtype.kind not in "b" else np.asarray(arr)
+        if Y.shape[0] != n:
+            raise ValueError(f"X has {n} samples but y has {Y.shape[0]}; they must match")
+        if not np.isin(Y, (0, 1)).all():
+            raise ValueError("a 2-D y must be a 0/1 indicator matrix (multi-label): it "
+                             "holds other values")
+        return "multilabel", np.arange(Y.shape[1]), (Y != 0), None
+    y = check_labels(y, n)
+    classes = unique_labels(y)
+    require_two_classes(classes)
+    if len(classes) == 2:  # one comparison instead of a binary search per label
+        index = (y == classes[1]).astype(np.int32)
+    else:
+        index = np.searchsorted(classes, y).astype(np.int32)
+    kind = "binary" if len(classes) == 2 else "multiclass"
+    return kind, classes, index, None
+
+
+def class_index_of(signs):
+    """The int32 class index (0 or 1) of binary signs: what the general path
+    of ``encode_targets`` returns as class_index."""
+    return (signs > 0).astype(np.int32)
+
+
+def known_binary_signs(y, n, known):
+    """The int8 signs of a partial_fit chunk y against two known classes
+    (``known[1]`` is +1), or None when the general path must decide (y not
+    a 1-D array of n labels of known's dtype, labels outside known, labels
+    the general checks refuse)."""
+    if type(y) is not np.ndarray or y.ndim != 1 or y.shape[0] != n or y.dtype != known.dtype \
+            or len(known) != 2:
+        return None
+    fast = encode_two(y)
+    if fast is None:
+        return None
+    signs, seen = fast
+    if len(seen) == 2:
+        return signs if seen[0] == known[0] and seen[1] == known[1] else None
+    if seen[0] == known[0]:
+        return signs  # one label, the lesser: every sign is -1
+    if seen[0] == known[1]:
+        return -signs
+    return None
+

@@ -1,0 +1,242 @@
+"""The short paths of a small fit give exactly what the general paths give.
+
+``encode_two`` (perceptron._core.labels) encodes labels of two values in one
+compiled pass; ``check_params`` remembers checked parameters; run_epochs
+reaches the state's arrays through the buffer protocol.  Each is compared
+with the general path (labels given as an ndarray subclass, which the short
+path leaves alone), on the same data, bit for bit, errors included."""
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from perceptron import Perceptron
+from perceptron._core import online as _online
+from perceptron._core.labels import encode_two
+from perceptron._linear_fit import encode_targets
+from perceptron._state import OnlineState
+from perceptron._validation import label_signs
+
+pytestmark = pytest.mark.filterwarnings("ignore:Perceptron did not converge")
+
+
+class _General(np.ndarray):
+    """Labels the short path does not take (it takes exact ndarrays only)."""
+
+
+def general(y):
+    return y.view(_General)
+
+
+def outcome(fn, *args):
+    try:
+        return fn(*args)
+    except Exception as exc:  # the error itself is compared
+        return (type(exc), str(exc))
+
+
+VALUES = {
+    "b1": [True, False],
+    "i1": [0, 1, -1, 2, -128, 127], "i2": [0, 1, -1, 300], "i4": [0, 1, -5, 7],
+    "i8": [0, 1, -1, 2**40, -2**62], "u1": [0, 1, 255], "u2": [0, 3, 65535],
+    "u4": [0, 1, 2**32 - 1], "u8": [0, 1, 2**64 - 1],
+    "f4": [1.0, -1.0, 0.0, 2.0, 0.5, np.nan, np.inf, -0.0, 3e38],
+    "f8": [1.0, -1.0, 0.0, 2.0, 0.5, np.nan, -np.inf, -0.0, 2.0**60, 1e300],
+    "U5": ["a", "b", "", "ab", "a\x00b", "é", "zz"],
+    "S3": [b"a", b"b", b"", b"ab", b"\xff"],
+    "O": ["a", "b", 1, None],
+    "M8[D]": ["2020-01-01", "2021-06-30", "1970-01-01"], "m8[s]": [0, 1, -7],
+    "c16": [1.0, 1j, 0.0],
+}
+
+
+@st.composite
+def labels(draw):
+    code = draw(st.sampled_from(sorted(VALUES)))
+    pool = draw(st.lists(st.sampled_from(VALUES[code]), min_size=1, max_size=3))
+    n = draw(st.integers(1, 40))
+    values = [draw(st.sampled_from(pool)) for _ in range(n)]
+    y = np.array(values, dtype=object if code == "O" else code)
+    order = draw(st.sampled_from(["C", "strided", "swapped"]))
+    if order == "strided":
+        y = np.repeat(y, 2)[::2]
+    elif order == "swapped" and y.dtype.kind not in "bOS" and y.dtype.itemsize > 1:
+        y = y.astype(y.dtype.newbyteorder())
+    return y
+
+
+def same_targets(a, b):
+    if isinstance(a, tuple) and isinstance(a[0], type):
+        assert a == b
+        return
+    kind_a, classes_a, index_a, signs_a = a
+    kind_b, classes_b, index_b, signs_b = b
+    assert kind_a == kind_b
+    assert classes_a.dtype == classes_b.dtype
+    np.testing.assert_array_equal(classes_a, classes_b)
+    assert [str(c) for c in classes_a] == [str(c) for c in classes_b]  # -0.0 vs 0.0
+    if kind_a == "binary":
+        sa = label_signs(index_a == 1) if signs_a is None else signs_a
+        sb = label_signs(index_b == 1) if signs_b is None else signs_b
+        assert sa.dtype == sb.dtype == np.int8
+        np.testing.assert_array_equal(sa, sb)
+    else:
+        np.testing.assert_array_equal(index_a, index_b)
+
+
+@settings(max_examples=400, deadline=None)
+@given(labels())
+def test_encode_targets_short_path_is_the_general_path(y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_targets(outcome(encode_targets, y, len(y)),
+                     outcome(encode_targets, general(y), len(y)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(labels())
+def test_encode_two_finds_the_sorted_distinct_labels(y):
+    got = encode_two(y)
+    if got is None:
+        return
+    assert y.dtype.kind in "biufSU"
+    signs, classes = got
+    assert classes.dtype == y.dtype
+    expected = np.unique(y)
+    np.testing.assert_array_equal(classes, expected)
+    assert len(classes) <= 2
+    np.testing.assert_array_equal(signs, np.where(y == classes[-1], 1, -1)
+                                  if len(classes) == 2 else -np.ones(len(y)))
+
+
+def test_encode_two_leaves_the_unusual_to_the_general_path():
+    for y in (np.array([1.0, np.nan]), np.array([0.5, 1.0]), np.array([-0.0, 1.0]),
+              np.array([1, 2, 3]), np.array([], dtype=np.int64), np.array(["a", 1], dtype=object),
+              np.array([1, 2], dtype=">i8"), np.ones((2, 2)), [0, 1], np.float16([0, 1]),
+              np.array(["2020-01-01", "2021-01-01"], dtype="M8[D]"),
+              np.array([1, 2], dtype="m8[s]"), np.array([1 + 0j, 2]),
+              np.array([(1, 2)], dtype="i4,i4")):
+        assert encode_two(y) is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(labels(), st.sampled_from([np.float32, np.float64]), st.booleans())
+def test_fit_on_the_short_path_is_bit_identical(y, dtype, average):
+    rng = np.random.default_rng(len(y))
+    X = rng.standard_normal((len(y), 3)).astype(dtype)
+    fits = []
+    for labels_ in (y, general(y)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fits.append(outcome(lambda: Perceptron(max_iter=4, tol=None, average=average)
+                                .fit(X, labels_)))
+    a, b = fits
+    if isinstance(a, tuple):
+        assert a == b
+        return
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.intercept_, b.intercept_)
+    np.testing.assert_array_equal(a.classes_, b.classes_)
+    assert a.classes_.dtype == b.classes_.dtype
+    np.testing.assert_array_equal(a.mistakes_, b.mistakes_)
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+@pytest.mark.parametrize("extra", [{}, {"class_weight": "balanced"}, {"class_weight": {1: 2.0}},
+                                   {"early_stopping": True, "validation_fraction": 0.3}])
+def test_fit_short_path_with_class_weights_and_early_stopping(extra):
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((60, 4))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(60) > 0, 1, -1)
+    a = Perceptron(max_iter=6, tol=None, random_state=1, **extra).fit(X, y)
+    b = Perceptron(max_iter=6, tol=None, random_state=1, **extra).fit(X, general(y))
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.intercept_, b.intercept_)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["i8", "i4", "f8", "U2", "b1"]),
+       st.lists(st.integers(0, 1), min_size=3, max_size=30), st.integers(1, 4))
+def test_partial_fit_short_path_is_bit_identical(code, bits, n_chunks):
+    pool = {"i8": [-3, 5], "i4": [0, 1], "f8": [-1.0, 1.0], "U2": ["no", "ja"],
+            "b1": [False, True]}[code]
+    y = np.array([pool[b] for b in bits], dtype=code)
+    X = np.random.default_rng(len(bits)).standard_normal((len(y), 3))
+    models = []
+    for wrap in (lambda v: v, general):
+        m = Perceptron(shuffle=False)
+        for part in np.array_split(np.arange(len(y)), n_chunks):
+            if len(part):
+                m.partial_fit(X[part], wrap(y[part]), classes=np.array(pool, dtype=code))
+        models.append(m)
+    a, b = models
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.intercept_, b.intercept_)
+    np.testing.assert_array_equal(a.mistakes_, b.mistakes_)
+
+
+def test_partial_fit_short_path_refuses_new_labels_as_before():
+    X = np.ones((4, 2))
+    m = Perceptron().partial_fit(X, np.array([0, 1, 0, 1]), classes=np.array([0, 1]))
+    with pytest.raises(ValueError, match=r"labels \[2\] that are not in classes"):
+        m.partial_fit(X, np.array([0, 1, 2, 1]))
+    with pytest.raises(ValueError, match=r"labels \[5\] that are not in classes"):
+        m.partial_fit(X, np.array([5, 5, 5, 5]))
+
+
+def test_remembered_parameters_see_every_change():
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [0.0, 3.0]])
+    y = np.array([0, 1, 1, 0])
+    m = Perceptron(max_iter=5, tol=None).fit(X, y)
+    for name, value, error in [("eta0", -1.0, ValueError), ("eta0", True, TypeError),
+                               ("max_iter", 0, ValueError), ("fit_intercept", 1, TypeError),
+                               ("n_jobs", 0, ValueError), ("callback", 3, TypeError),
+                               ("pocket", True, None), ("multiclass", "x", ValueError)]:
+        before = getattr(m, name)
+        m.set_params(**{name: value})
+        if error is None:
+            m.fit(X, y)
+        else:
+            with pytest.raises(error):
+                m.fit(X, y)
+        setattr(m, name, before)  # plain assignment is seen too
+        m.fit(X, y)
+    # a bad value never takes the place of an equal good one (True == 1)
+    Perceptron(max_iter=1, tol=None).fit(X, y)
+    with pytest.raises(TypeError, match="max_iter must be an int"):
+        Perceptron(max_iter=1.0, tol=None).fit(X, y)
+    with pytest.raises(TypeError, match="number, got the boolean"):
+        Perceptron(max_iter=True, tol=None).fit(X, y)
+
+
+def test_run_epochs_checks_the_state_arrays():
+    X = np.ones((3, 2))
+    y = np.ones(3, dtype=np.int8)
+    params = _online.LoopParams(eta=1.0, margin=0.0, fit_intercept=True, shuffle=False,
+                                average=False, pocket=False, stop_when_converged=True)
+
+    def state():
+        s = OnlineState(1, 2, np.float64, multinomial=False, average=False, pocket=False,
+                        batch_size=None, seed=1)
+        s.rows = np.arange(3, dtype=np.intp)
+        return s
+
+    assert _online.run_epochs(state(), X, y, None, params, 2)["epochs"] >= 1
+    for field, value in [("W", np.zeros((1, 2), dtype=np.float32)), ("W", np.zeros((1, 3))),
+                         ("W", np.zeros((2, 4))[:, ::2]), ("b", np.zeros(0)),
+                         ("counters", np.zeros(2, dtype=np.int64)),
+                         ("rng_state", np.zeros(2, dtype=np.uint64)),
+                         ("rows", np.arange(3, dtype=np.int32)), ("acts", np.zeros(1, np.float32))]:
+        s = state()
+        setattr(s, field, value)
+        with pytest.raises((ValueError, BufferError)):
+            _online.run_epochs(s, X, y, None, params, 1)
+    s = state()
+    s.W.setflags(write=False)
+    with pytest.raises((ValueError, BufferError)):
+        _online.run_epochs(s, X, y, None, params, 1)
+    with pytest.raises(ValueError, match="labels"):
+        _online.run_epochs(state(), X, y[:2], None, params, 1)
+    with pytest.raises(ValueError):
+        _online.run_epochs(state(), X, y.astype(np.int32), None, params, 1)
