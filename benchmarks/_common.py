@@ -128,8 +128,14 @@ def floor_lib():
         fn.restype = sz
     for name in ("floor_csr_f32", "floor_csr_f64"):
         fn = getattr(lib, name)
-        fn.argtypes = [p, p, p, sz, p, dbl, p, p, sz, p]
+        fn.argtypes = [p, p, p, sz, p, dbl, p, p, sz, sz, p]
         fn.restype = sz
+    for name in ("floor_csr_update_f32", "floor_csr_update_f64"):
+        fn = getattr(lib, name)
+        fn.argtypes = [p, p, p, sz, p, p, p, p, sz, sz, sz]
+        fn.restype = sz
+    lib.floor_pocket_f32.argtypes = [p, sz, sz, p, p, sz, p, p, p, p, p]
+    lib.floor_pocket_f32.restype = sz
     lib.simd = bytes((ctypes.c_char * 8).in_dll(lib, "floor_simd")).split(b"\0")[0].decode()
     _FLOOR = lib
     return lib
@@ -277,33 +283,105 @@ def floor_ovr_updates(X, y_index, k, order=None, epochs=5, repeat=3, aheads=None
     return best, mistakes
 
 
-def floor_csr(X, y=None, order=None, repeat=5, aheads=None):
+def _csr_arrays(X):
+    data = np.ascontiguousarray(X.data)
+    indices = np.ascontiguousarray(X.indices, dtype=np.int32)
+    indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+    return data, indices, indptr
+
+
+def _csr_prefetch(order, aheads, nears):
+    """The prefetch distances tried: none in order (the hardware
+    prefetchers' job), else rows `ahead` into L2 and `near` into L1."""
+    if aheads is None:
+        aheads = (0,) if order is None else (4, 8, 16)
+    if nears is None:
+        nears = (0,) if order is None else (0, 2)
+    return [(a, m) for a in aheads for m in nears]
+
+
+def floor_csr(X, y=None, order=None, repeat=5, aheads=None, nears=None):
     """Best time of floor.c's pass gathering w[indices] for every row of the
     CSR matrix X (scipy.sparse, float32 or float64), in order or in
-    `order`."""
+    `order`, over the prefetch distances of _csr_prefetch."""
     lib = floor_lib()
     if lib is None:
         return None
     import ctypes
 
     n, d = X.shape
-    data = np.ascontiguousarray(X.data)
-    indices = np.ascontiguousarray(X.indices, dtype=np.int32)
-    indptr = np.ascontiguousarray(X.indptr, dtype=np.int64)
+    data, indices, indptr = _csr_arrays(X)
     fn = lib.floor_csr_f32 if data.dtype == np.float32 else lib.floor_csr_f64
     w = np.full(d, 1e-3, dtype=data.dtype)
     y8 = _labels8(y, n)
     if order is not None:
         order = np.ascontiguousarray(order, dtype=np.intp)
-    if aheads is None:
-        aheads = (0,) if order is None else (4, 8, 16)
     out = ctypes.c_double()
     best = float("inf")
-    for ahead in aheads:
+    for ahead, near in _csr_prefetch(order, aheads, nears):
         best = min(best, best_time(lambda: fn(_ptr(data), _ptr(indices), _ptr(indptr), n, _ptr(w),
-                                              0.0, _ptr(y8), _ptr(order), ahead,
+                                              0.0, _ptr(y8), _ptr(order), ahead, near,
                                               ctypes.byref(out)), repeat=repeat))
     return best
+
+
+def floor_csr_update(X, y, epochs, order=None, repeat=5, aheads=None, nears=None):
+    """(best time of one epoch, mistakes of the last round) of floor.c's CSR pass with the
+    perceptron's updates (w += y*x, b += y on y*a <= 0) for `epochs` passes
+    from zero weights, the same order every pass."""
+    lib = floor_lib()
+    if lib is None:
+        return None, None
+    n, d = X.shape
+    data, indices, indptr = _csr_arrays(X)
+    fn = lib.floor_csr_update_f32 if data.dtype == np.float32 else lib.floor_csr_update_f64
+    y8 = _labels8(y, n)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    w = np.zeros(d, dtype=data.dtype)
+    b = np.zeros(1)
+    mistakes = []
+
+    def run(ahead, near):
+        w[:] = 0
+        b[:] = 0
+        mistakes.append(fn(_ptr(data), _ptr(indices), _ptr(indptr), n, _ptr(w), _ptr(b),
+                           _ptr(y8), _ptr(order), ahead, near, epochs))
+
+    best = float("inf")
+    for ahead, near in _csr_prefetch(order, aheads, nears):
+        best = min(best, best_time(lambda: run(ahead, near), repeat=repeat))
+    return best / epochs, mistakes[-1]
+
+
+def floor_pocket(X, y, epochs, order=None, repeat=5):
+    """floor.c's pocket fit (the plain rule and Gallant's ratchet, its
+    counts stopping once the pocket cannot be beaten) on the float32 X from
+    zero weights: (best time, rescorings, rows they read, pocket weights,
+    pocket bias), or None without a C compiler."""
+    lib = floor_lib()
+    if lib is None:
+        return None
+    import ctypes
+
+    X = np.ascontiguousarray(X, dtype=np.float32)
+    n, d = X.shape
+    y8 = _labels8(y, n)
+    if order is not None:
+        order = np.ascontiguousarray(order, dtype=np.intp)
+    w, pw = np.zeros(d, dtype=np.float32), np.zeros(d, dtype=np.float32)
+    b, pb = np.zeros(1), np.zeros(1)
+    scored = ctypes.c_size_t()
+    out = []
+
+    def run():
+        w[:] = 0
+        b[:] = 0
+        out[:] = [lib.floor_pocket_f32(_ptr(X), n, d, _ptr(y8), _ptr(order), epochs, _ptr(w),
+                                       _ptr(b), _ptr(pw), _ptr(pb), ctypes.byref(scored))]
+
+    t = best_time(run, repeat=repeat)
+    return t, out[0], scored.value, pw.copy(), float(pb[0])
 
 
 def ratio_line(label, t, t_floor, target):

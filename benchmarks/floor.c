@@ -25,7 +25,11 @@
  *   floor_ovr_update_{f32,f64}  floor_ovr plus the one-vs-rest updates
  *   floor_csr_{f32,f64}     the gathers w[indices] of every CSR row (int32
  *                           indices), in order or not, each row's values and
- *                           indices prefetched `ahead` rows before
+ *                           indices prefetched `ahead` rows before (and
+ *                           into L1 `near` rows before)
+ *   floor_csr_update_*      the same pass plus the perceptron's updates
+ *                           (w += y*x, b += y on a mistake) and nothing else
+ *   floor_pocket_f32        the plain rule with Gallant's ratchet, in C
  *
  * Each returns the number of rows with y*a <= 0 and stores the sum of the
  * activations in *sum, so that no work can be left out by the compiler.
@@ -487,35 +491,82 @@ OVR_UPDATE(floor_ovr_update_f64, double, dot4_double)
 OVR_UPDATE(floor_ovr_update_f32, float, dot4_float)
 
 /* The gathers of a CSR epoch: four scalar accumulators over the row's
- * non-zeros (the compiler vectorizes the gather where the level has one). */
+ * non-zeros (the compiler vectorizes the gather where the level has one).
+ * Shuffled, each row's values and indices are asked for into L2 `ahead`
+ * rows before it is read (its row pointers `2 * ahead` rows before: a
+ * random row's pointers are a cache miss of their own on large sets), and
+ * into L1 `near` rows before (0: not), the best a plain loop found. */
+#define CSR_ROW_DOT(T, data, indices, lo, hi, w, out)                                \
+    do {                                                                             \
+        double a0_ = 0, a1_ = 0, a2_ = 0, a3_ = 0;                                   \
+        int64_t p_ = lo;                                                             \
+        for (; p_ + 4 <= hi; p_ += 4) {                                              \
+            a0_ += (double)data[p_] * (double)w[indices[p_]];                        \
+            a1_ += (double)data[p_ + 1] * (double)w[indices[p_ + 1]];                \
+            a2_ += (double)data[p_ + 2] * (double)w[indices[p_ + 2]];                \
+            a3_ += (double)data[p_ + 3] * (double)w[indices[p_ + 3]];                \
+        }                                                                            \
+        for (; p_ < hi; p_++) {                                                      \
+            a0_ += (double)data[p_] * (double)w[indices[p_]];                        \
+        }                                                                            \
+        out = (a0_ + a1_) + (a2_ + a3_);                                             \
+    } while (0)
+
+static inline void prefetch_range_l1(const void *p, size_t nbytes)
+{
+    const char *c = (const char *)p;
+    size_t off;
+    for (off = 0; off < nbytes; off += LINE) {
+        __builtin_prefetch(c + off, 0, 3);
+    }
+    if (nbytes != 0) {
+        __builtin_prefetch(c + nbytes - 1, 0, 3);
+    }
+}
+
+#define CSR_PREFETCH(T)                                                              \
+    if (ahead != 0 && order && r + 2 * ahead < n) {                                  \
+        __builtin_prefetch(indptr + order[r + 2 * ahead], 0, 2);                     \
+    }                                                                                \
+    if (ahead != 0 && r + ahead < n) {                                               \
+        const size_t j = order ? (size_t)order[r + ahead] : r + ahead;               \
+        const int64_t jl = indptr[j], jh = indptr[j + 1];                            \
+        prefetch_range(data + jl, (size_t)(jh - jl) * sizeof(T));                    \
+        prefetch_range(indices + jl, (size_t)(jh - jl) * sizeof(int32_t));           \
+    }                                                                                \
+    if (near != 0 && r + near < n) {                                                 \
+        const size_t j = order ? (size_t)order[r + near] : r + near;                 \
+        const int64_t jl = indptr[j], jh = indptr[j + 1];                            \
+        prefetch_range_l1(data + jl, (size_t)(jh - jl) * sizeof(T));                 \
+        prefetch_range_l1(indices + jl, (size_t)(jh - jl) * sizeof(int32_t));        \
+    }
+
 #define CSR(NAME, T)                                                                 \
     size_t NAME(const T *data, const int32_t *indices, const int64_t *indptr,        \
                 size_t n, const T *w, double b, const int8_t *y,                     \
-                const intptr_t *order, size_t ahead, double *sum)                    \
+                const intptr_t *order, size_t ahead, size_t near, double *sum)       \
     {                                                                                \
         size_t r, bad = 0;                                                           \
         double s = 0.0;                                                              \
+        if (order == NULL && ahead == 0 && near == 0) {                              \
+            /* in order, the loop without the branches of the general one */        \
+            /* (a9a: 0.29 -> 0.26 ms) */                                             \
+            for (r = 0; r < n; r++) {                                                \
+                double a;                                                            \
+                CSR_ROW_DOT(T, data, indices, indptr[r], indptr[r + 1], w, a);       \
+                a += b;                                                              \
+                bad += (double)y[r] * a <= 0.0;                                      \
+                s += a;                                                              \
+            }                                                                        \
+            *sum = s;                                                                \
+            return bad;                                                              \
+        }                                                                            \
         for (r = 0; r < n; r++) {                                                    \
             const size_t i = order ? (size_t)order[r] : r;                           \
-            const int64_t lo = indptr[i], hi = indptr[i + 1];                        \
-            double a0 = 0, a1 = 0, a2 = 0, a3 = 0, a;                                \
-            int64_t p = lo;                                                          \
-            if (ahead != 0 && r + ahead < n) {                                       \
-                const size_t j = order ? (size_t)order[r + ahead] : r + ahead;       \
-                const int64_t jl = indptr[j], jh = indptr[j + 1];                    \
-                prefetch_range(data + jl, (size_t)(jh - jl) * sizeof(T));            \
-                prefetch_range(indices + jl, (size_t)(jh - jl) * sizeof(int32_t));   \
-            }                                                                        \
-            for (; p + 4 <= hi; p += 4) {                                            \
-                a0 += (double)data[p] * (double)w[indices[p]];                       \
-                a1 += (double)data[p + 1] * (double)w[indices[p + 1]];               \
-                a2 += (double)data[p + 2] * (double)w[indices[p + 2]];               \
-                a3 += (double)data[p + 3] * (double)w[indices[p + 3]];               \
-            }                                                                        \
-            for (; p < hi; p++) {                                                    \
-                a0 += (double)data[p] * (double)w[indices[p]];                       \
-            }                                                                        \
-            a = (a0 + a1) + (a2 + a3) + b;                                           \
+            double a;                                                                \
+            CSR_PREFETCH(T)                                                          \
+            CSR_ROW_DOT(T, data, indices, indptr[i], indptr[i + 1], w, a);           \
+            a += b;                                                                  \
             bad += (double)y[i] * a <= 0.0;                                          \
             s += a;                                                                  \
         }                                                                            \
@@ -524,3 +575,126 @@ OVR_UPDATE(floor_ovr_update_f32, float, dot4_float)
     }
 CSR(floor_csr_f64, double)
 CSR(floor_csr_f32, float)
+
+/* The same pass plus the perceptron's updates, for `epochs` passes over the
+ * rows from the weights w and bias *b given (zeros: the fit's start): on
+ * y*a <= 0, w[indices] += y * data and b += y, in the weights' type.  Less
+ * than an epoch does (no margin, no averaging, no sample weights, no
+ * counters but the mistakes, no check of finiteness), so that an epoch's
+ * distance to it is the cost of its bookkeeping, and the distance of this
+ * loop to the floor above the cost of the updates themselves: a mistake is
+ * a branch no processor predicts, and the rows after it wait for the
+ * weights it writes. */
+#define CSR_STEP(T, i)                                                               \
+    {                                                                                \
+        const int64_t lo = indptr[i], hi = indptr[i + 1];                            \
+        double a;                                                                    \
+        CSR_ROW_DOT(T, data, indices, lo, hi, w, a);                                 \
+        a += bias;                                                                   \
+        if ((double)y[i] * a <= 0.0) {                                               \
+            const T step = (T)y[i];                                                  \
+            int64_t p;                                                               \
+            for (p = lo; p < hi; p++) {                                              \
+                w[indices[p]] += step * data[p];                                     \
+            }                                                                        \
+            bias += (double)y[i];                                                    \
+            bad++;                                                                   \
+        }                                                                            \
+    }
+
+#define CSR_UPDATE(NAME, T)                                                          \
+    size_t NAME(const T *data, const int32_t *indices, const int64_t *indptr,        \
+                size_t n, T *w, double *b, const int8_t *y,                          \
+                const intptr_t *order, size_t ahead, size_t near, size_t epochs)     \
+    {                                                                                \
+        size_t e, r, bad = 0;                                                        \
+        double bias = *b;                                                            \
+        for (e = 0; e < epochs; e++) {                                               \
+            if (order == NULL && ahead == 0 && near == 0) {                          \
+                for (r = 0; r < n; r++) {                                            \
+                    CSR_STEP(T, r)                                                   \
+                }                                                                    \
+                continue;                                                            \
+            }                                                                        \
+            for (r = 0; r < n; r++) {                                                \
+                const size_t i = order ? (size_t)order[r] : r;                       \
+                CSR_PREFETCH(T)                                                      \
+                CSR_STEP(T, i)                                                       \
+            }                                                                        \
+        }                                                                            \
+        *b = bias;                                                                   \
+        return bad;                                                                  \
+    }
+CSR_UPDATE(floor_csr_update_f64, double)
+CSR_UPDATE(floor_csr_update_f32, float)
+
+/* Gallant's (1990) pocket with ratchet, dense float32 rows, eta 1 with an
+ * intercept, no sample weights: the plain rule over `epochs` passes in the
+ * order given (NULL: in order), and each time the current weights' run of
+ * right rows first outlasts the pocket's, a count of the training rows
+ * they get right (y*a > 0), which stops as soon as the pocket can no
+ * longer be beaten (the ratchet only asks whether it is), and replaces the
+ * pocket when it is.  The pocket starts as the start weights w (zeros for
+ * a fit), scored once.  Less than a pocket fit does (no counters, no loss,
+ * no finiteness checks, no Ctrl-C): the floor of such a fit.  Returns the
+ * number of rescorings; *rows_scored gets the rows they read. */
+size_t floor_pocket_f32(const float *X, size_t n, size_t d, const int8_t *y,
+                        const intptr_t *order, size_t epochs, float *w, double *b,
+                        float *pw, double *pb, size_t *rows_scored)
+{
+    size_t e, r, q, rescores = 0, scored = 0, run = 0, pocket_run = 0, checked = 0;
+    size_t pocket_ok = 0, ok, wrong;
+    double bias = *b;
+    for (r = 0; r < n; r++) {
+        pocket_ok += (double)y[r] * (dot_f32(d, X + r * d, w) + bias) > 0.0;
+    }
+    for (q = 0; q < d; q++) {
+        pw[q] = w[q];
+    }
+    *pb = bias;
+    for (e = 0; e < epochs; e++) {
+        for (r = 0; r < n; r++) {
+            const size_t i = order ? (size_t)order[r] : r;
+            const float *x = X + i * d;
+            const double a = dot_f32(d, x, w) + bias;
+            if ((double)y[i] * a <= 0.0) {
+                const float step = (float)y[i];
+                for (q = 0; q < d; q++) {
+                    w[q] += step * x[q];
+                }
+                bias += (double)y[i];
+                run = 0;
+                checked = 0;
+                continue;
+            }
+            run++;
+            if (checked || run <= pocket_run) {
+                continue;
+            }
+            rescores++;
+            ok = wrong = 0;
+            for (q = 0; q < n; q++) {
+                const size_t j = order ? (size_t)order[q] : q;
+                if ((double)y[j] * (dot_f32(d, X + j * d, w) + bias) > 0.0) {
+                    ok++;
+                } else if (n - ++wrong <= pocket_ok) {
+                    q++;
+                    break;
+                }
+            }
+            scored += q;
+            if (ok > pocket_ok) {
+                for (q = 0; q < d; q++) {
+                    pw[q] = w[q];
+                }
+                *pb = bias;
+                pocket_ok = ok;
+                pocket_run = run;
+            }
+            checked = 1;
+        }
+    }
+    *b = bias;
+    *rows_scored = scored;
+    return rescores;
+}

@@ -12,7 +12,8 @@
  *
  * Returns stop, or the first k whose activation is not finite (*act gets it;
  * the row is not counted, nothing is updated from it): the caller tells NaN
- * or infinity in x_i from overflowed weights.
+ * or infinity in x_i from overflowed weights.  The _ordered loops also
+ * return at the first k with rows[k] != k (nothing done for it).
  *
  * The dot product is the scalar sparse dot of ptn_sparse_inline.h (the same
  * bits as the scalar level's sdot), or the level's own sdot through
@@ -81,7 +82,7 @@ typedef struct ptn_csr_online {
  */
 #define PTN_CSR_NEAR 2
 
-#define PTN_CSR_ONLINE(NAME, T, I, DOTFIELD, SDOT, SAXPY, SAXPY_ACC, PLAIN)          \
+#define PTN_CSR_ONLINE(NAME, T, I, DOTFIELD, SDOT, SAXPY, SAXPY_ACC, PLAIN, ORDERED) \
     PTN_INLINE size_t NAME(ptn_csr_online *s, size_t start, size_t stop, double *act) \
     {                                                                                \
         const T *val = (const T *)s->val;                                            \
@@ -100,11 +101,14 @@ typedef struct ptn_csr_online {
         double loss = 0.0, raw = 0.0;                                                \
         size_t k;                                                                    \
         for (k = start; k < stop; k++) {                                             \
-            const size_t i = (size_t)rows[k];                                        \
+            const size_t i = ORDERED ? k : (size_t)rows[k];                          \
+            if (ORDERED && (size_t)rows[k] != k) {                                   \
+                break;                                                               \
+            }                                                                        \
             const size_t lo = (size_t)ptr[i], m = (size_t)ptr[i + 1] - lo;           \
             double a, ya;                                                            \
             ptn_step st;                                                             \
-            if (ahead != 0 && k + ahead < n_rows) {                                  \
+            if (!ORDERED && ahead != 0 && k + ahead < n_rows) {                      \
                 const size_t r = (size_t)rows[k + ahead];                            \
                 const size_t rlo = (size_t)ptr[r], rm = (size_t)ptr[r + 1] - rlo;    \
                 if (k + 2 * ahead < n_rows) {                                        \
@@ -149,27 +153,34 @@ typedef struct ptn_csr_online {
         return k;                                                                    \
     }
 
-#define PTN_CSR_ONLINE_TYPES(SUFFIX, PLAIN)                                          \
+#define PTN_CSR_ONLINE_TYPES(SUFFIX, PLAIN, ORDERED)                                 \
     PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f32_i32, float, int32_t, dot_f32_i32,    \
                    ptn_sdot_f32_i32_inline, ptn_saxpy_f32_i32_inline,                \
-                   ptn_saxpy_f32_f64_i32_inline, PLAIN)                              \
+                   ptn_saxpy_f32_f64_i32_inline, PLAIN, ORDERED)                     \
     PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f32_i64, float, int64_t, dot_f32_i64,    \
                    ptn_sdot_f32_i64_inline, ptn_saxpy_f32_i64_inline,                \
-                   ptn_saxpy_f32_f64_i64_inline, PLAIN)                              \
+                   ptn_saxpy_f32_f64_i64_inline, PLAIN, ORDERED)                     \
     PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f64_i32, double, int32_t, dot_f64_i32,   \
                    ptn_sdot_f64_i32_inline, ptn_saxpy_f64_i32_inline,                \
-                   ptn_saxpy_f64_i32_inline, PLAIN)                                  \
+                   ptn_saxpy_f64_i32_inline, PLAIN, ORDERED)                         \
     PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f64_i64, double, int64_t, dot_f64_i64,   \
                    ptn_sdot_f64_i64_inline, ptn_saxpy_f64_i64_inline,                \
-                   ptn_saxpy_f64_i64_inline, PLAIN)
+                   ptn_saxpy_f64_i64_inline, PLAIN, ORDERED)
 
 /* Every case: sample weights, averaging, the level's gathering dot product. */
-PTN_CSR_ONLINE_TYPES(, 0)
+PTN_CSR_ONLINE_TYPES(, 0, 0)
 /* The plain rule, by far the commonest fit: no sample weights (s->sw NULL),
  * no averaging (s->U NULL), the inline dot product (s->dot_* NULL).  The
  * same code with those cases left out, which frees registers the loop
  * otherwise reloads from the stack in the chain of loads that follows a
  * mistake: a9a, 5 epochs in order, 2.9 -> 2.7 ms. */
-PTN_CSR_ONLINE_TYPES(_plain, 1)
+PTN_CSR_ONLINE_TYPES(_plain, 1, 0)
+/* The plain rule over rows that may be 0, 1, 2, ... (no prefetching): row k
+ * is read without going through rows[k], so that after a mistake the next
+ * row's loads start from its row pointers, one load fewer in the chain;
+ * rows[k] == k is checked on the side (a branch always predicted), and the
+ * loop returns at the first k where it is not, for the caller to go on with
+ * the general one.  a9a in order: 0.50 -> 0.44 ms an epoch. */
+PTN_CSR_ONLINE_TYPES(_plain_ordered, 1, 1)
 
 #endif /* PTN_CSR_ONLINE_H */

@@ -56,10 +56,12 @@ def linear_predict_index(X, W, b, n_threads=None, classes=None):
     ``linear_decision`` computes (the same operations), without writing
     them out.  The same errors as ``linear_decision``.
 
-    With `classes`, returns ``classes[index]`` instead: each thread picks
-    the indices of a block of its rows into a small buffer that stays in
-    its cache and takes their labels from there (no array of n indices to
-    write, fault in and read again)."""
+    With `classes`, returns ``classes[index]`` instead: the compiled loop
+    copies each row's label (the bytes of its class) where it picks the
+    class, on the threads that score the rows; labels that are Python
+    objects are taken from ``classes`` by blocks of rows instead, each
+    thread picking the indices of a block into a small buffer that stays in
+    its cache."""
     if n_threads is None:
         n_threads = available_threads()
     if W.dtype != X.dtype:
@@ -71,20 +73,30 @@ def linear_predict_index(X, W, b, n_threads=None, classes=None):
     if isinstance(X, CSRData):
         chunks = row_chunks(n, max(1, X.nnz // n) * k, n_threads)
 
-        def pick(lo, hi, index):
+        def pick(lo, hi, index, cls=None, labels=None):
             return _decision.predict_csr(X.data, X.indices, X.indptr, d, W, b, index,
-                                         np.empty(k), lo)
+                                         np.empty(k), lo, cls, labels)
     else:
         chunks = row_chunks(n, d * k, n_threads)
 
-        def pick(lo, hi, index):
-            return _decision.predict_dense(X[lo:hi], W, b, index, np.empty(k))
+        def pick(lo, hi, index, cls=None, labels=None):
+            return _decision.predict_dense(X[lo:hi], W, b, index, np.empty(k), cls, labels)
 
     if classes is None:
         out = np.empty(n, dtype=np.intp)
 
         def run(lo, hi):
             return pick(lo, hi, out[lo:hi])
+    elif not classes.dtype.hasobject and classes.dtype.itemsize > 0:
+        # the labels as rows of bytes: the loop copies them itself, without
+        # the GIL, instead of a take from classes_ after it
+        size = classes.dtype.itemsize
+        cls = np.ascontiguousarray(classes).view(np.uint8).reshape(len(classes), size)
+        out = np.empty(n, dtype=classes.dtype)
+        labels = out.view(np.uint8).reshape(n, size)
+
+        def run(lo, hi):
+            return pick(lo, hi, None, cls, labels[lo:hi])
     else:
         out = np.empty(n, dtype=classes.dtype)
 

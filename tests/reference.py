@@ -164,17 +164,29 @@ def minibatch_reference(X, y, *, batch_size, eta=1.0, max_iter=100, fit_intercep
 
 
 def multinomial_reference(X, t, k, *, eta=1.0, max_iter=100, fit_intercept=True, orders=None,
-                          margin=0.0, W0=None, b0=None):
+                          margin=0.0, W0=None, b0=None, pocket=False):
     """The multiclass perceptron (Collins 2002; Crammer and Singer 2003): one
     weight row per class; for a row of class t, r is the best other class;
     when a_t - a_r <= margin, w_t += eta x, w_r -= eta x.  Ties go to the
     lowest index when choosing r.  Starts from W0, b0 (zeros by default).
+    With `pocket`, Gallant's (1990) ratchet as in family_reference, a row
+    counting as right when its true class strictly wins.
     Returns (W, b, mistakes per epoch)."""
     X = np.asarray(X)
     n, d = X.shape
     W = np.zeros((k, d), dtype=X.dtype) if W0 is None else np.array(W0, dtype=X.dtype)
     b = np.zeros(k) if b0 is None else np.array(b0, dtype=np.float64)
     mistakes = []
+
+    def n_correct(W_, b_):
+        ok = 0
+        for i in range(n):
+            acts_ = [_activation(X[i], W_[j], b_[j]) for j in range(k)]
+            ok += acts_[t[i]] > max(acts_[j] for j in range(k) if j != t[i])
+        return ok
+
+    pocket_W, pocket_b = W.copy(), b.copy()
+    pocket_ok, pocket_run, run = (n_correct(W, b) if pocket else 0), 0, 0
     for epoch in range(max_iter):
         order = range(n) if orders is None else orders[epoch]
         m = u = 0
@@ -191,9 +203,18 @@ def multinomial_reference(X, t, k, *, eta=1.0, max_iter=100, fit_intercept=True,
                     b[t[i]] += eta
                     b[r] -= eta
                 u += 1
+                run = 0
+            else:
+                run += 1
+                if pocket and run > pocket_run:
+                    ok = n_correct(W, b)
+                    if ok > pocket_ok:
+                        pocket_W, pocket_b, pocket_ok, pocket_run = W.copy(), b.copy(), ok, run
         mistakes.append(m)
         if u == 0:
             break
+    if pocket:
+        return pocket_W, pocket_b, np.array(mistakes)
     return W, b, np.array(mistakes)
 
 

@@ -95,3 +95,53 @@ def test_fits_are_identical_at_every_level():
     for level in LEVELS[1:]:
         for dtype in ("float32", "float64"):
             assert results[level][dtype] == first[dtype], level
+
+
+POCKET = """
+import json, numpy as np, perceptron, warnings
+from perceptron import Perceptron
+from perceptron._core.online import shuffled_orders
+from perceptron._validation import check_random_seed
+from reference import family_reference
+try:
+    import scipy.sparse as sp
+except ImportError:
+    sp = None
+warnings.simplefilter("ignore")
+rng = np.random.default_rng(5)
+out = {"level": perceptron.simd_info()["level"], "failed": [], "checked": 0}
+for dtype in ("float32", "float64"):
+    # noisy labels: many runs outlast the pocket's, most candidates lose
+    # (the count stops early), some win
+    X = rng.integers(-4, 5, size=(240, 19)).astype(dtype)
+    t = X @ rng.integers(-3, 4, size=19) > 0
+    flip = rng.random(240) < 0.2
+    t[flip] = ~t[flip]
+    y = np.where(t, 1, -1)
+    for weighted in (False, True):
+        sw = rng.integers(1, 4, size=240).astype(float) if weighted else None
+        for shuffle in (False, True):
+            orders = shuffled_orders(240, 8, check_random_seed(4)) if shuffle else None
+            w, b, mistakes, _, _ = family_reference(X, y, max_iter=8, pocket=True, orders=orders,
+                                                    sample_weight=sw)
+            for sparse in ((False, True) if sp is not None else (False,)):
+                Xf = sp.csr_matrix(X) if sparse else X
+                m = Perceptron(pocket=True, max_iter=8, tol=None, shuffle=shuffle,
+                               random_state=4).fit(Xf, y, sample_weight=sw)
+                out["checked"] += 1
+                if not (np.array_equal(m.coef_[0], w) and m.intercept_[0] == b
+                        and np.array_equal(m.mistakes_, mistakes)):
+                    out["failed"].append([dtype, weighted, shuffle, sparse])
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_pocket_equals_gallant_reference_at_every_level(level):
+    # the ratchet's counts (dense rows through the level's scan, stopping
+    # once the pocket cannot be beaten) against the reference's full counts
+    pytest.importorskip("scipy")  # the child fits CSR rows too
+    res = json.loads(run_python(POCKET, simd=level)[0])
+    assert res["level"] == level
+    assert res["checked"] == 16
+    assert res["failed"] == []

@@ -96,6 +96,24 @@ def test_pocket_equals_gallant_reference(shuffle, rng):
     np.testing.assert_array_equal(m.mistakes_, mistakes)
 
 
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("shuffle", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_multinomial_pocket_equals_gallant_reference(dtype, shuffle, sparse, rng):
+    # noisy classes: many candidates, most of whose counts stop early
+    X, t = integer_data(rng, 120, 6, k=3, noise=0.3, dtype=dtype)
+    Xf = X
+    if sparse:
+        Xf = pytest.importorskip("scipy.sparse").csr_matrix(X)
+    m = quiet(Perceptron(pocket=True, multiclass="multinomial", max_iter=6, shuffle=shuffle,
+                         random_state=2), Xf, t)
+    orders = shuffled_orders(len(t), 6, check_random_seed(2)) if shuffle else None
+    W, b, mistakes = multinomial_reference(X, t, 3, max_iter=6, orders=orders, pocket=True)
+    np.testing.assert_array_equal(m.coef_, W)
+    np.testing.assert_array_equal(m.intercept_, b)
+    np.testing.assert_array_equal(m.mistakes_, mistakes)
+
+
 def test_pocket_is_never_worse_than_its_start_and_beats_last_weights(rng):
     X, t = integer_data(rng, 400, 8, noise=0.25)
     plain = quiet(Perceptron(max_iter=30, random_state=1), X, t)

@@ -69,3 +69,72 @@ def test_labels_taken_per_thread_equal_classes_of_the_indices(rng, threads, monk
     index = linear_predict_index(X, W, np.zeros(3), threads)
     np.testing.assert_array_equal(linear_predict_index(X, W, np.zeros(3), threads, classes),
                                   classes[index])
+
+
+CLASS_ARRAYS = {
+    "int8": np.array([-3, 5, 7], dtype=np.int8),
+    "int16": np.array([-300, 5, 7000], dtype=np.int16),
+    "int64": np.array([-(2**40), 5, 2**62], dtype=np.int64),
+    "float64": np.array([-0.5, 1.5, np.pi]),
+    "bool": np.array([False, True, True]),
+    "U1": np.array(["a", "b", "c"]),
+    "U3": np.array(["no", "yes", "may"]),
+    "U5": np.array(["alpha", "b", "gamma"]),
+    "S7": np.array([b"x", b"longest", b"mid"]),
+    "big-endian int32": np.array([1, -2, 3], dtype=">i4"),
+    "datetime64": np.array(["2001-01-01", "2002-02-02", "2003-03-03"], dtype="datetime64[D]"),
+    "structured": np.array([(1, 2.0), (3, 4.0), (5, 6.0)], dtype=[("a", "i2"), ("b", "f8")]),
+    "object": np.array(["ant", 2, None], dtype=object),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLASS_ARRAYS))
+@pytest.mark.parametrize("k", [1, 3])
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_labels_copied_by_the_loop_equal_classes_of_the_indices(name, k, sparse, threads, rng,
+                                                                 monkeypatch):
+    # the loop copies the bytes of each row's class (every dtype without
+    # Python objects); object labels are taken from classes after it
+    from perceptron import _parallel
+
+    monkeypatch.setattr(_parallel, "PARALLEL_MIN_WORK", 1)
+    classes = CLASS_ARRAYS[name][:2 if k == 1 else 3]
+    X = rng.standard_normal((41, 5))
+    W = np.eye(k, 5) + 0.01 * rng.standard_normal((k, 5))  # every class wins some rows
+    b = np.zeros(k)
+    if sparse:
+        sp = pytest.importorskip("scipy.sparse")
+        X[np.abs(X) < 0.3] = 0.0
+        X = sp.csr_matrix(X)
+    Xc = check_X(X, accept_sparse=True)
+    index = linear_predict_index(Xc, W, b, threads)
+    got = linear_predict_index(Xc, W, b, threads, classes)
+    assert got.dtype == classes.dtype
+    np.testing.assert_array_equal(got, classes[index])
+    assert set(index.tolist()) == set(range(len(classes)))
+
+
+def test_compiled_pickers_refuse_labels_that_do_not_fit():
+    from perceptron._core import decision
+
+    X = np.ones((4, 3))
+    W = np.ones((1, 3))
+    b = np.zeros(1)
+    cls = np.zeros((2, 8), dtype=np.uint8)
+    with pytest.raises(ValueError, match="inconsistent shapes"):  # one row of weights: 2 classes
+        decision.predict_dense(X, W, b, None, np.empty(1), cls[:1], np.empty((4, 8), np.uint8))
+    with pytest.raises(ValueError, match="inconsistent shapes"):  # rows of other widths
+        decision.predict_dense(X, W, b, None, np.empty(1), cls, np.empty((4, 4), np.uint8))
+    with pytest.raises(ValueError, match="inconsistent shapes"):  # fewer labels than rows
+        decision.predict_dense(X, W, b, None, np.empty(1), cls, np.empty((3, 8), np.uint8))
+    with pytest.raises(ValueError, match="inconsistent shapes"):  # neither index nor labels
+        decision.predict_dense(X, W, b, None, np.empty(1))
+    sp = pytest.importorskip("scipy.sparse")
+    A = sp.csr_matrix(X)
+    with pytest.raises(ValueError, match="inconsistent shapes"):
+        decision.predict_csr(A.data, A.indices, A.indptr, 3, np.ones((3, 3)), np.zeros(3), None,
+                             np.empty(3), 0, cls, np.empty((4, 8), np.uint8))
+    with pytest.raises(ValueError, match="out of range"):
+        decision.predict_csr(A.data, A.indices, A.indptr, 3, W, b, None, np.empty(1), 1, cls,
+                             np.empty((4, 8), np.uint8))

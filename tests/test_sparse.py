@@ -629,3 +629,44 @@ def test_fit_stream_of_sparse_chunks_equals_dense_fit():
                                                               classes=np.unique(y))
     assert_same(dense, stream)
     assert snapshot(A) == before
+
+
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("order", ["identity", "identity then shuffled", "gap", "reversed",
+                                   "identity prefix of a subset"])
+def test_csr_epoch_in_order_then_not_equals_reference(order, dtype, index_dtype):
+    # rows a call does not shuffle are read as 0, 1, 2, ... while rows[k] == k
+    # (csrc/ptn_csr_online.h, the _ordered loops); from the first k where
+    # they are not, the general loop goes on: the same steps as the rule
+    from perceptron._core.online import LoopParams, run_epochs
+    from perceptron._state import OnlineState
+    from reference import family_reference
+
+    rng = np.random.default_rng(11)
+    X = rng.integers(-3, 4, size=(60, 7)).astype(dtype)
+    X[rng.random(X.shape) < 0.4] = 0
+    y = np.where(X @ rng.integers(-2, 3, size=7) + rng.integers(-2, 3, size=60) > 0, 1, -1)
+    rows = {"identity": np.arange(60),
+            "identity then shuffled": np.r_[np.arange(25), 25 + rng.permutation(35)],
+            "gap": np.r_[np.arange(20), np.arange(21, 60)],
+            "reversed": np.arange(60)[::-1],
+            "identity prefix of a subset": np.r_[np.arange(30), rng.choice(np.arange(30, 60), 12,
+                                                                           replace=False)],
+            }[order].astype(np.intp)
+    A = sp.csr_matrix(X)
+    A = sp.csr_matrix((A.data, A.indices.astype(index_dtype), A.indptr.astype(index_dtype)),
+                      shape=A.shape)
+    state = OnlineState(1, 7, dtype, multinomial=False, average=False, pocket=False,
+                        batch_size=None, seed=0)
+    state.rows = rows.copy()
+    params = LoopParams(eta=1.0, margin=0.0, fit_intercept=True, shuffle=False, average=False,
+                        pocket=False, stop_when_converged=False)
+    res = run_epochs(state, A, y.astype(np.int8), None, params, 4)
+    w, b, mistakes, updates, _ = family_reference(X, y, max_iter=4, orders=[rows] * 4,
+                                                  stop_when_converged=False)
+    np.testing.assert_array_equal(state.W[0], w)
+    assert state.b[0] == b
+    np.testing.assert_array_equal(res["mistakes"], mistakes)
+    np.testing.assert_array_equal(res["updates"], updates)
+    np.testing.assert_array_equal(state.rows, rows)

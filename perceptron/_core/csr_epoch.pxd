@@ -46,28 +46,46 @@ cdef extern from "ptn_csr_online.h" nogil:
     size_t ptn_csr_online_plain_f32_i64(ptn_csr_online *s, size_t start, size_t stop, double *act)
     size_t ptn_csr_online_plain_f64_i32(ptn_csr_online *s, size_t start, size_t stop, double *act)
     size_t ptn_csr_online_plain_f64_i64(ptn_csr_online *s, size_t start, size_t stop, double *act)
+    size_t ptn_csr_online_plain_ordered_f32_i32(ptn_csr_online *s, size_t start, size_t stop,
+                                                double *act)
+    size_t ptn_csr_online_plain_ordered_f32_i64(ptn_csr_online *s, size_t start, size_t stop,
+                                                double *act)
+    size_t ptn_csr_online_plain_ordered_f64_i32(ptn_csr_online *s, size_t start, size_t stop,
+                                                double *act)
+    size_t ptn_csr_online_plain_ordered_f64_i64(ptn_csr_online *s, size_t start, size_t stop,
+                                                double *act)
 
 
 cdef inline size_t _csr_online(const Rows *R, ptn_csr_online *C, const floating *w, size_t k,
-                               size_t stop, double *act, bint plain) noexcept nogil:
-    """ptn_csr_online[_plain]_<type>_<index> (csrc/ptn_csr_online.h) for
-    these rows; the plain one when C has no sample weights, no averaging
-    and no gathering dot product."""
+                               size_t stop, double *act, bint plain, bint ordered) noexcept nogil:
+    """ptn_csr_online[_plain[_ordered]]_<type>_<index> (csrc/ptn_csr_online.h)
+    for these rows; the plain one when C has no sample weights, no averaging
+    and no gathering dot product, and its ordered one for rows not
+    prefetched that may be 0, 1, 2, ... (it returns at the first k with
+    rows[k] != k, for the caller to go on with the other)."""
     if Rows is CsrRows32:
         if floating is float:
+            if plain and ordered:
+                return ptn_csr_online_plain_ordered_f32_i32(C, k, stop, act)
             if plain:
                 return ptn_csr_online_plain_f32_i32(C, k, stop, act)
             return ptn_csr_online_f32_i32(C, k, stop, act)
         else:
+            if plain and ordered:
+                return ptn_csr_online_plain_ordered_f64_i32(C, k, stop, act)
             if plain:
                 return ptn_csr_online_plain_f64_i32(C, k, stop, act)
             return ptn_csr_online_f64_i32(C, k, stop, act)
     elif Rows is CsrRows64:
         if floating is float:
+            if plain and ordered:
+                return ptn_csr_online_plain_ordered_f32_i64(C, k, stop, act)
             if plain:
                 return ptn_csr_online_plain_f32_i64(C, k, stop, act)
             return ptn_csr_online_f32_i64(C, k, stop, act)
         else:
+            if plain and ordered:
+                return ptn_csr_online_plain_ordered_f64_i64(C, k, stop, act)
             if plain:
                 return ptn_csr_online_plain_f64_i64(C, k, stop, act)
             return ptn_csr_online_f64_i64(C, k, stop, act)
@@ -86,7 +104,7 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
     cdef double a = 0.0
     cdef ptn_csr_online C
     cdef const ptn_simd *scalar = sparse_dot_kernels(0)
-    cdef bint gather, plain
+    cdef bint gather, plain, ordered
     if Rows is DenseRows:
         return 0
     else:
@@ -118,6 +136,10 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
         C.dot_f64_i32 = R.dotk.sdot_f64_i32 if gather else NULL
         C.dot_f64_i64 = R.dotk.sdot_f64_i64 if gather else NULL
         plain = not gather and C.sw == NULL and C.U == NULL
+        # rows that this call does not permute are most often 0, 1, 2, ...:
+        # the ordered kernel reads row k itself and checks rows[k] == k on
+        # the side, out of the chain of loads that follows a mistake
+        ordered = D.in_order and ahead == 0
         k = 0
         while k < n:
             stop = min(n, k + max(countdown[0], 1))
@@ -126,13 +148,18 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
             C.updates = 0
             C.loss = 0.0
             C.raw_loss = 0.0
-            j = <Py_ssize_t>_csr_online(R, &C, w, <size_t>k, <size_t>stop, &a, plain)
+            j = <Py_ssize_t>_csr_online(R, &C, w, <size_t>k, <size_t>stop, &a, plain, ordered)
             M.counters[C_STEPS] = C.steps
             E.mistakes += C.mistakes
             E.updates += C.updates
             E.loss += C.loss
             E.raw_loss += C.raw_loss
             countdown[0] -= j - k
+            if ordered and j < stop and D.rows[j] != j:
+                # not 0, 1, 2, ... from here: the kernel that reads rows[]
+                ordered = False
+                k = j
+                continue
             if j < stop:
                 i = D.rows[j]
                 _set_nonfinite(R, i, w, E)

@@ -15,11 +15,14 @@ def decision_csr(data: npt.NDArray[np.floating], indices: npt.NDArray[np.signedi
                  rows: Optional[npt.NDArray[np.intp]] = ...) -> None: ...
 
 def predict_dense(X: npt.NDArray[np.floating], W: npt.NDArray[np.floating],
-                  b: npt.NDArray[np.float64], index: npt.NDArray[np.intp],
-                  scratch: npt.NDArray[np.float64]) -> tuple[int, int]: ...
+                  b: npt.NDArray[np.float64], index: npt.NDArray[np.intp] | None,
+                  scratch: npt.NDArray[np.float64],
+                  classes: npt.NDArray[np.uint8] | None = ...,
+                  labels: npt.NDArray[np.uint8] | None = ...) -> tuple[int, int]: ...
 
 def predict_csr(data: npt.NDArray[np.floating], indices: npt.NDArray[np.signedinteger],
                 indptr: npt.NDArray[np.signedinteger], n_features: int,
                 W: npt.NDArray[np.floating], b: npt.NDArray[np.float64],
-                index: npt.NDArray[np.intp], scratch: npt.NDArray[np.float64],
-                start: int = ...) -> tuple[int, int]: ...
+                index: npt.NDArray[np.intp] | None, scratch: npt.NDArray[np.float64],
+                start: int = ..., classes: npt.NDArray[np.uint8] | None = ...,
+                labels: npt.NDArray[np.uint8] | None = ...) -> tuple[int, int]: ...

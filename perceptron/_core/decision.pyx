@@ -13,6 +13,7 @@ import numpy as np
 from cython cimport floating
 from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport int32_t, int64_t
+from libc.string cimport memcpy
 
 from perceptron.simd cimport ptn_simd, active_simd, kdot
 from perceptron._core.rows cimport (Rows, CsrRows32, CsrRows64, csr_rows, row_dot,
@@ -122,11 +123,12 @@ cdef inline Py_ssize_t _pick(const double *a, Py_ssize_t k, Py_ssize_t *nonfinit
     cdef Py_ssize_t j, best = 0
     cdef double v, top = a[0]
     if k == 1:
-        if not (top - top == 0.0):
-            nonfinite[0] += 1
-            if top != top:
-                nan[0] += 1
-        return 1 if top > 0.0 else 0
+        # without branches: the class of a row is as hard to predict for the
+        # processor as for the model, and a mispredicted branch a row cost
+        # predict 5-10% of its time (200,000 x 200, two classes)
+        nonfinite[0] += <Py_ssize_t>(not (top - top == 0.0))
+        nan[0] += <Py_ssize_t>(top != top)
+        return <Py_ssize_t>(top > 0.0)
     for j in range(k):
         v = a[j]
         if not (v - v == 0.0):
@@ -145,72 +147,158 @@ cdef inline Py_ssize_t _pick(const double *a, Py_ssize_t k, Py_ssize_t *nonfinit
     return best
 
 
+cdef inline void _put_label(const unsigned char *classes, Py_ssize_t size, Py_ssize_t j,
+                            unsigned char *dst) noexcept nogil:
+    """The `size` bytes of class j to dst: the label itself, copied where the
+    row's class is picked (fixed sizes inline, the common dtypes' widths)."""
+    cdef const unsigned char *src = classes + j * size
+    if size == 8:
+        memcpy(dst, src, 8)
+    elif size == 4:
+        memcpy(dst, src, 4)
+    elif size == 1:
+        memcpy(dst, src, 1)
+    elif size == 12:
+        memcpy(dst, src, 12)
+    elif size == 16:
+        memcpy(dst, src, 16)
+    else:
+        memcpy(dst, src, <size_t>size)
+
+
+cdef int _check_labels(Py_ssize_t n, Py_ssize_t k, index, const unsigned char[:, ::1] classes,
+                       unsigned char[:, ::1] labels, name) except -1:
+    """index (n,), or classes (one row of bytes a class: 2 for one row of
+    weights, else k) and labels (n rows as wide): where the picks go."""
+    if classes is None and labels is None:
+        if index is None or index.shape[0] != n:
+            raise ValueError(f"{name}: inconsistent shapes")
+        return 0
+    if classes is None or labels is None or labels.shape[0] != n or \
+            labels.shape[1] != classes.shape[1] or classes.shape[0] < (2 if k == 1 else k):
+        raise ValueError(f"{name}: inconsistent shapes")
+    return 0
+
+
 def predict_dense(const floating[:, ::1] X, const floating[:, ::1] W, const double[::1] b,
-                  Py_ssize_t[::1] index, double[::1] scratch):
+                  Py_ssize_t[::1] index, double[::1] scratch,
+                  const unsigned char[:, ::1] classes=None, unsigned char[:, ::1] labels=None):
     """index[i] = the class of row i of X (see _pick), from the activations
     decision_dense computes, the same operations in the same order; scratch
-    holds one row's k activations.  Returns (non-finite activations, NaNs)
-    for the caller to raise on."""
+    holds one row's k activations.  With `classes` (the bytes of each class
+    label, one row a class) and `labels` (n rows as wide), the label itself
+    goes to labels[i] instead, in the same loop (index may be None).
+    Returns (non-finite activations, NaNs) for the caller to raise on."""
     cdef const ptn_simd *K = active_simd()
-    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], k = W.shape[0], r, j
-    cdef Py_ssize_t nonfinite = 0, nan = 0
+    cdef Py_ssize_t n = X.shape[0], d = X.shape[1], k = W.shape[0], r, j, c
+    cdef Py_ssize_t nonfinite = 0, nan = 0, size = 0
     cdef size_t row_bytes = <size_t>d * sizeof(floating)
     cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
     cdef double *a
-    if W.shape[1] != d or b.shape[0] != k or index.shape[0] != n or scratch.shape[0] < k:
+    cdef const unsigned char *cls = NULL
+    cdef unsigned char *lab = NULL
+    cdef Py_ssize_t *idx = NULL
+    if W.shape[1] != d or b.shape[0] != k or scratch.shape[0] < k:
         raise ValueError("predict_dense: inconsistent shapes")
+    _check_labels(n, k, index, classes, labels, "predict_dense")
     if n == 0:
         return 0, 0
     if d == 0:
         raise ValueError("predict_dense: X has no features")
     a = &scratch[0]
+    if labels is not None:
+        size = labels.shape[1]
+        if size == 0:
+            return _predict_dense_count(X, W, b, scratch)
+        cls = &classes[0, 0]
+        lab = &labels[0, 0]
+    else:
+        idx = &index[0]
     with nogil:
         for r in range(n):
             if r + ahead < n:
                 ptn_prefetch_range(&X[r + ahead, 0], row_bytes)
             for j in range(k):
                 a[j] = kdot(K, d, &X[r, 0], &W[j, 0]) + b[j]
-            index[r] = _pick(a, k, &nonfinite, &nan)
+            c = _pick(a, k, &nonfinite, &nan)
+            if lab != NULL:
+                _put_label(cls, size, c, lab + r * size)
+            else:
+                idx[r] = c
     return nonfinite, nan
+
+
+def _predict_dense_count(const floating[:, ::1] X, const floating[:, ::1] W, const double[::1] b,
+                         double[::1] scratch):
+    """Labels of no bytes (dtype 'U0'): nothing to write, the checks still run."""
+    cdef Py_ssize_t[::1] index = np.empty(X.shape[0], dtype=np.intp)
+    return predict_dense(X, W, b, index, scratch)
 
 
 cdef void _predict_rows(const Rows *R, const floating *W, const double *b, Py_ssize_t k,
                         Py_ssize_t d, Py_ssize_t start, Py_ssize_t n, double *a,
-                        Py_ssize_t *index, Py_ssize_t *nonfinite,
+                        Py_ssize_t *index, const unsigned char *cls, Py_ssize_t size,
+                        unsigned char *lab, Py_ssize_t *nonfinite,
                         Py_ssize_t *nan) noexcept nogil:
     cdef const ptn_simd *K = active_simd()
-    cdef Py_ssize_t r, j
+    cdef Py_ssize_t r, j, c
     for r in range(n):
         for j in range(k):
             a[j] = row_dot(R, K, start + r, W + j * d) + b[j]
-        index[r] = _pick(a, k, nonfinite, nan)
+        c = _pick(a, k, nonfinite, nan)
+        if lab != NULL:
+            _put_label(cls, size, c, lab + r * size)
+        else:
+            index[r] = c
 
 
 def predict_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features,
                 const floating[:, ::1] W, const double[::1] b, Py_ssize_t[::1] index,
-                double[::1] scratch, Py_ssize_t start=0):
+                double[::1] scratch, Py_ssize_t start=0,
+                const unsigned char[:, ::1] classes=None, unsigned char[:, ::1] labels=None):
     """predict_dense for the CSR rows start, start + 1, ... (as decision_csr
-    scores them); index's length is the number of rows."""
+    scores them); the number of rows is the length of index (of labels when
+    classes and labels are given)."""
     cdef CsrRows32 R32
     cdef CsrRows64 R64
-    cdef Py_ssize_t n = index.shape[0], k = W.shape[0], n_rows = indptr.shape[0] - 1
-    cdef Py_ssize_t nonfinite = 0, nan = 0
+    cdef Py_ssize_t n, k = W.shape[0], n_rows = indptr.shape[0] - 1
+    cdef Py_ssize_t nonfinite = 0, nan = 0, size = 0
     cdef const floating *val = NULL
+    cdef const unsigned char *cls = NULL
+    cdef unsigned char *lab = NULL
+    cdef Py_ssize_t *idx = NULL
+    cdef Py_ssize_t[::1] own
+    if labels is not None:
+        n = labels.shape[0]
+    elif index is not None:
+        n = index.shape[0]
+    else:
+        raise ValueError("predict_csr: inconsistent shapes")
     if W.shape[1] != n_features or b.shape[0] != k or scratch.shape[0] < k:
         raise ValueError("predict_csr: inconsistent shapes")
+    _check_labels(n, k, index, classes, labels, "predict_csr")
     if start < 0 or start + n > n_rows:
         raise ValueError("predict_csr: the rows to score are out of range")
     if n == 0:
         return 0, 0
     if data.shape[0]:
         val = &data[0]
+    if labels is not None and labels.shape[1] != 0:
+        size = labels.shape[1]
+        cls = &classes[0, 0]
+        lab = &labels[0, 0]
+    elif labels is not None:  # labels of no bytes: the picks go nowhere
+        own = np.empty(n, dtype=np.intp)
+        idx = &own[0]
+    else:
+        idx = &index[0]
     if csr_rows(&R32, &R64, val, indices, indptr, n_features,
                 <size_t>n_features * sizeof(floating)):
         with nogil:
             _predict_rows(&R32, &W[0, 0], &b[0], k, n_features, start, n, &scratch[0],
-                          &index[0], &nonfinite, &nan)
+                          idx, cls, size, lab, &nonfinite, &nan)
     else:
         with nogil:
             _predict_rows(&R64, &W[0, 0], &b[0], k, n_features, start, n, &scratch[0],
-                          &index[0], &nonfinite, &nan)
+                          idx, cls, size, lab, &nonfinite, &nan)
     return nonfinite, nan

@@ -12,9 +12,9 @@ from libc.stddef cimport ptrdiff_t
 from libc.string cimport memcpy
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron.simd cimport ptn_simd, ptn_rng
+from perceptron.simd cimport ptn_simd, ptn_rng, ptn_scan
 from perceptron._core.prefetch cimport rows_ahead
-from perceptron._core.rows cimport Rows, row_dot, row_bytes, row_finite, max_ahead
+from perceptron._core.rows cimport Rows, DenseRows, row_dot, row_bytes, row_finite, max_ahead
 
 cdef extern from "ptn_update.h" nogil:
     # the rule (csrc/ptn_update.h documents it)
@@ -119,6 +119,7 @@ cdef struct Data:
     const double *sw            # sample weights, or NULL for all ones
     ptrdiff_t *rows             # the rows to visit, permuted in place when shuffling
     Py_ssize_t n_rows
+    bint in_order               # the call does not permute rows (they may be 0, 1, 2, ...)
     volatile uint8_t *stop      # raised by another thread to cancel
 
 
@@ -174,25 +175,81 @@ cdef inline void _after_update_pocket(Model *M) noexcept nogil:
     M.counters[C_POCKET_CHECKED] = 0
 
 
+cdef inline Py_ssize_t _ahead(const Rows *R, const Data *D, const floating *W) noexcept nogil:
+    """How many positions ahead to prefetch a row: n_rows (never) for data
+    that stays in cache."""
+    return rows_ahead(D.n_rows, row_bytes(R, D.n, W), max_ahead(R))
+
+
 cdef inline double _training_score_binary(const Rows *R, const Data *D, const floating *w, double b,
-                                   const ptn_simd *K) noexcept nogil:
-    """Weighted count of the training rows that w, b classify right (y*a > 0)."""
-    cdef Py_ssize_t k
+                                          const ptn_simd *K, double bound) noexcept nogil:
+    """Weighted count of the training rows that w, b classify right (y*a > 0).
+
+    Unweighted (D.sw NULL), the count stops as soon as the rows found wrong
+    leave at most `bound` rows that could still be right, and returns the
+    rows right so far (<= bound): the ratchet only asks whether the count
+    beats the pocket's, and integer counts in double are exact, so the
+    answer is the same (-HUGE_VAL: always the whole count).  Dense rows are
+    read by the level's scan (csrc/ptn_scan.h, with margin 0: it stops at
+    each row with y*a <= 0 or not finite), inlined dot product and prefetch
+    included; the rows it stops at are tested again here as before, so an
+    activation of +inf with y = +1 still counts as right."""
+    cdef Py_ssize_t n = D.n_rows, k = 0, j, r, wrong = 0
+    cdef Py_ssize_t ahead
     cdef ptrdiff_t i
-    cdef double score = 0.0, a
-    for k in range(D.n_rows):
-        i = D.rows[k]
-        a = row_dot(R, K, i, w) + b
-        if D.y[i] * a > 0.0:
-            score += _weight(D, i)
+    cdef double score = 0.0, a = 0.0
+    cdef ptn_scan S
+    if Rows is DenseRows:
+        ahead = _ahead(R, D, w)
+        S.X = R.X
+        S.d = <size_t>D.d
+        S.rows = D.rows
+        S.n_rows = <size_t>n
+        S.ahead = 0 if ahead >= n else <size_t>ahead
+        S.y = D.y
+        S.w = w
+        S.b = b
+        S.margin = 0.0
+        while k < n:
+            if floating is float:
+                j = <Py_ssize_t>K.scan_f32(&S, <size_t>k, <size_t>n, &a)
+            else:
+                j = <Py_ssize_t>K.scan_f64(&S, <size_t>k, <size_t>n, &a)
+            if D.sw == NULL:
+                score += <double>(j - k)
+            else:
+                for r in range(k, j):
+                    score += D.sw[D.rows[r]]
+            if j >= n:
+                break
+            i = D.rows[j]
+            if D.y[i] * a > 0.0:
+                score += _weight(D, i)
+            else:
+                wrong += 1
+                if D.sw == NULL and <double>(n - wrong) <= bound:
+                    return score
+            k = j + 1
+    else:
+        for k in range(n):
+            i = D.rows[k]
+            a = row_dot(R, K, i, w) + b
+            if D.y[i] * a > 0.0:
+                score += _weight(D, i)
+            else:
+                wrong += 1
+                if D.sw == NULL and <double>(n - wrong) <= bound:
+                    return score
     return score
 
 
 cdef inline double _training_score_multi(const Rows *R, const Data *D, const floating *W,
-                                  const double *b, Py_ssize_t k_classes,
-                                  const ptn_simd *K) noexcept nogil:
-    """Weighted count of the training rows whose true class strictly wins."""
-    cdef Py_ssize_t k, j
+                                         const double *b, Py_ssize_t k_classes,
+                                         const ptn_simd *K, double bound) noexcept nogil:
+    """Weighted count of the training rows whose true class strictly wins;
+    stops early as _training_score_binary does (unweighted, once `bound`
+    cannot be beaten)."""
+    cdef Py_ssize_t k, j, wrong = 0
     cdef ptrdiff_t i
     cdef double score = 0.0, at, best
     for k in range(D.n_rows):
@@ -204,6 +261,10 @@ cdef inline double _training_score_multi(const Rows *R, const Data *D, const flo
                 best = max(best, row_dot(R, K, i, W + j * D.d) + b[j])
         if at > best:
             score += _weight(D, i)
+        else:
+            wrong += 1
+            if D.sw == NULL and <double>(D.n_rows - wrong) <= bound:
+                return score
     return score
 
 
@@ -213,9 +274,9 @@ cdef inline void _pocket_ratchet(const Rows *R, const floating *W, const Data *D
     pocket's replace it only if they classify more of the training set right."""
     cdef double score
     if multinomial:
-        score = _training_score_multi(R, D, W, M.b, M.k, K)
+        score = _training_score_multi(R, D, W, M.b, M.k, K, M.pocket_score[0])
     else:
-        score = _training_score_binary(R, D, W, M.b[0], K)
+        score = _training_score_binary(R, D, W, M.b[0], K, M.pocket_score[0])
     if score > M.pocket_score[0]:
         memcpy(M.PW, M.W, <size_t>(M.k * M.d) * sizeof(floating))
         memcpy(M.pb, M.b, <size_t>M.k * sizeof(double))
@@ -248,7 +309,3 @@ cdef inline void _pocket_step_correct(const Rows *R, const floating *W, const Da
         _pocket_ratchet(R, W, D, M, multinomial, K)
 
 
-cdef inline Py_ssize_t _ahead(const Rows *R, const Data *D, const floating *W) noexcept nogil:
-    """How many positions ahead to prefetch a row: n_rows (never) for data
-    that stays in cache."""
-    return rows_ahead(D.n_rows, row_bytes(R, D.n, W), max_ahead(R))

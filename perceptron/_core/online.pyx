@@ -574,6 +574,9 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
                                            "sample_weight")
         if shape[0] < n:
             raise ValueError(f"run_epochs: {shape[0]} sample weights for {n} rows")
+    # rows this call does not shuffle: the CSR epoch reads them in order
+    # while rows[k] == k (csrc/ptn_csr_online.h)
+    D.in_order = not P.shuffle or P.keep_order
     D.stop = NULL
     if stop_flag is not None:
         D.stop = <uint8_t *>buffer_data(stop_flag, BUF_UNSIGNED, 1, 1, True, shape, "stop_flag")
@@ -688,6 +691,7 @@ cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     D.d = d
     D.rows = &rows[0]
     D.n_rows = rows.shape[0]
+    D.in_order = False
     D.sw = NULL
     D.y = NULL
     D.t = NULL
@@ -698,12 +702,12 @@ cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
         t = labels
         D.t = &t[0]
         with nogil:
-            score = _training_score_multi(R, &D, &W[0, 0], &b[0], W.shape[0], K)
+            score = _training_score_multi(R, &D, &W[0, 0], &b[0], W.shape[0], K, -HUGE_VAL)
     else:
         y = labels
         D.y = &y[0]
         with nogil:
-            score = _training_score_binary(R, &D, &W[0, 0], b[0], K)
+            score = _training_score_binary(R, &D, &W[0, 0], b[0], K, -HUGE_VAL)
     return score
 
 

@@ -205,6 +205,7 @@ cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] tar
         D.sw = &sw[0]
     D.rows = <ptrdiff_t *>&rows[0]  # read, never written
     D.n_rows = rows.shape[0]
+    D.in_order = False
     D.stop = NULL
     if stop_flag is not None:
         stop = stop_flag
