@@ -285,6 +285,12 @@ DENSE(floor_dense_f32, float, dot_f32)
  * float32-accumulator floor above.
  */
 #if defined(__AVX512F__)
+/* the high 8 floats, with AVX-512F alone (extractf32x8 needs DQ) */
+static inline __m256 hi256(__m512 v)
+{
+    return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+}
+
 static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
 {
     __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
@@ -296,22 +302,22 @@ static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
         p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 32), _mm512_loadu_ps(w + i + 32), p);
         p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 48), _mm512_loadu_ps(w + i + 48), p);
         a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
-        a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(_mm512_extractf32x8_ps(p, 1)));
+        a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(hi256(p)));
     }
     for (; i + 16 <= n; i += 16) {
         __m512 xv = _mm512_loadu_ps(x + i), wv = _mm512_loadu_ps(w + i);
         t0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xv)),
                              _mm512_cvtps_pd(_mm512_castps512_ps256(wv)), t0);
-        t1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_extractf32x8_ps(xv, 1)),
-                             _mm512_cvtps_pd(_mm512_extractf32x8_ps(wv, 1)), t1);
+        t1 = _mm512_fmadd_pd(_mm512_cvtps_pd(hi256(xv)),
+                             _mm512_cvtps_pd(hi256(wv)), t1);
     }
     if (i < n) {
         __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
         __m512 xv = _mm512_maskz_loadu_ps(m, x + i), wv = _mm512_maskz_loadu_ps(m, w + i);
         t0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xv)),
                              _mm512_cvtps_pd(_mm512_castps512_ps256(wv)), t0);
-        t1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_extractf32x8_ps(xv, 1)),
-                             _mm512_cvtps_pd(_mm512_extractf32x8_ps(wv, 1)), t1);
+        t1 = _mm512_fmadd_pd(_mm512_cvtps_pd(hi256(xv)),
+                             _mm512_cvtps_pd(hi256(wv)), t1);
     }
     return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + _mm512_reduce_add_pd(_mm512_add_pd(t0, t1));
 }

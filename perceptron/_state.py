@@ -86,9 +86,11 @@ class OnlineState:
         new = object.__new__(type(self))
         fields = new.__dict__
         for name, value in self.__dict__.items():
+            if name == "rows" and not rows:
+                # not copied only to be dropped: n entries, once per class
+                fields[name] = None
+                continue
             fields[name] = value.copy() if isinstance(value, np.ndarray) else value
-        if not rows:
-            fields["rows"] = None
         return new
 
     @property

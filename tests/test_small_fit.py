@@ -242,3 +242,21 @@ def test_run_epochs_checks_the_state_arrays():
         _online.run_epochs(state(), X, y[:2], None, params, 1)
     with pytest.raises(ValueError):
         _online.run_epochs(state(), X, y.astype(np.int32), None, params, 1)
+
+
+def test_state_copy_without_rows_leaves_the_order_out():
+    # partial_fit copies every state with rows=False before it runs: the
+    # previous order (n entries, one per class in one-vs-rest) is not copied
+    from perceptron._state import OnlineState
+    st = OnlineState(1, 3, np.float64, multinomial=False, average=True, pocket=False,
+                     batch_size=None, seed=0)
+    st.rows = np.arange(10, dtype=np.intp)
+    new = st.copy(rows=False)
+    assert new.rows is None and st.rows is not None
+    kept = st.copy()
+    np.testing.assert_array_equal(kept.rows, st.rows)
+    assert kept.rows is not st.rows
+    for name, value in vars(st).items():
+        if isinstance(value, np.ndarray) and name != "rows":
+            assert vars(new)[name] is not value
+            np.testing.assert_array_equal(vars(new)[name], value)
