@@ -8,13 +8,15 @@ that give exactly the results, and the errors, of the general ones.
   parameter set again, by ``set_params`` or by assignment, is seen);
 - ``encode_targets``: the classes and the encoded labels, with labels of two
   distinct values (integers, booleans, whole floats) encoded in one compiled
-  pass (``perceptron._core.labels.encode_two``).
+  pass (``perceptron._core.labels.encode_two``), and more classes of small
+  non-negative integers by counting (``encode_small_ints``) instead of
+  np.unique's sort and a binary search per label.
 """
 import operator
 
 import numpy as np
 
-from ._core.labels import encode_two
+from ._core.labels import encode_small_ints, encode_two
 from ._mixing import check_mixing
 from ._training import check_penalty_combination, resolve_jobs
 from ._validation import (check_array, check_labels, check_scalar, is_one_of,
@@ -112,6 +114,11 @@ def encode_targets(y, n):
         fast = encode_two(y)
         if fast is not None and len(fast[1]) == 2:
             return "binary", fast[1], None, fast[0]
+        if fast is None:  # more than two labels: small non-negative integers are counted
+            counted = encode_small_ints(y)
+            if counted is not None:
+                index, classes = counted  # (two or more classes)
+                return ("binary" if len(classes) == 2 else "multiclass"), classes, index, None
     arr = np.asarray(y) if not hasattr(y, "toarray") else y
     if getattr(arr, "ndim", 1) == 2 and arr.shape[1] > 1:
         Y = check_array(arr, "y") if arr.dtype.kind not in "b" else np.asarray(arr)

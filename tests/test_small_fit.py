@@ -1,7 +1,8 @@
 """The short paths of a small fit give exactly what the general paths give.
 
 ``encode_two`` (perceptron._core.labels) encodes labels of two values in one
-compiled pass; ``check_params`` remembers checked parameters; run_epochs
+compiled pass, ``encode_small_ints`` more classes of small non-negative
+integers by counting; ``check_params`` remembers checked parameters; run_epochs
 reaches the state's arrays through the buffer protocol.  Each is compared
 with the general path (labels given as an ndarray subclass, which the short
 path leaves alone), on the same data, bit for bit, errors included."""
@@ -13,7 +14,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from perceptron import Perceptron
 from perceptron._core import online as _online
-from perceptron._core.labels import encode_two
+from perceptron._core.labels import encode_small_ints, encode_two
 from perceptron._linear_fit import encode_targets
 from perceptron._state import OnlineState
 from perceptron._validation import label_signs
@@ -242,3 +243,75 @@ def test_run_epochs_checks_the_state_arrays():
         _online.run_epochs(state(), X, y[:2], None, params, 1)
     with pytest.raises(ValueError):
         _online.run_epochs(state(), X, y.astype(np.int32), None, params, 1)
+
+
+INT_CODES = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"]
+
+
+@st.composite
+def small_int_labels(draw):
+    code = draw(st.sampled_from(INT_CODES))
+    n = draw(st.integers(1, 60))
+    info = np.iinfo(code)
+    # around the table's bound (2 n + 256), negatives and the type's extremes
+    edge = [2 * n + 255, 2 * n + 256, 2 * n + 257, int(info.max), int(info.min)]
+    pool = draw(st.lists(st.one_of(st.integers(0, 12), st.sampled_from(edge),
+                                   st.integers(int(info.min), int(info.max))),
+                         min_size=1, max_size=8))
+    pool = [v for v in pool if info.min <= v <= info.max] or [0]
+    y = np.array([draw(st.sampled_from(pool)) for _ in range(n)], dtype=code)
+    order = draw(st.sampled_from(["C", "strided", "swapped"]))
+    if order == "strided":
+        y = np.repeat(y, 2)[::2]
+    elif order == "swapped" and y.dtype.itemsize > 1:
+        y = y.astype(y.dtype.newbyteorder())
+    return y
+
+
+@settings(max_examples=400, deadline=None)
+@given(small_int_labels())
+@example(np.array([0, 1, 2], dtype=np.uint64))
+@example(np.array([0, 5, 258], dtype=np.int16))    # 258 = 2 n + 252: counted
+@example(np.array([0, 5, 263], dtype=np.int16))    # 263 = 2 n + 257: the general path
+def test_encode_small_ints_is_unique_and_searchsorted(y):
+    got = encode_small_ints(y)
+    plain = y.dtype.isnative and len(y) > 0
+    classes = np.unique(y)
+    counted = plain and y.min() >= 0 and int(y.max()) <= 2 * len(y) + 256 and len(classes) >= 2
+    if not counted:
+        assert got is None
+        return
+    index, got_classes = got
+    assert got_classes.dtype == y.dtype and got_classes.dtype == classes.dtype
+    np.testing.assert_array_equal(got_classes, classes)
+    assert index.dtype == np.int32
+    np.testing.assert_array_equal(index, np.searchsorted(classes, y).astype(np.int32))
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_int_labels())
+def test_encode_targets_counted_labels_are_the_general_path(y):
+    same_targets(outcome(encode_targets, y, len(y)),
+                 outcome(encode_targets, general(y), len(y)))
+
+
+def test_encode_small_ints_leaves_the_unusual_to_the_general_path():
+    for y in (np.array([0, 1, 2.0]), np.array([True, False]), np.array([], dtype=np.int64),
+              np.array([-1, 0, 1]), np.array([0, 1, 2], dtype=">i4"), np.ones((2, 2), int),
+              [0, 1, 2], np.array([3, 3, 3]), np.array(["0", "1", "2"]),
+              np.array([0, 1, 2], dtype=object), np.array([0, 1, 10 ** 6])):
+        assert encode_small_ints(y) is None
+
+
+@pytest.mark.parametrize("multiclass", ["ovr", "multinomial"])
+def test_multiclass_fit_on_counted_labels_is_bit_identical(multiclass):
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((300, 5))
+    y = np.argmax(X @ rng.standard_normal((5, 6)), axis=1) * 3  # 0, 3, ..., 15
+    a = Perceptron(max_iter=4, tol=None, random_state=2, multiclass=multiclass).fit(X, y)
+    b = Perceptron(max_iter=4, tol=None, random_state=2, multiclass=multiclass).fit(X, general(y))
+    np.testing.assert_array_equal(a.classes_, b.classes_)
+    assert a.classes_.dtype == b.classes_.dtype
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.intercept_, b.intercept_)
+    np.testing.assert_array_equal(a.mistakes_, b.mistakes_)
