@@ -10,7 +10,11 @@ that give exactly the results, and the errors, of the general ones.
   distinct values (integers, booleans, whole floats) encoded in one compiled
   pass (``perceptron._core.labels.encode_two``), and more classes of small
   non-negative integers by counting (``encode_small_ints``) instead of
-  np.unique's sort and a binary search per label.
+  np.unique's sort and a binary search per label;
+- ``fit_plain_binary``: a binary fit on a dense array with none of the
+  options that need the general path's steps (``plain_binary`` decides),
+  in the steps of the general path that remain: the same state, the same
+  call of the loops, the same attributes.
 """
 import operator
 
@@ -18,7 +22,8 @@ import numpy as np
 
 from ._core.labels import encode_small_ints, encode_two
 from ._mixing import check_mixing
-from ._training import check_penalty_combination, resolve_jobs
+from ._state import OnlineState
+from ._training import check_penalty_combination, raise_for_status, resolve_jobs, run_blocks
 from ._validation import (check_array, check_labels, check_scalar, is_one_of,
                           require_two_classes, unique_labels)
 
@@ -165,3 +170,46 @@ def known_binary_signs(y, n, known):
         return -signs
     return None
 
+
+
+def plain_binary(est, p, X, n):
+    """Whether a fit whose labels ``encode_two`` encoded (and without
+    sample weights or initial weights) can take ``fit_plain_binary``: dense
+    X, one thread (no parameter mixing), no class weights, validation,
+    warm start from a fitted model, pocket, stopping rule or monitoring."""
+    return (type(X) is np.ndarray and n > 0 and p["tol"] is None and p["n_threads"] < 2
+            and not p["pocket"] and not p["early_stopping"] and est.class_weight is None
+            and not (p["warm_start"] and hasattr(est, "coef_")) and not p["verbose"]
+            and not p["progress"] and est.callback is None)
+
+
+def fit_plain_binary(est, X, classes, signs, p, seed, loop_params):
+    """The fit of ``Perceptron.fit`` when ``plain_binary`` holds: what its
+    general path does then (one state from zeros, every row in order,
+    ``run_blocks``, the effective weights), without the steps that do
+    nothing in this case; the fitted attributes set at once."""
+    n, d = X.shape
+    state = OnlineState(1, d, X.dtype, multinomial=False, average=p["average"], pocket=False,
+                        batch_size=p["batch_size"], seed=seed, penalty=p["penalty"])
+    state.rows = np.arange(n, dtype=np.intp)
+    res = run_blocks(state, X, signs, None, loop_params, p["max_iter"],
+                     np.zeros(1, dtype=np.uint8))
+    raise_for_status(res, state)
+    W, b = state.effective(p["average"], False)
+    updates = res["updates"]
+    est.__dict__.update({
+        "coef_": W if W.dtype == X.dtype and W.flags.c_contiguous else
+        np.ascontiguousarray(W, dtype=X.dtype),
+        "intercept_": b if b.dtype == X.dtype else b.astype(X.dtype),
+        "classes_": classes,
+        "n_features_in_": d,
+        "n_iter_": len(res["mistakes"]),
+        "mistakes_": res["mistakes"],
+        "updates_": updates,
+        "loss_": res["loss"] / float(n),
+        "t_": state.updates,
+        "converged_": bool(len(updates) > 0 and updates[-1] == 0),
+        "_mode": "binary",
+        "_multilabel": False,
+        "_states": [state],
+    })

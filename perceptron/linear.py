@@ -9,7 +9,8 @@ import numpy as np
 from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
-from ._linear_fit import check_params, class_index_of, encode_targets, known_binary_signs
+from ._linear_fit import (check_params, class_index_of, encode_targets, fit_plain_binary,
+                          known_binary_signs, plain_binary)
 from ._mixing import mixing_runner
 from ._monitor import Monitor
 from ._parallel import map_threads
@@ -384,6 +385,18 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         X = check_X(X, accept_sparse=True)
         n, d = X.shape
         kind, classes, target, signs = self._encode_targets(y, n)
+        if signs is not None and sample_weight is None and coef_init is None and \
+                intercept_init is None and plain_binary(self, p, X, n):
+            # the usual small fit: the general path's result without its idle steps
+            fit_plain_binary(self, X, classes, signs, p, check_random_seed(self.random_state),
+                             self._loop_params(p))
+            if type(names_source) is np.ndarray:  # no feature names: none kept from before
+                self.__dict__.pop("feature_names_in_", None)
+            else:
+                check_feature_names(self, names_source, reset=True)
+            if not self.converged_ and self.n_iter_ >= p["max_iter"]:
+                _warn_not_converged(self, p)
+            return self
         if target is None and (self.class_weight is not None or p["early_stopping"]):
             target = class_index_of(signs)
         sw = check_sample_weight(sample_weight, n)
@@ -441,10 +454,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             self.validation_scores_ = np.array(val_scores)
             self.best_validation_score_ = float(np.max(val_scores))
         elif not self.converged_ and not stopped and self.n_iter_ >= p["max_iter"]:
-            warnings.warn(
-                f"{type(self).__name__} did not converge: {self.mistakes_[-1]} mistakes in the "
-                f"last of {self.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
-                "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=2)
+            _warn_not_converged(self, p)
         return self
 
     def _warm_start_weights(self, p, kind, classes, d):
@@ -697,6 +707,15 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 #
 # What a model file holds for a Perceptron, and the check of a loaded one
 # (read by the generic codec, perceptron._model_io).
+
+def _warn_not_converged(est, p):
+    """The ConvergenceWarning of a fit that ran max_iter epochs without
+    converging, attributed to the caller of ``fit``."""
+    warnings.warn(
+        f"{type(est).__name__} did not converge: {est.mistakes_[-1]} mistakes in the "
+        f"last of {est.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
+        "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=3)
+
 
 def _linear_kind(est):
     if not hasattr(est, "coef_"):

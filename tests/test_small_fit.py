@@ -315,3 +315,107 @@ def test_multiclass_fit_on_counted_labels_is_bit_identical(multiclass):
     np.testing.assert_array_equal(a.coef_, b.coef_)
     np.testing.assert_array_equal(a.intercept_, b.intercept_)
     np.testing.assert_array_equal(a.mistakes_, b.mistakes_)
+
+
+FITTED = ("coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
+          "updates_", "loss_", "t_", "converged_", "_mode", "_multilabel")
+
+
+def same_fitted(a, b):
+    for name in FITTED:
+        va, vb = getattr(a, name), getattr(b, name)
+        assert type(va) is type(vb), name
+        if isinstance(va, np.ndarray):
+            assert va.dtype == vb.dtype and va.shape == vb.shape, name
+            assert va.flags.c_contiguous == vb.flags.c_contiguous, name
+            np.testing.assert_array_equal(va, vb, err_msg=name)
+        else:
+            assert va == vb, name
+    assert len(a._states) == len(b._states) == 1
+    sa, sb = vars(a._states[0]), vars(b._states[0])
+    assert sa.keys() == sb.keys()
+    for key, value in sa.items():
+        if isinstance(value, np.ndarray):
+            assert value.dtype == sb[key].dtype
+            np.testing.assert_array_equal(value, sb[key], err_msg=key)
+        else:
+            assert value == sb[key], key
+    assert hasattr(a, "feature_names_in_") == hasattr(b, "feature_names_in_")
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 4), st.sampled_from([np.float32, np.float64]),
+       st.sampled_from(["i8", "U3", "f8", "b1"]), st.integers(1, 6), st.booleans(),
+       st.booleans(), st.booleans(), st.sampled_from([None, "l2", "l1", "elasticnet"]),
+       st.sampled_from([None, 1, 4]), st.sampled_from([0.5, 1.0]), st.sampled_from([0.0, 0.3]),
+       st.integers(0, 3))
+def test_plain_binary_fit_is_the_general_fit(n, d, dtype, code, max_iter, average, shuffle,
+                                             fit_intercept, penalty, batch_size, eta0, margin,
+                                             seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)).astype(dtype)
+    pool = {"i8": [-3, 7], "U3": ["no", "yes"], "f8": [0.0, 2.0], "b1": [False, True]}[code]
+    y = np.array([pool[v] for v in rng.integers(0, 2, n)], dtype=code)
+    params = dict(max_iter=max_iter, tol=None, average=average, shuffle=shuffle,
+                  fit_intercept=fit_intercept, penalty=penalty, batch_size=batch_size,
+                  eta0=eta0, margin=margin, random_state=seed)
+    fits, caught = [], []
+    for labels_ in (y, general(y)):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            fits.append(outcome(lambda: Perceptron(**params).fit(X, labels_)))
+        caught.append([(type(x.message), str(x.message), x.filename) for x in w])
+    assert caught[0] == caught[1]  # the ConvergenceWarning, where it was, or none
+    a, b = fits
+    if isinstance(a, tuple):
+        assert a == b
+        return
+    same_fitted(a, b)
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+def test_plain_binary_fit_refits_and_forgets_feature_names():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 3))
+    y = np.where(X[:, 0] > 0, 1, 0)
+    a = Perceptron(max_iter=3, tol=None, random_state=0)
+    b = Perceptron(max_iter=3, tol=None, random_state=0)
+    for X_, y_ in [(pd.DataFrame(X, columns=["a", "b", "c"]), y), (X, y), (X[:, :2], 1 - y)]:
+        a.fit(X_, y_)
+        b.fit(X_, general(y_))
+        same_fitted(a, b)
+    assert not hasattr(a, "feature_names_in_")
+
+
+@pytest.mark.parametrize("extra", [{"warm_start": True}, {"n_jobs": 2}, {"pocket": True},
+                                   {"tol": 1e-3}, {"verbose": 0, "callback": lambda info: None}])
+def test_fits_the_plain_path_leaves_alone_are_unchanged(extra):
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((50, 3))
+    y = np.where(X[:, 1] > 0, 1, -1)
+    a = Perceptron(max_iter=4, random_state=0, **extra)
+    b = Perceptron(max_iter=4, random_state=0, **extra)
+    for _ in range(2):  # the second: warm start from the first
+        a.fit(X, y)
+        b.fit(X, general(y))
+        same_fitted(a, b)
+
+
+def test_the_plain_path_is_taken_where_it_applies(monkeypatch):
+    import perceptron.linear as linear_module
+
+    calls = []
+    real = linear_module.fit_plain_binary
+    monkeypatch.setattr(linear_module, "fit_plain_binary",
+                        lambda *args: calls.append(1) or real(*args))
+    X = np.random.default_rng(2).standard_normal((20, 2))
+    y = np.where(X[:, 0] > 0, "b", "a")
+    Perceptron(max_iter=2, tol=None).fit(X, y)
+    assert len(calls) == 1
+    for make in (lambda: Perceptron(max_iter=2, tol=None).fit(X, general(y)),
+                 lambda: Perceptron(max_iter=2).fit(X, y),
+                 lambda: Perceptron(max_iter=2, tol=None).fit(X, y, sample_weight=np.ones(20)),
+                 lambda: Perceptron(max_iter=2, tol=None, class_weight={"a": 2.0}).fit(X, y)):
+        make()
+    assert len(calls) == 1
