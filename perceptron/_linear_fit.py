@@ -17,15 +17,22 @@ that give exactly the results, and the errors, of the general ones.
   call of the loops, the same attributes.
 """
 import operator
+import warnings
 
 import numpy as np
 
 from ._core.labels import encode_small_ints, encode_two
 from ._mixing import check_mixing
 from ._state import OnlineState
-from ._training import check_penalty_combination, raise_for_status, resolve_jobs, run_blocks
+from ._training import (appended, check_penalty_combination, raise_for_status, resolve_jobs,
+                        run_blocks)
+from .exceptions import ConvergenceWarning, sklearn_compatible
 from ._validation import (check_array, check_labels, check_scalar, is_one_of,
                           require_two_classes, unique_labels)
+
+# the per-epoch counts of a model: (result key, attribute, dtype)
+HISTORIES = (("mistakes", "mistakes_", np.int64), ("updates", "updates_", np.int64),
+             ("loss", "loss_", np.float64))
 
 # the parameters whose checked values are remembered; n_jobs (whose -1 reads
 # the CPUs available now) and callback (any object) are checked on every call
@@ -213,3 +220,51 @@ def fit_plain_binary(est, X, classes, signs, p, seed, loop_params):
         "_multilabel": False,
         "_states": [state],
     })
+
+
+def append_histories(est, new, first):
+    """Append one partial_fit call's counts (``new``: key -> value) to the
+    model's histories, in amortized constant time (``appended``): a stream
+    of many chunks costs the same per call at its end as at its start."""
+    for key, name, dtype in HISTORIES:
+        before = getattr(est, name, None) if not first else None
+        if before is None:
+            before = np.zeros(0, dtype=dtype)
+        before = np.asarray(before, dtype=dtype)
+        setattr(est, name, appended(before if before.ndim == 1 else before.ravel(),
+                                    new[key], dtype))
+
+
+def partial_fit_binary(est, X, signs, state, p, loop_params):
+    """A partial_fit call of a binary model on the signs of its two known
+    classes, without sample or class weights or a pocket: what the general
+    path does then, on ``state`` (the caller's copy of the model's state),
+    without its idle steps.  X has the model's dtype and width."""
+    n = X.shape[0]
+    state.rows = np.arange(n, dtype=np.intp)
+    res = run_blocks(state, X, signs, None, loop_params, 1, np.zeros(1, dtype=np.uint8))
+    raise_for_status(res, state)
+    append_histories(est, {"mistakes": int(float(res["mistakes"][0])),
+                           "updates": int(float(res["updates"][0])),
+                           "loss": float(res["loss"][0]) / float(n)}, False)
+    W, b = state.effective(p["average"], False)
+    est.__dict__.update({
+        "coef_": W if W.dtype == X.dtype and W.flags.c_contiguous else
+        np.ascontiguousarray(W, dtype=X.dtype),
+        "intercept_": b if b.dtype == X.dtype else b.astype(X.dtype),
+        "n_features_in_": X.shape[1],
+        "n_iter_": len(est.mistakes_),
+        "t_": int(state.updates),
+        "converged_": bool(est.updates_[-1] == 0),
+        "_multilabel": False,
+        "_states": [state],
+    })
+
+
+def warn_not_converged(est, p):
+    """The ConvergenceWarning of a fit that ran max_iter epochs without
+    converging, attributed to the caller of ``fit``."""
+    warnings.warn(
+        f"{type(est).__name__} did not converge: {est.mistakes_[-1]} mistakes in the "
+        f"last of {est.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
+        "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=3)

@@ -6,6 +6,7 @@ integers by counting; ``check_params`` remembers checked parameters; run_epochs
 reaches the state's arrays through the buffer protocol.  Each is compared
 with the general path (labels given as an ndarray subclass, which the short
 path leaves alone), on the same data, bit for bit, errors included."""
+import copy
 import warnings
 
 import numpy as np
@@ -419,3 +420,79 @@ def test_the_plain_path_is_taken_where_it_applies(monkeypatch):
                  lambda: Perceptron(max_iter=2, tol=None, class_weight={"a": 2.0}).fit(X, y)):
         make()
     assert len(calls) == 1
+
+
+def partial_state(m):
+    return {name: (value.copy() if isinstance(value, np.ndarray) else value)
+            for name, value in vars(m).items() if name != "_states"}, \
+        [{k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in vars(s).items()}
+         for s in m._states]
+
+
+def same_partial(a, b):
+    (fa, sa), (fb, sb) = partial_state(a), partial_state(b)
+    assert fa.keys() == fb.keys()
+    for name, value in fa.items():
+        assert type(value) is type(fb[name]), name
+        if isinstance(value, np.ndarray):
+            assert value.dtype == fb[name].dtype, name
+            np.testing.assert_array_equal(value, fb[name], err_msg=name)
+        elif name != "callback":
+            assert value == fb[name], name
+    assert len(sa) == len(sb)
+    for x, z in zip(sa, sb):
+        assert x.keys() == z.keys()
+        for key, value in x.items():
+            if isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(value, z[key], err_msg=key)
+            else:
+                assert value == z[key], key
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 30), st.sampled_from([np.float32, np.float64]),
+       st.sampled_from([np.float32, np.float64]), st.booleans(), st.booleans(),
+       st.sampled_from([None, "l2", "elasticnet"]), st.sampled_from([None, 3]),
+       st.integers(1, 3), st.integers(0, 3), st.booleans())
+def test_partial_fit_plain_binary_is_the_general_path(n, dtype_first, dtype, average, shuffle,
+                                                      penalty, batch_size, calls, seed, bad):
+    rng = np.random.default_rng(seed)
+    classes = np.array(["neg", "pos"])
+    params = dict(average=average, shuffle=shuffle, penalty=penalty, batch_size=batch_size,
+                  random_state=seed)
+    X0 = rng.standard_normal((5, 3)).astype(dtype_first)
+    y0 = classes[rng.integers(0, 2, 5)]
+    a = Perceptron(**params).partial_fit(X0, y0, classes=classes)
+    b = Perceptron(**params).partial_fit(X0, general(y0), classes=classes)
+    for _ in range(calls):
+        X = rng.standard_normal((n, 3)).astype(dtype)
+        y = classes[rng.integers(0, 2, n)]
+        if bad:  # a failed call leaves either model as it was
+            X[-1, 0] = np.nan
+        results = [outcome(lambda: a.partial_fit(X, y)),
+                   outcome(lambda: b.partial_fit(X, general(y)))]
+        if bad:
+            assert results[0] == results[1] and isinstance(results[0], tuple)
+        same_partial(a, b)
+    np.testing.assert_array_equal(a.predict(X0), b.predict(X0))
+
+
+def test_partial_fit_plain_binary_leaves_a_shallow_copy_alone():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((40, 3))
+    y = np.where(X[:, 0] > 0, 1, 0)
+    m = Perceptron(random_state=0).partial_fit(X, y, classes=np.array([0, 1]))
+    twin = copy.copy(m)
+    before = partial_state(twin)
+    for _ in range(3):
+        m.partial_fit(X, y)
+    after = partial_state(twin)
+    for (x, z) in [(before[0], after[0])] + list(zip(before[1], after[1])):
+        for key, value in x.items():
+            if isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(value, z[key], err_msg=key)
+    twin.partial_fit(X, y)
+    ref = Perceptron(random_state=0).partial_fit(X, y, classes=np.array([0, 1]))
+    ref.partial_fit(X, general(y))
+    np.testing.assert_array_equal(twin.coef_, ref.coef_)
+    np.testing.assert_array_equal(twin.mistakes_, ref.mistakes_)
