@@ -31,8 +31,10 @@ from ._validation import (check_array, check_labels, check_scalar, is_one_of,
                           require_two_classes, unique_labels)
 
 # the per-epoch counts of a model: (result key, attribute, dtype)
-HISTORIES = (("mistakes", "mistakes_", np.int64), ("updates", "updates_", np.int64),
-             ("loss", "loss_", np.float64))
+# (dtype objects: comparing an array's dtype with one costs less than with a type)
+HISTORIES = (("mistakes", "mistakes_", np.dtype(np.int64)),
+             ("updates", "updates_", np.dtype(np.int64)),
+             ("loss", "loss_", np.dtype(np.float64)))
 
 # the parameters whose checked values are remembered; n_jobs (whose -1 reads
 # the CPUs available now) and callback (any object) are checked on every call

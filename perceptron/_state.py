@@ -86,9 +86,10 @@ class OnlineState:
         new = object.__new__(type(self))
         fields = new.__dict__
         for name, value in self.__dict__.items():
-            fields[name] = value.copy() if isinstance(value, np.ndarray) else value
+            fields[name] = value.copy() if isinstance(value, np.ndarray) and \
+                (rows or name != "rows") else value
         if not rows:
-            fields["rows"] = None
+            fields["rows"] = None  # (not copied first: a chunk's rows are n items)
         return new
 
     @property
