@@ -172,6 +172,8 @@ def known_binary_signs(y, n, known):
         return None
     signs, seen = fast
     if len(seen) == 2:
+        if seen.tobytes() == known.tobytes():  # the same labels, bit for bit (no NaN in seen)
+            return signs
         return signs if seen[0] == known[0] and seen[1] == known[1] else None
     if seen[0] == known[0]:
         return signs  # one label, the lesser: every sign is -1
