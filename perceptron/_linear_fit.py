@@ -8,17 +8,33 @@ that give exactly the results, and the errors, of the general ones.
   parameter set again, by ``set_params`` or by assignment, is seen);
 - ``encode_targets``: the classes and the encoded labels, with labels of two
   distinct values (integers, booleans, whole floats) encoded in one compiled
-  pass (``perceptron._core.labels.encode_two``).
+  pass (``perceptron._core.labels.encode_two``), and more classes of small
+  non-negative integers by counting (``encode_small_ints``) instead of
+  np.unique's sort and a binary search per label;
+- ``fit_plain_binary``: a binary fit on a dense array with none of the
+  options that need the general path's steps (``plain_binary`` decides),
+  in the steps of the general path that remain: the same state, the same
+  call of the loops, the same attributes.
 """
 import operator
+import warnings
 
 import numpy as np
 
-from ._core.labels import encode_two
+from ._core.labels import encode_small_ints, encode_two
 from ._mixing import check_mixing
-from ._training import check_penalty_combination, resolve_jobs
+from ._state import OnlineState
+from ._training import (appended, check_penalty_combination, raise_for_status, resolve_jobs,
+                        run_blocks)
+from .exceptions import ConvergenceWarning, sklearn_compatible
 from ._validation import (check_array, check_labels, check_scalar, is_one_of,
                           require_two_classes, unique_labels)
+
+# the per-epoch counts of a model: (result key, attribute, dtype)
+# (dtype objects: comparing an array's dtype with one costs less than with a type)
+HISTORIES = (("mistakes", "mistakes_", np.dtype(np.int64)),
+             ("updates", "updates_", np.dtype(np.int64)),
+             ("loss", "loss_", np.dtype(np.float64)))
 
 # the parameters whose checked values are remembered; n_jobs (whose -1 reads
 # the CPUs available now) and callback (any object) are checked on every call
@@ -112,6 +128,11 @@ def encode_targets(y, n):
         fast = encode_two(y)
         if fast is not None and len(fast[1]) == 2:
             return "binary", fast[1], None, fast[0]
+        if fast is None:  # more than two labels: small non-negative integers are counted
+            counted = encode_small_ints(y)
+            if counted is not None:
+                index, classes = counted  # (two or more classes)
+                return ("binary" if len(classes) == 2 else "multiclass"), classes, index, None
     arr = np.asarray(y) if not hasattr(y, "toarray") else y
     if getattr(arr, "ndim", 1) == 2 and arr.shape[1] > 1:
         Y = check_array(arr, "y") if arr.dtype.kind not in "b" else np.asarray(arr)
@@ -151,6 +172,8 @@ def known_binary_signs(y, n, known):
         return None
     signs, seen = fast
     if len(seen) == 2:
+        if seen.tobytes() == known.tobytes():  # the same labels, bit for bit (no NaN in seen)
+            return signs
         return signs if seen[0] == known[0] and seen[1] == known[1] else None
     if seen[0] == known[0]:
         return signs  # one label, the lesser: every sign is -1
@@ -158,3 +181,94 @@ def known_binary_signs(y, n, known):
         return -signs
     return None
 
+
+
+def plain_binary(est, p, X, n):
+    """Whether a fit whose labels ``encode_two`` encoded (and without
+    sample weights or initial weights) can take ``fit_plain_binary``: dense
+    X, one thread (no parameter mixing), no class weights, validation,
+    warm start from a fitted model, pocket, stopping rule or monitoring."""
+    return (type(X) is np.ndarray and n > 0 and p["tol"] is None and p["n_threads"] < 2
+            and not p["pocket"] and not p["early_stopping"] and est.class_weight is None
+            and not (p["warm_start"] and hasattr(est, "coef_")) and not p["verbose"]
+            and not p["progress"] and est.callback is None)
+
+
+def fit_plain_binary(est, X, classes, signs, p, seed, loop_params):
+    """The fit of ``Perceptron.fit`` when ``plain_binary`` holds: what its
+    general path does then (one state from zeros, every row in order,
+    ``run_blocks``, the effective weights), without the steps that do
+    nothing in this case; the fitted attributes set at once."""
+    n, d = X.shape
+    state = OnlineState(1, d, X.dtype, multinomial=False, average=p["average"], pocket=False,
+                        batch_size=p["batch_size"], seed=seed, penalty=p["penalty"])
+    state.rows = np.arange(n, dtype=np.intp)
+    res = run_blocks(state, X, signs, None, loop_params, p["max_iter"],
+                     np.zeros(1, dtype=np.uint8))
+    raise_for_status(res, state)
+    W, b = state.effective(p["average"], False)
+    updates = res["updates"]
+    est.__dict__.update({
+        "coef_": W if W.dtype == X.dtype and W.flags.c_contiguous else
+        np.ascontiguousarray(W, dtype=X.dtype),
+        "intercept_": b if b.dtype == X.dtype else b.astype(X.dtype),
+        "classes_": classes,
+        "n_features_in_": d,
+        "n_iter_": len(res["mistakes"]),
+        "mistakes_": res["mistakes"],
+        "updates_": updates,
+        "loss_": res["loss"] / float(n),
+        "t_": state.updates,
+        "converged_": bool(len(updates) > 0 and updates[-1] == 0),
+        "_mode": "binary",
+        "_multilabel": False,
+        "_states": [state],
+    })
+
+
+def append_histories(est, new, first):
+    """Append one partial_fit call's counts (``new``: key -> value) to the
+    model's histories, in amortized constant time (``appended``): a stream
+    of many chunks costs the same per call at its end as at its start."""
+    for key, name, dtype in HISTORIES:
+        before = getattr(est, name, None) if not first else None
+        if before is None:
+            before = np.zeros(0, dtype=dtype)
+        before = np.asarray(before, dtype=dtype)
+        setattr(est, name, appended(before if before.ndim == 1 else before.ravel(),
+                                    new[key], dtype))
+
+
+def partial_fit_binary(est, X, signs, state, p, loop_params):
+    """A partial_fit call of a binary model on the signs of its two known
+    classes, without sample or class weights or a pocket: what the general
+    path does then, on ``state`` (the caller's copy of the model's state),
+    without its idle steps.  X has the model's dtype and width."""
+    n = X.shape[0]
+    state.rows = np.arange(n, dtype=np.intp)
+    res = run_blocks(state, X, signs, None, loop_params, 1, np.zeros(1, dtype=np.uint8))
+    raise_for_status(res, state)
+    append_histories(est, {"mistakes": int(float(res["mistakes"][0])),
+                           "updates": int(float(res["updates"][0])),
+                           "loss": float(res["loss"][0]) / float(n)}, False)
+    W, b = state.effective(p["average"], False)
+    est.__dict__.update({
+        "coef_": W if W.dtype == X.dtype and W.flags.c_contiguous else
+        np.ascontiguousarray(W, dtype=X.dtype),
+        "intercept_": b if b.dtype == X.dtype else b.astype(X.dtype),
+        "n_features_in_": X.shape[1],
+        "n_iter_": len(est.mistakes_),
+        "t_": int(state.updates),
+        "converged_": bool(est.updates_[-1] == 0),
+        "_multilabel": False,
+        "_states": [state],
+    })
+
+
+def warn_not_converged(est, p):
+    """The ConvergenceWarning of a fit that ran max_iter epochs without
+    converging, attributed to the caller of ``fit``."""
+    warnings.warn(
+        f"{type(est).__name__} did not converge: {est.mistakes_[-1]} mistakes in the "
+        f"last of {est.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
+        "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=3)

@@ -1,7 +1,6 @@
 """Linear perceptron classifiers: the Perceptron estimator and its scoring."""
 from __future__ import annotations
 
-import warnings
 from typing import Any, Callable, Dict, Optional, Sequence, Union
 
 import numpy as np
@@ -9,7 +8,9 @@ import numpy as np
 from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
-from ._linear_fit import check_params, class_index_of, encode_targets, known_binary_signs
+from ._linear_fit import (append_histories, check_params, class_index_of, encode_targets,
+                          fit_plain_binary, known_binary_signs, partial_fit_binary, plain_binary,
+                          warn_not_converged)
 from ._mixing import mixing_runner
 from ._monitor import Monitor
 from ._parallel import map_threads
@@ -18,7 +19,7 @@ from ._registry import (attr, bad, check_common, check_history, check_int, check
 from ._sklearn_compat import ONLINE_EXPECTED_FAILURES
 from ._state import OnlineState
 from ._typing import ArrayLike, MatrixLike, Self
-from ._training import (Problem, appended, check_saved_states, check_state_params,
+from ._training import (Problem, check_saved_states, check_state_params,
                         chunk_labels, class_signs, class_weights, fit_epochwise,
                         initial_weights, labels_not_in, run_blocks, run_in_shared_order,
                         share_order, validation_split)
@@ -26,13 +27,10 @@ from ._training import raise_for_status as _raise_for_status  # the name _run ha
 from ._validation import (check_feature_names, check_labels, check_n_features,
                           check_random_seed, check_sample_weight, check_X, label_signs, mix64,
                           unique_labels)
-from .exceptions import ConvergenceWarning, sklearn_compatible
 
 __all__ = ["Perceptron"]
 
 # what partial_fit appends to after each call: key, attribute, dtype
-_HISTORIES = (("mistakes", "mistakes_", np.int64), ("updates", "updates_", np.int64),
-              ("loss", "loss_", np.float64))
 
 
 class Perceptron(LinearClassifierMixin, BaseEstimator):
@@ -384,6 +382,18 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         X = check_X(X, accept_sparse=True)
         n, d = X.shape
         kind, classes, target, signs = self._encode_targets(y, n)
+        if signs is not None and sample_weight is None and coef_init is None and \
+                intercept_init is None and plain_binary(self, p, X, n):
+            # the usual small fit: the general path's result without its idle steps
+            fit_plain_binary(self, X, classes, signs, p, check_random_seed(self.random_state),
+                             self._loop_params(p))
+            if type(names_source) is np.ndarray:  # no feature names: none kept from before
+                self.__dict__.pop("feature_names_in_", None)
+            else:
+                check_feature_names(self, names_source, reset=True)
+            if not self.converged_ and self.n_iter_ >= p["max_iter"]:
+                warn_not_converged(self, p)
+            return self
         if target is None and (self.class_weight is not None or p["early_stopping"]):
             target = class_index_of(signs)
         sw = check_sample_weight(sample_weight, n)
@@ -441,10 +451,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             self.validation_scores_ = np.array(val_scores)
             self.best_validation_score_ = float(np.max(val_scores))
         elif not self.converged_ and not stopped and self.n_iter_ >= p["max_iter"]:
-            warnings.warn(
-                f"{type(self).__name__} did not converge: {self.mistakes_[-1]} mistakes in the "
-                f"last of {self.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
-                "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=2)
+            warn_not_converged(self, p)
         return self
 
     def _warm_start_weights(self, p, kind, classes, d):
@@ -550,6 +557,11 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             if signs is None:
                 y = check_labels(y, n)
                 target, labels = self._partial_targets(y, classes, states)
+            elif sample_weight is None and self.class_weight is None and not p["pocket"]:
+                assert states is not None
+                partial_fit_binary(self, X, signs, states[0],
+                                   p, self._loop_params(p, stop_when_converged=False))
+                return self
             else:
                 labels = self.classes_
                 target = None if self.class_weight is None else class_index_of(signs)
@@ -597,15 +609,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             else:
                 new[key] = int(value)
         W, b = self._effective(mode, problems, p)
-        # one entry a call, appended in amortized constant time: a stream of
-        # many chunks costs the same per call at its end as at its start
-        for key, name, dtype in _HISTORIES:
-            before = getattr(self, name, None) if not first else None
-            if before is None:
-                before = np.zeros(0, dtype=dtype)
-            before = np.asarray(before, dtype=dtype)
-            setattr(self, name, appended(before if before.ndim == 1 else before.ravel(),
-                                         new[key], dtype))
+        append_histories(self, new, first)
         self.coef_ = W if W.dtype == X.dtype and W.flags.c_contiguous else \
             np.ascontiguousarray(W, dtype=X.dtype)
         self.intercept_ = b if b.dtype == X.dtype else b.astype(X.dtype)

@@ -1,10 +1,12 @@
 """The short paths of a small fit give exactly what the general paths give.
 
 ``encode_two`` (perceptron._core.labels) encodes labels of two values in one
-compiled pass; ``check_params`` remembers checked parameters; run_epochs
+compiled pass, ``encode_small_ints`` more classes of small non-negative
+integers by counting; ``check_params`` remembers checked parameters; run_epochs
 reaches the state's arrays through the buffer protocol.  Each is compared
 with the general path (labels given as an ndarray subclass, which the short
 path leaves alone), on the same data, bit for bit, errors included."""
+import copy
 import warnings
 
 import numpy as np
@@ -13,7 +15,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from perceptron import Perceptron
 from perceptron._core import online as _online
-from perceptron._core.labels import encode_two
+from perceptron._core.labels import encode_small_ints, encode_two
 from perceptron._linear_fit import encode_targets
 from perceptron._state import OnlineState
 from perceptron._validation import label_signs
@@ -260,3 +262,253 @@ def test_state_copy_without_rows_leaves_the_order_out():
         if isinstance(value, np.ndarray) and name != "rows":
             assert vars(new)[name] is not value
             np.testing.assert_array_equal(vars(new)[name], value)
+INT_CODES = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"]
+
+
+@st.composite
+def small_int_labels(draw):
+    code = draw(st.sampled_from(INT_CODES))
+    n = draw(st.integers(1, 60))
+    info = np.iinfo(code)
+    # around the table's bound (2 n + 256), negatives and the type's extremes
+    edge = [2 * n + 255, 2 * n + 256, 2 * n + 257, int(info.max), int(info.min)]
+    pool = draw(st.lists(st.one_of(st.integers(0, 12), st.sampled_from(edge),
+                                   st.integers(int(info.min), int(info.max))),
+                         min_size=1, max_size=8))
+    pool = [v for v in pool if info.min <= v <= info.max] or [0]
+    y = np.array([draw(st.sampled_from(pool)) for _ in range(n)], dtype=code)
+    order = draw(st.sampled_from(["C", "strided", "swapped"]))
+    if order == "strided":
+        y = np.repeat(y, 2)[::2]
+    elif order == "swapped" and y.dtype.itemsize > 1:
+        y = y.astype(y.dtype.newbyteorder())
+    return y
+
+
+@settings(max_examples=400, deadline=None)
+@given(small_int_labels())
+@example(np.array([0, 1, 2], dtype=np.uint64))
+@example(np.array([0, 5, 258], dtype=np.int16))    # 258 = 2 n + 252: counted
+@example(np.array([0, 5, 263], dtype=np.int16))    # 263 = 2 n + 257: the general path
+def test_encode_small_ints_is_unique_and_searchsorted(y):
+    got = encode_small_ints(y)
+    plain = y.dtype.isnative and len(y) > 0
+    classes = np.unique(y)
+    counted = plain and y.min() >= 0 and int(y.max()) <= 2 * len(y) + 256 and len(classes) >= 2
+    if not counted:
+        assert got is None
+        return
+    index, got_classes = got
+    assert got_classes.dtype == y.dtype and got_classes.dtype == classes.dtype
+    np.testing.assert_array_equal(got_classes, classes)
+    assert index.dtype == np.int32
+    np.testing.assert_array_equal(index, np.searchsorted(classes, y).astype(np.int32))
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_int_labels())
+def test_encode_targets_counted_labels_are_the_general_path(y):
+    same_targets(outcome(encode_targets, y, len(y)),
+                 outcome(encode_targets, general(y), len(y)))
+
+
+def test_encode_small_ints_leaves_the_unusual_to_the_general_path():
+    for y in (np.array([0, 1, 2.0]), np.array([True, False]), np.array([], dtype=np.int64),
+              np.array([-1, 0, 1]), np.array([0, 1, 2], dtype=">i4"), np.ones((2, 2), int),
+              [0, 1, 2], np.array([3, 3, 3]), np.array(["0", "1", "2"]),
+              np.array([0, 1, 2], dtype=object), np.array([0, 1, 10 ** 6])):
+        assert encode_small_ints(y) is None
+
+
+@pytest.mark.parametrize("multiclass", ["ovr", "multinomial"])
+def test_multiclass_fit_on_counted_labels_is_bit_identical(multiclass):
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((300, 5))
+    y = np.argmax(X @ rng.standard_normal((5, 6)), axis=1) * 3  # 0, 3, ..., 15
+    a = Perceptron(max_iter=4, tol=None, random_state=2, multiclass=multiclass).fit(X, y)
+    b = Perceptron(max_iter=4, tol=None, random_state=2, multiclass=multiclass).fit(X, general(y))
+    np.testing.assert_array_equal(a.classes_, b.classes_)
+    assert a.classes_.dtype == b.classes_.dtype
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.intercept_, b.intercept_)
+    np.testing.assert_array_equal(a.mistakes_, b.mistakes_)
+
+
+FITTED = ("coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
+          "updates_", "loss_", "t_", "converged_", "_mode", "_multilabel")
+
+
+def same_fitted(a, b):
+    for name in FITTED:
+        va, vb = getattr(a, name), getattr(b, name)
+        assert type(va) is type(vb), name
+        if isinstance(va, np.ndarray):
+            assert va.dtype == vb.dtype and va.shape == vb.shape, name
+            assert va.flags.c_contiguous == vb.flags.c_contiguous, name
+            np.testing.assert_array_equal(va, vb, err_msg=name)
+        else:
+            assert va == vb, name
+    assert len(a._states) == len(b._states) == 1
+    sa, sb = vars(a._states[0]), vars(b._states[0])
+    assert sa.keys() == sb.keys()
+    for key, value in sa.items():
+        if isinstance(value, np.ndarray):
+            assert value.dtype == sb[key].dtype
+            np.testing.assert_array_equal(value, sb[key], err_msg=key)
+        else:
+            assert value == sb[key], key
+    assert hasattr(a, "feature_names_in_") == hasattr(b, "feature_names_in_")
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 4), st.sampled_from([np.float32, np.float64]),
+       st.sampled_from(["i8", "U3", "f8", "b1"]), st.integers(1, 6), st.booleans(),
+       st.booleans(), st.booleans(), st.sampled_from([None, "l2", "l1", "elasticnet"]),
+       st.sampled_from([None, 1, 4]), st.sampled_from([0.5, 1.0]), st.sampled_from([0.0, 0.3]),
+       st.integers(0, 3))
+def test_plain_binary_fit_is_the_general_fit(n, d, dtype, code, max_iter, average, shuffle,
+                                             fit_intercept, penalty, batch_size, eta0, margin,
+                                             seed):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)).astype(dtype)
+    pool = {"i8": [-3, 7], "U3": ["no", "yes"], "f8": [0.0, 2.0], "b1": [False, True]}[code]
+    y = np.array([pool[v] for v in rng.integers(0, 2, n)], dtype=code)
+    params = dict(max_iter=max_iter, tol=None, average=average, shuffle=shuffle,
+                  fit_intercept=fit_intercept, penalty=penalty, batch_size=batch_size,
+                  eta0=eta0, margin=margin, random_state=seed)
+    fits, caught = [], []
+    for labels_ in (y, general(y)):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            fits.append(outcome(lambda: Perceptron(**params).fit(X, labels_)))
+        caught.append([(type(x.message), str(x.message), x.filename) for x in w])
+    assert caught[0] == caught[1]  # the ConvergenceWarning, where it was, or none
+    a, b = fits
+    if isinstance(a, tuple):
+        assert a == b
+        return
+    same_fitted(a, b)
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+def test_plain_binary_fit_refits_and_forgets_feature_names():
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 3))
+    y = np.where(X[:, 0] > 0, 1, 0)
+    a = Perceptron(max_iter=3, tol=None, random_state=0)
+    b = Perceptron(max_iter=3, tol=None, random_state=0)
+    for X_, y_ in [(pd.DataFrame(X, columns=["a", "b", "c"]), y), (X, y), (X[:, :2], 1 - y)]:
+        a.fit(X_, y_)
+        b.fit(X_, general(y_))
+        same_fitted(a, b)
+    assert not hasattr(a, "feature_names_in_")
+
+
+@pytest.mark.parametrize("extra", [{"warm_start": True}, {"n_jobs": 2}, {"pocket": True},
+                                   {"tol": 1e-3}, {"verbose": 0, "callback": lambda info: None}])
+def test_fits_the_plain_path_leaves_alone_are_unchanged(extra):
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((50, 3))
+    y = np.where(X[:, 1] > 0, 1, -1)
+    a = Perceptron(max_iter=4, random_state=0, **extra)
+    b = Perceptron(max_iter=4, random_state=0, **extra)
+    for _ in range(2):  # the second: warm start from the first
+        a.fit(X, y)
+        b.fit(X, general(y))
+        same_fitted(a, b)
+
+
+def test_the_plain_path_is_taken_where_it_applies(monkeypatch):
+    import perceptron.linear as linear_module
+
+    calls = []
+    real = linear_module.fit_plain_binary
+    monkeypatch.setattr(linear_module, "fit_plain_binary",
+                        lambda *args: calls.append(1) or real(*args))
+    X = np.random.default_rng(2).standard_normal((20, 2))
+    y = np.where(X[:, 0] > 0, "b", "a")
+    Perceptron(max_iter=2, tol=None).fit(X, y)
+    assert len(calls) == 1
+    for make in (lambda: Perceptron(max_iter=2, tol=None).fit(X, general(y)),
+                 lambda: Perceptron(max_iter=2).fit(X, y),
+                 lambda: Perceptron(max_iter=2, tol=None).fit(X, y, sample_weight=np.ones(20)),
+                 lambda: Perceptron(max_iter=2, tol=None, class_weight={"a": 2.0}).fit(X, y)):
+        make()
+    assert len(calls) == 1
+
+
+def partial_state(m):
+    return {name: (value.copy() if isinstance(value, np.ndarray) else value)
+            for name, value in vars(m).items() if name != "_states"}, \
+        [{k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in vars(s).items()}
+         for s in m._states]
+
+
+def same_partial(a, b):
+    (fa, sa), (fb, sb) = partial_state(a), partial_state(b)
+    assert fa.keys() == fb.keys()
+    for name, value in fa.items():
+        assert type(value) is type(fb[name]), name
+        if isinstance(value, np.ndarray):
+            assert value.dtype == fb[name].dtype, name
+            np.testing.assert_array_equal(value, fb[name], err_msg=name)
+        elif name != "callback":
+            assert value == fb[name], name
+    assert len(sa) == len(sb)
+    for x, z in zip(sa, sb):
+        assert x.keys() == z.keys()
+        for key, value in x.items():
+            if isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(value, z[key], err_msg=key)
+            else:
+                assert value == z[key], key
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 30), st.sampled_from([np.float32, np.float64]),
+       st.sampled_from([np.float32, np.float64]), st.booleans(), st.booleans(),
+       st.sampled_from([None, "l2", "elasticnet"]), st.sampled_from([None, 3]),
+       st.integers(1, 3), st.integers(0, 3), st.booleans())
+def test_partial_fit_plain_binary_is_the_general_path(n, dtype_first, dtype, average, shuffle,
+                                                      penalty, batch_size, calls, seed, bad):
+    rng = np.random.default_rng(seed)
+    classes = np.array(["neg", "pos"])
+    params = dict(average=average, shuffle=shuffle, penalty=penalty, batch_size=batch_size,
+                  random_state=seed)
+    X0 = rng.standard_normal((5, 3)).astype(dtype_first)
+    y0 = classes[rng.integers(0, 2, 5)]
+    a = Perceptron(**params).partial_fit(X0, y0, classes=classes)
+    b = Perceptron(**params).partial_fit(X0, general(y0), classes=classes)
+    for _ in range(calls):
+        X = rng.standard_normal((n, 3)).astype(dtype)
+        y = classes[rng.integers(0, 2, n)]
+        if bad:  # a failed call leaves either model as it was
+            X[-1, 0] = np.nan
+        results = [outcome(lambda: a.partial_fit(X, y)),
+                   outcome(lambda: b.partial_fit(X, general(y)))]
+        if bad:
+            assert results[0] == results[1] and isinstance(results[0], tuple)
+        same_partial(a, b)
+    np.testing.assert_array_equal(a.predict(X0), b.predict(X0))
+
+
+def test_partial_fit_plain_binary_leaves_a_shallow_copy_alone():
+    rng = np.random.default_rng(4)
+    X = rng.standard_normal((40, 3))
+    y = np.where(X[:, 0] > 0, 1, 0)
+    m = Perceptron(random_state=0).partial_fit(X, y, classes=np.array([0, 1]))
+    twin = copy.copy(m)
+    before = partial_state(twin)
+    for _ in range(3):
+        m.partial_fit(X, y)
+    after = partial_state(twin)
+    for (x, z) in [(before[0], after[0])] + list(zip(before[1], after[1])):
+        for key, value in x.items():
+            if isinstance(value, np.ndarray):
+                np.testing.assert_array_equal(value, z[key], err_msg=key)
+    twin.partial_fit(X, y)
+    ref = Perceptron(random_state=0).partial_fit(X, y, classes=np.array([0, 1]))
+    ref.partial_fit(X, general(y))
+    np.testing.assert_array_equal(twin.coef_, ref.coef_)
+    np.testing.assert_array_equal(twin.mistakes_, ref.mistakes_)

@@ -18,7 +18,7 @@ from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_STRIDES
                              PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE)
 from libc.math cimport isfinite, floor, signbit
 from libc.string cimport memcmp, memcpy
-from perceptron._core.buffers cimport buffer_data, BUF_SIGNED
+from perceptron._core.buffers cimport buffer_data, BUF_SIGNED, BUF_UNSIGNED
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 ctypedef fused label_t:
@@ -250,5 +250,159 @@ def encode_two(y):
                    <size_t>view.itemsize)
         PyBuffer_Release(&dest)
         return signs, classes
+    finally:
+        PyBuffer_Release(&view)
+
+
+ctypedef fused int_label_t:
+    int8_t
+    int16_t
+    int32_t
+    int64_t
+    uint8_t
+    uint16_t
+    uint32_t
+    uint64_t
+
+
+cdef Py_ssize_t _greatest(const char *base, Py_ssize_t n, Py_ssize_t stride, Py_ssize_t limit,
+                          int_label_t first) noexcept nogil:
+    """The greatest label, or -1 when a label is negative or above `limit`."""
+    cdef Py_ssize_t i
+    cdef int_label_t v, hi = 0
+    for i in range(n):
+        v = (<const int_label_t *>(base + i * stride))[0]
+        if v < 0 or <uint64_t>v > <uint64_t>limit:
+            return -1
+        if v > hi:
+            hi = v
+    return <Py_ssize_t>hi
+
+
+cdef Py_ssize_t _count_classes(const char *base, Py_ssize_t n, Py_ssize_t stride,
+                               int32_t *table, Py_ssize_t hi, int_label_t first) noexcept nogil:
+    """Marks the labels present in table[0..hi], numbers them in increasing
+    order (each present label's table entry becomes its class index) and
+    returns how many there are."""
+    cdef Py_ssize_t i, v, k = 0
+    for i in range(n):
+        table[<Py_ssize_t>(<const int_label_t *>(base + i * stride))[0]] = 1
+    for v in range(hi + 1):
+        if table[v]:
+            table[v] = <int32_t>k
+            k += 1
+        else:
+            table[v] = -1
+    return k
+
+
+cdef void _index_of(const char *base, Py_ssize_t n, Py_ssize_t stride, const int32_t *table,
+                    int32_t *index, int_label_t first) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        index[i] = table[<Py_ssize_t>(<const int_label_t *>(base + i * stride))[0]]
+
+
+cdef Py_ssize_t _dispatch_greatest(int code, Py_ssize_t itemsize, const char *base, Py_ssize_t n,
+                                   Py_ssize_t stride, Py_ssize_t limit) noexcept nogil:
+    if code == b'b' and itemsize == 1:
+        return _greatest(base, n, stride, limit, <int8_t>0)
+    if code == b'B' and itemsize == 1:
+        return _greatest(base, n, stride, limit, <uint8_t>0)
+    if code == b'h' and itemsize == 2:
+        return _greatest(base, n, stride, limit, <int16_t>0)
+    if code == b'H' and itemsize == 2:
+        return _greatest(base, n, stride, limit, <uint16_t>0)
+    if (code == b'i' or code == b'l') and itemsize == 4:
+        return _greatest(base, n, stride, limit, <int32_t>0)
+    if (code == b'I' or code == b'L') and itemsize == 4:
+        return _greatest(base, n, stride, limit, <uint32_t>0)
+    if (code == b'l' or code == b'q') and itemsize == 8:
+        return _greatest(base, n, stride, limit, <int64_t>0)
+    if (code == b'L' or code == b'Q') and itemsize == 8:
+        return _greatest(base, n, stride, limit, <uint64_t>0)
+    return -1
+
+
+def encode_small_ints(y):
+    """(index, classes) of a 1-D integer array `y` of small non-negative
+    labels, or None.
+
+    classes : the distinct labels, sorted, in y's dtype: ``np.unique(y)``.
+    index : int32 array of len(y), the class of each label:
+        ``np.searchsorted(classes, y).astype(np.int32)``.
+
+    Counting instead of sorting: one pass finds the greatest label, one
+    marks the labels present in a table of that many entries, one reads
+    each label's class from it.  None when the general path must decide: a
+    dtype other than the integers (or byte-swapped), an empty y, a negative
+    label, a label greater than ``2 * len(y) + 256`` (the table stays in
+    proportion to the data), or fewer than two distinct labels."""
+    cdef Py_buffer view
+    cdef Py_ssize_t n, stride, hi, k = 0, v, limit, j
+    cdef int code
+    cdef int32_t *table
+    cdef int32_t *index_p
+    cdef char *classes_p
+    cdef Py_ssize_t shape[1]
+    if type(y) is not np.ndarray or y.dtype.kind not in "iu":
+        return None
+    try:
+        PyObject_GetBuffer(y, &view, PyBUF_STRIDES | PyBUF_FORMAT)
+    except (BufferError, ValueError, TypeError):
+        return None
+    try:
+        if view.ndim != 1 or view.shape[0] == 0:
+            return None
+        n = view.shape[0]
+        stride = view.strides[0]
+        code = _format_code(view.format)
+        limit = 2 * n + 256
+        with nogil:
+            hi = _dispatch_greatest(code, view.itemsize, <const char *>view.buf, n, stride, limit)
+        if hi < 0:
+            return None
+        table_arr = np.zeros(hi + 1, dtype=np.int32)
+        table = <int32_t *>buffer_data(table_arr, BUF_SIGNED, 4, 1, True, shape, "table")
+        index = np.empty(n, dtype=np.int32)
+        index_p = <int32_t *>buffer_data(index, BUF_SIGNED, 4, 1, True, shape, "index")
+        with nogil:
+            if view.itemsize == 1:
+                k = _count_classes(<const char *>view.buf, n, stride, table, hi, <uint8_t>0)
+            elif view.itemsize == 2:
+                k = _count_classes(<const char *>view.buf, n, stride, table, hi, <uint16_t>0)
+            elif view.itemsize == 4:
+                k = _count_classes(<const char *>view.buf, n, stride, table, hi, <uint32_t>0)
+            else:
+                k = _count_classes(<const char *>view.buf, n, stride, table, hi, <uint64_t>0)
+        if k < 2:
+            return None
+        classes = np.empty(k, dtype=y.dtype)
+        classes_p = <char *>buffer_data(classes, BUF_SIGNED if code in b"bhilq" else BUF_UNSIGNED,
+                                        view.itemsize, 1, True, shape, "classes")
+        with nogil:
+            # the labels are non-negative and at most hi: the same bits in
+            # the signed and the unsigned type of their size
+            j = 0
+            for v in range(hi + 1):
+                if table[v] >= 0:
+                    if view.itemsize == 1:
+                        (<uint8_t *>classes_p)[j] = <uint8_t>v
+                    elif view.itemsize == 2:
+                        (<uint16_t *>classes_p)[j] = <uint16_t>v
+                    elif view.itemsize == 4:
+                        (<uint32_t *>classes_p)[j] = <uint32_t>v
+                    else:
+                        (<uint64_t *>classes_p)[j] = <uint64_t>v
+                    j += 1
+            if view.itemsize == 1:
+                _index_of(<const char *>view.buf, n, stride, table, index_p, <uint8_t>0)
+            elif view.itemsize == 2:
+                _index_of(<const char *>view.buf, n, stride, table, index_p, <uint16_t>0)
+            elif view.itemsize == 4:
+                _index_of(<const char *>view.buf, n, stride, table, index_p, <uint32_t>0)
+            else:
+                _index_of(<const char *>view.buf, n, stride, table, index_p, <uint64_t>0)
+        return index, classes
     finally:
         PyBuffer_Release(&view)
