@@ -183,12 +183,20 @@ def known_binary_signs(y, n, known):
 
 
 
+def package_class(est):
+    """The short paths set attributes and run loops themselves: a subclass
+    from outside the package, which may override the general path's steps,
+    takes the general path."""
+    return type(est).__module__.startswith("perceptron.")
+
+
 def plain_binary(est, p, X, n):
     """Whether a fit whose labels ``encode_two`` encoded (and without
     sample weights or initial weights) can take ``fit_plain_binary``: dense
     X, one thread (no parameter mixing), no class weights, validation,
     warm start from a fitted model, pocket, stopping rule or monitoring."""
-    return (type(X) is np.ndarray and n > 0 and p["tol"] is None and p["n_threads"] < 2
+    return (package_class(est) and type(X) is np.ndarray and n > 0 and p["tol"] is None
+            and p["n_threads"] < 2
             and not p["pocket"] and not p["early_stopping"] and est.class_weight is None
             and not (p["warm_start"] and hasattr(est, "coef_")) and not p["verbose"]
             and not p["progress"] and est.callback is None)

@@ -9,7 +9,8 @@ from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
 from ._linear_fit import (append_histories, check_params, class_index_of, encode_targets,
-                          fit_plain_binary, known_binary_signs, partial_fit_binary, plain_binary,
+                          fit_plain_binary, known_binary_signs, package_class, partial_fit_binary,
+                          plain_binary,
                           warn_not_converged)
 from ._mixing import mixing_runner
 from ._monitor import Monitor
@@ -557,7 +558,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             if signs is None:
                 y = check_labels(y, n)
                 target, labels = self._partial_targets(y, classes, states)
-            elif sample_weight is None and self.class_weight is None and not p["pocket"]:
+            elif sample_weight is None and self.class_weight is None and not p["pocket"] and \
+                    package_class(self):
                 assert states is not None
                 partial_fit_binary(self, X, signs, states[0],
                                    p, self._loop_params(p, stop_when_converged=False))

@@ -438,6 +438,31 @@ def test_the_plain_path_is_taken_where_it_applies(monkeypatch):
     assert len(calls) == 1
 
 
+def test_a_subclass_from_outside_the_package_takes_the_general_path():
+    # its overrides of the general path's steps are honoured, in fit and in
+    # partial_fit of a binary model's known classes
+    seen = []
+
+    class Logged(Perceptron):
+        def _set_fitted(self, *args, **kwargs):
+            seen.append("fit")
+            return super()._set_fitted(*args, **kwargs)
+
+        def _run(self, *args, **kwargs):
+            seen.append("run")
+            return super()._run(*args, **kwargs)
+
+    X = np.random.default_rng(3).standard_normal((30, 3))
+    y = np.where(X[:, 0] > 0, 1, 0)
+    m = Logged(max_iter=2, tol=None).fit(X, y)
+    assert "fit" in seen and "run" in seen
+    seen.clear()
+    m.partial_fit(X, y)
+    assert "run" in seen
+    ref = Perceptron(max_iter=2, tol=None).fit(X, y)
+    np.testing.assert_array_equal(Logged(max_iter=2, tol=None).fit(X, y).coef_, ref.coef_)
+
+
 def partial_state(m):
     return {name: (value.copy() if isinstance(value, np.ndarray) else value)
             for name, value in vars(m).items() if name != "_states"}, \
