@@ -92,15 +92,15 @@ PTN_INLINE double ptn_dot_f32_exact_avx512(size_t n, const float *x, const float
     return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
 }
 
+/* The blocks of 64 of x[0, nb), nb a multiple of 64: four products per lane
+ * in float32, the blocks summed in double (the precision contract is in
+ * ptn_simd.h); 0 when nb is 0. */
 PTN_TARGET("avx512f")
-PTN_INLINE double ptn_dot_f32_inline_avx512(size_t n, const float *x, const float *y)
+static inline double ptn_dot_f32_blocks_avx512(size_t nb, const float *x, const float *y)
 {
     __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
     size_t i = 0;
-    double r;
-    /* blocks of 64: four products per lane in float32, the block in double
-     * (the precision contract is in ptn_simd.h) */
-    for (; i + 64 <= n; i += 64) {
+    for (; i < nb; i += 64) {
         __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i));
         p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(y + i + 16), p);
         p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 32), _mm512_loadu_ps(y + i + 32), p);
@@ -108,10 +108,18 @@ PTN_INLINE double ptn_dot_f32_inline_avx512(size_t n, const float *x, const floa
         a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
         a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(ptn_high_ps_avx512(p)));
     }
-    if (i == 0) {
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1));
+}
+
+PTN_TARGET("avx512f")
+PTN_INLINE double ptn_dot_f32_inline_avx512(size_t n, const float *x, const float *y)
+{
+    const size_t nb = n & ~(size_t)63;
+    double r;
+    if (nb == 0) {
         return ptn_dot_f32_exact_avx512(n, x, y);
     }
-    r = _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + ptn_dot_f32_exact_avx512(n - i, x + i, y + i);
+    r = ptn_dot_f32_blocks_avx512(nb, x, y) + ptn_dot_f32_exact_avx512(n - nb, x + nb, y + nb);
     if (PTN_F32_BLOCKS_REDO(r, n)) {
         return ptn_dot_f32_exact_avx512(n, x, y);
     }
@@ -427,18 +435,8 @@ PTN_TARGET("avx512f")
 static inline double ptn_dot_f32_pre_avx512(size_t n, const float *x, const float *y,
                                             const ptn_tail_f32_avx512 *t)
 {
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    size_t i = 0;
-    double r;
-    for (; i + 64 <= n; i += 64) {
-        __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i));
-        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(y + i + 16), p);
-        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 32), _mm512_loadu_ps(y + i + 32), p);
-        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 48), _mm512_loadu_ps(y + i + 48), p);
-        a0 = _mm512_add_pd(a0, ptn_cvt_lo_avx512(p));
-        a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(ptn_high_ps_avx512(p)));
-    }
-    r = _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + ptn_dot_f32_tail_avx512(x + i, t);
+    const double r = ptn_dot_f32_blocks_avx512(t->at, x, y) +
+                     ptn_dot_f32_tail_avx512(x + t->at, t);
     if (PTN_F32_BLOCKS_REDO(r, n)) {
         return ptn_dot_f32_exact_avx512(n, x, y);
     }
