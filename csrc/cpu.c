@@ -66,6 +66,11 @@ static void ptn_detect_x86(ptn_cpu_features *f)
 
     ptn_cpuid(0, 0, r);
     max_leaf = r[0];
+    /* the vendor string is EBX, EDX, ECX: "Auth" "enti" "cAMD", "Hygo" "nGen" "uine" */
+    f->amd = (memcmp(&r[1], "Auth", 4) == 0 && memcmp(&r[3], "enti", 4) == 0 &&
+              memcmp(&r[2], "cAMD", 4) == 0) ||
+             (memcmp(&r[1], "Hygo", 4) == 0 && memcmp(&r[3], "nGen", 4) == 0 &&
+              memcmp(&r[2], "uine", 4) == 0);
     if (max_leaf < 1) {
         return;
     }

@@ -116,6 +116,11 @@ from cython cimport floating
 # The kernel table chosen at import (PERCEPTRON_SIMD or the best level).
 cdef const ptn_simd *active_simd() noexcept nogil
 
+# Whether rows read in rising order (0, 1, 2, ...) are prefetched in
+# software too, as shuffled rows always are: chosen at import from the CPU
+# (perceptron._core.prefetch.order_ahead reads it).
+cdef bint prefetch_sequential() noexcept nogil
+
 # The table whose sparse dot products (sdot) suit a weight vector of this
 # many bytes: the active one's vector gathers beyond L1, the scalar loop
 # within it (csrc/ptn_simd.h, PTN_SPARSE_GATHER_MIN_BYTES).

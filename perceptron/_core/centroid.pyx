@@ -11,7 +11,7 @@ from cython cimport floating
 from libc.stdint cimport int32_t, int64_t
 
 from perceptron.simd cimport ptn_simd, active_simd
-from perceptron._core.prefetch cimport rows_ahead
+from perceptron._core.prefetch cimport order_ahead
 from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
                               row_axpy_acc,
                               row_prefetch, row_bytes, max_ahead)
@@ -20,7 +20,7 @@ from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_r
 cdef void _sums(const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
                 const int32_t *t, const double *sw, double *sums, double *totals) noexcept nogil:
     cdef const ptn_simd *K = active_simd()
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes(R, n, dtype_of_x), max_ahead(R)), i
+    cdef Py_ssize_t ahead = order_ahead(NULL, n, row_bytes(R, n, dtype_of_x), max_ahead(R)), i
     cdef double s
     for i in range(n):
         if i + ahead < n:

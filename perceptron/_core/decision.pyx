@@ -19,7 +19,7 @@ from perceptron.simd cimport ptn_simd, active_simd, kdot
 from perceptron._core.rows cimport (Rows, CsrRows32, CsrRows64, csr_rows, row_dot,
                               row_prefetch,
                               row_bytes as csr_row_bytes)
-from perceptron._core.prefetch cimport ptn_prefetch_range, rows_ahead, PREFETCH_MAX_CSR_ROWS
+from perceptron._core.prefetch cimport ptn_prefetch_range, order_ahead, PREFETCH_MAX_CSR_ROWS
 
 
 def decision_dense(const floating[:, ::1] X, const floating[:, ::1] W, const double[::1] b,
@@ -32,13 +32,14 @@ def decision_dense(const floating[:, ::1] X, const floating[:, ::1] W, const dou
     cdef Py_ssize_t n = X.shape[0] if rows is None else rows.shape[0]
     cdef Py_ssize_t d = X.shape[1], k = W.shape[0], r, j
     cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
+    cdef Py_ssize_t ahead
     cdef ptrdiff_t i
     cdef const floating *x
     if W.shape[1] != d or b.shape[0] != k or out.shape[0] != n or out.shape[1] != k:
         raise ValueError("decision_dense: inconsistent shapes")
     if n == 0:
         return
+    ahead = order_ahead(NULL if rows is None else &rows[0], n, row_bytes)
     if d == 0:
         raise ValueError("decision_dense: X has no features")
     with nogil:
@@ -100,14 +101,16 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
     if csr_rows(&R32, &R64, val, indices, indptr, n_features,
                 <size_t>n_features * sizeof(floating)):
         if rows is not None:
-            ahead = rows_ahead(n, csr_row_bytes(&R32, n_rows, &W[0, 0]), PREFETCH_MAX_CSR_ROWS)
+            ahead = order_ahead(row_ptr, n, csr_row_bytes(&R32, n_rows, &W[0, 0]),
+                                PREFETCH_MAX_CSR_ROWS)
             ahead = 0 if ahead >= n else ahead
         with nogil:
             _decision_rows(&R32, &W[0, 0], &b[0], k, n_features, start, n, row_ptr, ahead,
                            &out[0, 0])
     else:
         if rows is not None:
-            ahead = rows_ahead(n, csr_row_bytes(&R64, n_rows, &W[0, 0]), PREFETCH_MAX_CSR_ROWS)
+            ahead = order_ahead(row_ptr, n, csr_row_bytes(&R64, n_rows, &W[0, 0]),
+                                PREFETCH_MAX_CSR_ROWS)
             ahead = 0 if ahead >= n else ahead
         with nogil:
             _decision_rows(&R64, &W[0, 0], &b[0], k, n_features, start, n, row_ptr, ahead,
@@ -193,7 +196,7 @@ def predict_dense(const floating[:, ::1] X, const floating[:, ::1] W, const doub
     cdef Py_ssize_t n = X.shape[0], d = X.shape[1], k = W.shape[0], r, j, c
     cdef Py_ssize_t nonfinite = 0, nan = 0, size = 0
     cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes)
+    cdef Py_ssize_t ahead = order_ahead(NULL, n, row_bytes)
     cdef double *a
     cdef const unsigned char *cls = NULL
     cdef unsigned char *lab = NULL

@@ -13,7 +13,7 @@ from libc.string cimport memcpy
 from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron.simd cimport ptn_simd, ptn_rng, ptn_scan
-from perceptron._core.prefetch cimport rows_ahead
+from perceptron._core.prefetch cimport order_ahead
 from perceptron._core.rows cimport Rows, DenseRows, row_dot, row_bytes, row_finite, max_ahead
 
 cdef extern from "ptn_update.h" nogil:
@@ -177,8 +177,9 @@ cdef inline void _after_update_pocket(Model *M) noexcept nogil:
 
 cdef inline Py_ssize_t _ahead(const Rows *R, const Data *D, const floating *W) noexcept nogil:
     """How many positions ahead to prefetch a row: n_rows (never) for data
-    that stays in cache."""
-    return rows_ahead(D.n_rows, row_bytes(R, D.n, W), max_ahead(R))
+    that stays in cache, or rows read in rising order where the CPU's own
+    prefetchers do better alone."""
+    return order_ahead(D.rows, D.n_rows, row_bytes(R, D.n, W), max_ahead(R))
 
 
 cdef inline double _training_score_binary(const Rows *R, const Data *D, const floating *w, double b,

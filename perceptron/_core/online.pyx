@@ -263,8 +263,8 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
     cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t n = D.n_rows, k, j, stop
     # a shuffled order defeats the hardware prefetchers; in order they still
-    # leave gaps: dense rows named a few KB ahead read 8-15% faster in order
-    # too (200,000 rows of 100 to 256 features, benchmarks/bench_floor.py)
+    # leave gaps on some CPUs (dense rows named a few KB ahead read 8-15%
+    # faster in order on an Intel Xeon) and none on others (_ahead decides)
     cdef Py_ssize_t ahead = _ahead(R, D, w) if P.shuffle else n
     cdef ptrdiff_t i
     cdef double a = 0.0, ya

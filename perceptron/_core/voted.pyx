@@ -24,7 +24,7 @@ from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron.simd cimport ptn_simd, active_simd, ptn_rng, ptn_rng_seed
-from perceptron._core.prefetch cimport rows_ahead
+from perceptron._core.prefetch cimport order_ahead, rows_ahead
 from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
                               row_dot, row_axpy,
                               row_finite, row_prefetch, row_prefetch_start,
@@ -104,7 +104,9 @@ cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows
     cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t d = S.d, e, k, j
     cdef size_t bytes_per_row = row_bytes(R, n, w)
-    cdef Py_ssize_t ahead = rows_ahead(n_rows, bytes_per_row)
+    # (a shuffled fit's rows change order each epoch: always prefetched)
+    cdef Py_ssize_t ahead = (rows_ahead(n_rows, bytes_per_row) if shuffle
+                             else order_ahead(rows, n_rows, bytes_per_row))
     cdef Py_ssize_t check_every = max(1, SIGNAL_CHECK_BYTES // max(<Py_ssize_t>bytes_per_row, 1))
     cdef Py_ssize_t countdown = check_every
     cdef int64_t count = 0, m
@@ -253,7 +255,7 @@ cdef void _vote(const Rows *R, const floating *V, const double *b, const int64_t
     """out[r] = sum_j c_j sign(V_j . x_i + b_j) for i = start + r, sign(0) = -1."""
     cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t r, j
-    cdef Py_ssize_t ahead = rows_ahead(n, row_bytes(R, n, V), max_ahead(R))
+    cdef Py_ssize_t ahead = order_ahead(NULL, n, row_bytes(R, n, V), max_ahead(R))
     cdef double vote
     for r in range(n):
         if r + ahead < n:
