@@ -40,8 +40,25 @@
     const ptrdiff_t *rows_ = s->rows;                                                \
     const signed char *y_ = s->y;                                                    \
     const double b_ = s->b, margin_ = s->margin;                                     \
-    size_t k_;                                                                       \
-    for (k_ = start; k_ < stop; k_++) {                                              \
+    size_t k_ = start;                                                               \
+    /* The rows of a fit that does not shuffle are 0, 1, 2, ...: while           */ \
+    /* rows[k] == k the row's address comes from k itself, so its loads do not   */ \
+    /* wait for the load of rows[k] (the comparison is off the critical path and */ \
+    /* always predicted); the first other entry hands over to the general loop.  */ \
+    for (; k_ < stop && (size_t)rows_[k_] == k_; k_++) {                             \
+        const T *x_ = X_ + k_ * d_;                                                  \
+        double a_, ya_;                                                              \
+        if (ahead_ != 0 && k_ + ahead_ < n_rows_) {                                  \
+            ptn_prefetch_range(X_ + (size_t)rows_[k_ + ahead_] * d_, d_ * sizeof(T)); \
+        }                                                                            \
+        a_ = (ROWDOT) + b_;                                                          \
+        ya_ = (double)y_[k_] * a_;                                                   \
+        if (ptn_must_update(margin_, ya_)) {                                         \
+            *act = a_;                                                               \
+            return k_;                                                               \
+        }                                                                            \
+    }                                                                                \
+    for (; k_ < stop; k_++) {                                                        \
         const size_t i_ = (size_t)rows_[k_];                                         \
         const T *x_ = X_ + i_ * d_;                                                  \
         double a_, ya_;                                                              \

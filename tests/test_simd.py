@@ -327,8 +327,23 @@ def test_scan_matches_reference(level, dtype, n, d, margin, ahead, seed, data):
     y = rng.choice(np.array([-1, 1], dtype=np.int8), size=n)
     # mostly rows the weights get right, so that stretches are long
     y = np.where(rng.random(n) < 0.8, np.where(X.astype(np.float64) @ w >= 0, 1, -1), y).astype(np.int8)
-    rows = rng.permutation(n).astype(np.intp)
+    # shuffled, in order (0, 1, 2, ...: the scan reads those rows by position
+    # while rows[k] == k), in order up to a point and shuffled after it, or
+    # rising with gaps (the rows of positive sample weight)
+    order = data.draw(st.sampled_from(["shuffled", "in order", "in order, then shuffled",
+                                       "rising with gaps"]))
+    rows = np.arange(n, dtype=np.intp)
+    if order == "shuffled":
+        rows = rng.permutation(n).astype(np.intp)
+    elif order == "in order, then shuffled":
+        cut = data.draw(st.integers(0, n))
+        rows[cut:] = rng.permutation(rows[cut:])
+    elif order == "rising with gaps":
+        rows = np.flatnonzero(rng.random(n) < 0.7).astype(np.intp)
+        if len(rows) == 0:
+            rows = np.array([n - 1], dtype=np.intp)
     b = float(rng.integers(-2, 3))
+    n = len(rows)
     start = data.draw(st.integers(0, n))
     stop = data.draw(st.integers(start, n))
     got = _simd._py_scan(X, rows, y, w, b, margin, start, stop, ahead, level)
