@@ -50,13 +50,26 @@ def verdict(value, target, higher_is_better=True):
     return f"target {sign} {target:g}: {'met' if ok else 'MISSED'}"
 
 
+def cpu_name():
+    """The CPU's model name as Linux reports it (/proc/cpuinfo), else the
+    processor string Python has: figures are only comparable on one CPU."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
 def header(title):
     import perceptron
 
     info = perceptron.simd_info()
     print(f"# {title}")
     print(f"# perceptron {perceptron.__version__} (simd {info['level']}), numpy {np.__version__}, "
-          f"python {platform.python_version()}, {platform.machine()}")
+          f"python {platform.python_version()}, {platform.machine()}, {cpu_name()}")
     try:
         import sklearn
 

@@ -388,8 +388,11 @@ def main():
     warnings.simplefilter("ignore")
     header(f"bench_floor: best of {args.repeat}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     lib = floor_lib()
+    info = perceptron.simd_info()
     print(f"# floor: benchmarks/floor.c at {lib.simd if lib else 'no compiler'}; "
-          f"perceptron at {perceptron.simd_info()['level']}")
+          f"perceptron at {info['level']}, rows read in order prefetched in software: "
+          f"{'yes' if info['prefetch_sequential'] else 'no'}"
+          f"{' (an AMD CPU)' if info['cpu'].get('amd') else ''}")
     for section in args.only.split(","):
         globals()[section.strip()](args)
 
