@@ -262,6 +262,29 @@ def test_state_copy_without_rows_leaves_the_order_out():
         if isinstance(value, np.ndarray) and name != "rows":
             assert vars(new)[name] is not value
             np.testing.assert_array_equal(vars(new)[name], value)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("seed", [0, 1, 2**63, 2**64 - 1])
+def test_binary_zeros_is_the_constructor(dtype, seed):
+    # the plain binary fit's state: the constructor's fields, in its order,
+    # of its dtypes, shapes and values
+    made = OnlineState(1, 5, dtype, multinomial=False, average=False, pocket=False,
+                       batch_size=None, seed=seed)
+    short = OnlineState.binary_zeros(5, np.dtype(dtype), seed)
+    assert type(short) is OnlineState
+    assert list(vars(short)) == list(vars(made))
+    for name, value in vars(made).items():
+        other = vars(short)[name]
+        assert type(other) is type(value), name
+        if isinstance(value, np.ndarray):
+            assert other.dtype == value.dtype and other.shape == value.shape, name
+            assert other.flags.c_contiguous and other.flags.owndata, name
+            np.testing.assert_array_equal(other, value, err_msg=name)
+        else:
+            assert other == value, name
+    assert short.pocket_score is not made.pocket_score  # a copy, not the shared template
+    assert short.rng_state[0] == seed
+
+
 INT_CODES = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"]
 
 
