@@ -560,3 +560,24 @@ def test_partial_fit_plain_binary_leaves_a_shallow_copy_alone():
     ref.partial_fit(X, general(y))
     np.testing.assert_array_equal(twin.coef_, ref.coef_)
     np.testing.assert_array_equal(twin.mistakes_, ref.mistakes_)
+
+
+@pytest.mark.parametrize("make", [
+    lambda X: X, lambda X: X.astype(np.float32), lambda X: X.astype(">f8"),
+    lambda X: X.astype(">f4"), lambda X: X[:, ::2], lambda X: np.asfortranarray(X),
+    lambda X: X[:0], lambda X: X[:, :0], lambda X: X.astype(np.int64), lambda X: X[0],
+    lambda X: X.astype(np.float16), lambda X: X.view(_General),
+    lambda X: X.astype(np.dtype(np.float64, metadata={"a": 1}))])
+def test_check_X_short_path_is_check_array(make):
+    # check_X returns the usual array (C-ordered native float32/float64,
+    # non-empty) as it is, without check_array's steps: the same array,
+    # and for anything else what check_array gives or raises
+    from perceptron._validation import check_array, check_X
+    X = make(np.arange(12, dtype=np.float64).reshape(4, 3))
+    short, general_ = outcome(check_X, X), outcome(check_array, X)
+    if isinstance(general_, tuple):
+        assert short == general_
+        return
+    assert (short is X) == (general_ is X)
+    assert short.dtype == general_.dtype and short.flags.c_contiguous
+    np.testing.assert_array_equal(short, general_)
