@@ -208,11 +208,15 @@ def fit_plain_binary(est, X, classes, signs, p, seed, loop_params):
     ``run_blocks``, the effective weights), without the steps that do
     nothing in this case; the fitted attributes set at once."""
     n, d = X.shape
-    state = OnlineState(1, d, X.dtype, multinomial=False, average=p["average"], pocket=False,
-                        batch_size=p["batch_size"], seed=seed, penalty=p["penalty"])
+    if p["average"] or p["batch_size"] or p["penalty"] is not None:
+        state = OnlineState(1, d, X.dtype, multinomial=False, average=p["average"],
+                            pocket=False, batch_size=p["batch_size"], seed=seed,
+                            penalty=p["penalty"])
+    else:
+        state = OnlineState.binary_zeros(d, X.dtype, seed)
     state.rows = np.arange(n, dtype=np.intp)
-    res = run_blocks(state, X, signs, None, loop_params, p["max_iter"],
-                     np.zeros(1, dtype=np.uint8))
+    # no stop flag: nothing here can raise it (the loops still check for Ctrl-C)
+    res = run_blocks(state, X, signs, None, loop_params, p["max_iter"], None)
     raise_for_status(res, state)
     W, b = state.effective(p["average"], False)
     updates = res["updates"]
@@ -254,7 +258,7 @@ def partial_fit_binary(est, X, signs, state, p, loop_params):
     without its idle steps.  X has the model's dtype and width."""
     n = X.shape[0]
     state.rows = np.arange(n, dtype=np.intp)
-    res = run_blocks(state, X, signs, None, loop_params, 1, np.zeros(1, dtype=np.uint8))
+    res = run_blocks(state, X, signs, None, loop_params, 1, None)  # no stop flag, as in fit
     raise_for_status(res, state)
     append_histories(est, {"mistakes": int(float(res["mistakes"][0])),
                            "updates": int(float(res["updates"][0])),

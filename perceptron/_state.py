@@ -17,6 +17,10 @@ from ._core.online import (C_STEPS, C_UPDATES, C_RUN, C_POCKET_RUN,
 
 
 _NO_SCORE = np.array([-np.inf])  # a pocket's score before its first
+_zeros = np.zeros
+_F64 = np.dtype(np.float64)
+_I64 = np.dtype(np.int64)
+_ONE_U64 = np.zeros(1, dtype=np.uint64)
 
 
 class OnlineState:
@@ -79,6 +83,22 @@ class OnlineState:
             self.u = np.zeros(1)
             self.scale = np.ones(k)
             self.q = np.zeros((k, d)) if penalty in ("l1", "elasticnet") else None
+
+    @classmethod
+    def binary_zeros(cls, d, dtype, seed):
+        """``OnlineState(1, d, dtype, multinomial=False, average=False,
+        pocket=False, batch_size=None, seed=seed)``, the same fields in the
+        same order, made without the constructor's branches and keywords:
+        the state of the usual small fit, whose fixed cost this is part of."""
+        new = object.__new__(cls)
+        rng_state = _ONE_U64.copy()
+        rng_state[0] = seed
+        new.__dict__.update({
+            "multinomial": False, "W": _zeros((1, d), dtype), "b": _zeros(1, _F64),
+            "U": None, "ub": None, "PW": None, "pb": None, "pocket_score": _NO_SCORE.copy(),
+            "G": None, "gb": None, "acts": _zeros(1, _F64),
+            "counters": _zeros(N_COUNTERS, _I64), "rng_state": rng_state, "rows": None})
+        return new
 
     def copy(self, rows=True):
         """A deep copy; rows=False leaves the row order out (None), for a

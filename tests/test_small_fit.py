@@ -262,6 +262,29 @@ def test_state_copy_without_rows_leaves_the_order_out():
         if isinstance(value, np.ndarray) and name != "rows":
             assert vars(new)[name] is not value
             np.testing.assert_array_equal(vars(new)[name], value)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("seed", [0, 1, 2**63, 2**64 - 1])
+def test_binary_zeros_is_the_constructor(dtype, seed):
+    # the plain binary fit's state: the constructor's fields, in its order,
+    # of its dtypes, shapes and values
+    made = OnlineState(1, 5, dtype, multinomial=False, average=False, pocket=False,
+                       batch_size=None, seed=seed)
+    short = OnlineState.binary_zeros(5, np.dtype(dtype), seed)
+    assert type(short) is OnlineState
+    assert list(vars(short)) == list(vars(made))
+    for name, value in vars(made).items():
+        other = vars(short)[name]
+        assert type(other) is type(value), name
+        if isinstance(value, np.ndarray):
+            assert other.dtype == value.dtype and other.shape == value.shape, name
+            assert other.flags.c_contiguous and other.flags.owndata, name
+            np.testing.assert_array_equal(other, value, err_msg=name)
+        else:
+            assert other == value, name
+    assert short.pocket_score is not made.pocket_score  # a copy, not the shared template
+    assert short.rng_state[0] == seed
+
+
 INT_CODES = ["i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8"]
 
 
@@ -537,3 +560,24 @@ def test_partial_fit_plain_binary_leaves_a_shallow_copy_alone():
     ref.partial_fit(X, general(y))
     np.testing.assert_array_equal(twin.coef_, ref.coef_)
     np.testing.assert_array_equal(twin.mistakes_, ref.mistakes_)
+
+
+@pytest.mark.parametrize("make", [
+    lambda X: X, lambda X: X.astype(np.float32), lambda X: X.astype(">f8"),
+    lambda X: X.astype(">f4"), lambda X: X[:, ::2], lambda X: np.asfortranarray(X),
+    lambda X: X[:0], lambda X: X[:, :0], lambda X: X.astype(np.int64), lambda X: X[0],
+    lambda X: X.astype(np.float16), lambda X: X.view(_General),
+    lambda X: X.astype(np.dtype(np.float64, metadata={"a": 1}))])
+def test_check_X_short_path_is_check_array(make):
+    # check_X returns the usual array (C-ordered native float32/float64,
+    # non-empty) as it is, without check_array's steps: the same array,
+    # and for anything else what check_array gives or raises
+    from perceptron._validation import check_array, check_X
+    X = make(np.arange(12, dtype=np.float64).reshape(4, 3))
+    short, general_ = outcome(check_X, X), outcome(check_array, X)
+    if isinstance(general_, tuple):
+        assert short == general_
+        return
+    assert (short is X) == (general_ is X)
+    assert short.dtype == general_.dtype and short.flags.c_contiguous
+    np.testing.assert_array_equal(short, general_)
