@@ -5,7 +5,8 @@ that give exactly the results, and the errors, of the general ones.
 
 - ``check_params``: the checked parameters, remembered for parameter values
   seen before (compared by identity, for immutable values only, so that a
-  parameter set again, by ``set_params`` or by assignment, is seen);
+  parameter set again, by ``set_params`` or by assignment, is seen), and by
+  the estimator itself until one of its parameters is set;
 - ``encode_targets``: the classes and the encoded labels, with labels of two
   distinct values (integers, booleans, whole floats) encoded in one compiled
   pass (``perceptron._core.labels.encode_two``), and more classes of small
@@ -51,19 +52,32 @@ _CHECKED_MAX = 64
 _IMMUTABLE = (bool, int, float, str, type(None))
 
 
+# the estimator's own copy of its checked parameters (in its __dict__), which
+# Perceptron.__setattr__ drops when one of CHECKED_PARAMS is set: a fit then
+# reads no parameter to know that its checks still hold
+PARAMS_KEY = "_checked_params"
+CHECKED_PARAMS = frozenset(_CACHED)
+
+
 def check_params(est):
     """The checked parameters of a Perceptron, as a dict; raises the error
     of the first bad parameter, in the order of ``_check_params_of``."""
-    values = _values_of(est)
-    entry = _CHECKED.get(tuple(map(id, values)))
-    if entry is None:
-        p = _check_params_of(est)
-        if all(type(v) in _IMMUTABLE or isinstance(v, np.generic) for v in values):
-            if len(_CHECKED) >= _CHECKED_MAX:
-                _CHECKED.clear()
-            _CHECKED[tuple(map(id, values))] = (values, dict(p))
-        return p
-    p = dict(entry[1])
+    own = est.__dict__.get(PARAMS_KEY)
+    if own is not None:
+        p = dict(own)
+    else:
+        values = _values_of(est)
+        entry = _CHECKED.get(tuple(map(id, values)))
+        if entry is None:
+            p = _check_params_of(est)
+            if all(type(v) in _IMMUTABLE or isinstance(v, np.generic) for v in values):
+                if len(_CHECKED) >= _CHECKED_MAX:
+                    _CHECKED.clear()
+                _CHECKED[tuple(map(id, values))] = (values, dict(p))
+                est.__dict__[PARAMS_KEY] = dict(p)
+            return p
+        est.__dict__[PARAMS_KEY] = entry[1]
+        p = dict(entry[1])
     p["n_threads"] = resolve_jobs(est.n_jobs)
     if est.callback is not None and not callable(est.callback):
         raise TypeError(f"callback must be callable or None, got {est.callback!r}")

@@ -8,10 +8,9 @@ import numpy as np
 from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
-from ._linear_fit import (append_histories, check_params, class_index_of, encode_targets,
-                          fit_plain_binary, known_binary_signs, package_class, partial_fit_binary,
-                          plain_binary,
-                          warn_not_converged)
+from ._linear_fit import (CHECKED_PARAMS, PARAMS_KEY, append_histories, check_params,
+                          class_index_of, encode_targets, fit_plain_binary, known_binary_signs,
+                          package_class, partial_fit_binary, plain_binary, warn_not_converged)
 from ._mixing import mixing_runner
 from ._monitor import Monitor
 from ._parallel import map_threads
@@ -263,6 +262,19 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return tags
 
     # ------------------------------------------------------------ parameters
+
+    def __setattr__(self, name, value):
+        # the checked parameters this estimator remembers (check_params)
+        # hold for the values they were checked from: setting one of those
+        # parameters, by set_params or by assignment, forgets them
+        if name in CHECKED_PARAMS:
+            self.__dict__.pop(PARAMS_KEY, None)
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        if name in CHECKED_PARAMS:
+            self.__dict__.pop(PARAMS_KEY, None)
+        object.__delattr__(self, name)
 
     def _check_params(self):
         """The checked parameters, as a dict (``perceptron._linear_fit.check_params``)."""

@@ -214,6 +214,29 @@ def test_remembered_parameters_see_every_change():
         Perceptron(max_iter=True, tol=None).fit(X, y)
 
 
+def test_remembered_parameters_follow_copies_pickles_and_deletion():
+    import copy
+    import pickle
+
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [0.0, 3.0]])
+    y = np.array([0, 1, 1, 0])
+    m = Perceptron(max_iter=5, tol=None).fit(X, y)
+    for other in (copy.copy(m), copy.deepcopy(m), pickle.loads(pickle.dumps(m)),
+                  Perceptron(**m.get_params())):
+        other.set_params(eta0=-1.0)  # the copy's change is its own
+        with pytest.raises(ValueError, match="eta0"):
+            other.fit(X, y)
+        m.fit(X, y)
+    m.max_iter = 0
+    with pytest.raises(ValueError, match="max_iter"):
+        m.fit(X, y)
+    m.max_iter = 5
+    m.fit(X, y)
+    del m.max_iter  # a parameter deleted is not one checked before
+    with pytest.raises(AttributeError):
+        m.fit(X, y)
+
+
 def test_run_epochs_checks_the_state_arrays():
     X = np.ones((3, 2))
     y = np.ones(3, dtype=np.int8)
