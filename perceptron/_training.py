@@ -3,6 +3,7 @@ the Dask transport (``perceptron.dask``): one problem per weight vector or
 matrix, the statuses of the compiled loops, per-call histories, class
 weights, the early-stopping split, and the check of a training state read
 from a model file."""
+import threading
 import weakref
 from typing import Dict, Optional
 
@@ -44,6 +45,7 @@ def class_weights(class_weight, classes, class_index):
 # updates_, loss_): id of a buffer -> (how much of it is in use, a weak
 # reference to the array appended() returned for that much).
 _BUFFER_USE: Dict[int, tuple] = {}
+_BUFFER_LOCK = threading.Lock()
 
 
 def appended(arr, value, dtype):
@@ -59,13 +61,17 @@ def appended(arr, value, dtype):
     n = len(arr)
     base = arr.base
     if type(base) is np.ndarray and len(base) > n:
-        use = _BUFFER_USE.get(id(base))
-        if use is not None and use[0] == n and use[1]() is arr and arr.dtype == dtype \
-                and arr.ndim == 1 and arr.strides == base.strides:
-            base[n] = value
-            out = base[:n + 1]
-            _BUFFER_USE[id(base)] = (n + 1, weakref.ref(out))
-            return out
+        # the check and the write as one step: two threads appending to
+        # arrays of one buffer (estimators copied by copy.copy) would
+        # otherwise both see the next slot free and write it
+        with _BUFFER_LOCK:
+            use = _BUFFER_USE.get(id(base))
+            if use is not None and use[0] == n and use[1]() is arr and arr.dtype == dtype \
+                    and arr.ndim == 1 and arr.strides == base.strides:
+                base[n] = value
+                out = base[:n + 1]
+                _BUFFER_USE[id(base)] = (n + 1, weakref.ref(out))
+                return out
     buf = np.empty(max(16, 2 * (n + 1)), dtype=dtype)
     buf[:n] = arr
     buf[n] = value

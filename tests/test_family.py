@@ -318,6 +318,39 @@ def test_partial_fit_failure_leaves_model_unchanged(rng):
     assert list(m.classes_) == [0, 1, 2]
 
 
+def test_appending_to_one_buffer_from_threads_keeps_every_array_its_values():
+    # arrays that share a history buffer (an estimator and its copy.copy)
+    # appended to on several threads at once: each result holds its own
+    # values, never another thread's write into the slot it took
+    import threading
+
+    from perceptron._training import appended
+
+    start = appended(np.zeros(0, dtype=np.int64), 0, np.int64)
+    results = {}
+
+    def grow(tag):
+        arr = start
+        for k in range(2000):
+            arr = appended(arr, tag * 10000 + k, np.int64)
+        results[tag] = arr
+
+    import sys
+
+    threads = [threading.Thread(target=grow, args=(tag,)) for tag in range(1, 5)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    try:
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(interval)
+    for tag, arr in results.items():
+        np.testing.assert_array_equal(arr, [0] + [tag * 10000 + k for k in range(2000)])
+
+
 def test_partial_fit_histories_grow_in_place(rng):
     # one entry a call; the arrays share a growing buffer (few distinct
     # buffers over many calls: constant cost a call, not a copy of the whole
