@@ -446,19 +446,6 @@ static inline double ptn_dot_f32_tail_avx512(const float *x, const ptn_tail_f32_
     return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
 }
 
-/* ptn_dot_f32_inline_avx512 for n >= 64, the tail's weights from t. */
-PTN_TARGET("avx512f")
-static inline double ptn_dot_f32_pre_avx512(size_t n, const float *x, const float *y,
-                                            const ptn_tail_f32_avx512 *t)
-{
-    const double r = ptn_dot_f32_blocks_avx512(t->at, x, y) +
-                     ptn_dot_f32_tail_avx512(x + t->at, t);
-    if (PTN_F32_BLOCKS_REDO(r, n)) {
-        return ptn_dot_f32_exact_avx512(n, x, y);
-    }
-    return r;
-}
-
 PTN_TARGET("avx512f")
 size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act)
 {
@@ -474,7 +461,9 @@ size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double 
         ptn_tail_f32_init_avx512(&t, s->d, (const float *)s->w);
         {
             const float *w_ = (const float *)s->w;
-            PTN_SCAN_LOOP(float, ptn_dot_f32_pre_avx512(d_, x_, w_, &t))
+            PTN_SCAN_LOOP_F32_BLOCKS(ptn_dot_f32_blocks_avx512(t.at, x_, w_) +
+                                         ptn_dot_f32_tail_avx512(x_ + t.at, &t),
+                                     ptn_dot_f32_exact_avx512(d_, x_, w_))
         }
     }
 }
