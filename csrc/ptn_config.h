@@ -30,10 +30,13 @@
 #define PTN_TARGET(isa)
 #define PTN_INLINE static __inline
 #define PTN_RESTRICT __restrict
+#define PTN_UNLIKELY(c) (c)
 #else
 #define PTN_TARGET(isa) __attribute__((target(isa)))
 #define PTN_INLINE static inline
 #define PTN_RESTRICT __restrict__
+/* a branch almost never taken: its code is laid out away from the hot path */
+#define PTN_UNLIKELY(c) __builtin_expect(!!(c), 0)
 #endif
 
 /* The x86 kernels are compiled when the compiler can emit AVX-512F code. */
