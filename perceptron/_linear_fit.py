@@ -19,6 +19,7 @@ that give exactly the results, and the errors, of the general ones.
 """
 import operator
 import warnings
+import weakref
 
 import numpy as np
 
@@ -52,19 +53,36 @@ _CHECKED_MAX = 64
 _IMMUTABLE = (bool, int, float, str, type(None))
 
 
-# the estimator's own copy of its checked parameters (in its __dict__), which
-# Perceptron.__setattr__ drops when one of CHECKED_PARAMS is set: a fit then
-# reads no parameter to know that its checks still hold
-PARAMS_KEY = "_checked_params"
+# id(estimator) -> [its checked parameters, or None]: an estimator's own
+# copy, which Perceptron.__setattr__ forgets (forget_checked) when one of
+# CHECKED_PARAMS is set, so that a fit reads no parameter to know that its
+# checks still hold.  Kept out of the estimator's __dict__ (which model files
+# and pickles write); an entry leaves with its estimator (weakref.finalize).
+_OWN: dict = {}
 CHECKED_PARAMS = frozenset(_CACHED)
+
+
+def forget_checked(est):
+    """Drop the checked parameters `est` keeps (one of them was set)."""
+    entry = _OWN.get(id(est))
+    if entry is not None:
+        entry[0] = None
+
+
+def _keep_checked(est, p):
+    entry = _OWN.get(id(est))
+    if entry is None:
+        entry = _OWN[id(est)] = [None]
+        weakref.finalize(est, _OWN.pop, id(est), None)
+    entry[0] = p
 
 
 def check_params(est):
     """The checked parameters of a Perceptron, as a dict; raises the error
     of the first bad parameter, in the order of ``_check_params_of``."""
-    own = est.__dict__.get(PARAMS_KEY)
-    if own is not None:
-        p = dict(own)
+    own = _OWN.get(id(est))
+    if own is not None and own[0] is not None:
+        p = dict(own[0])
     else:
         values = _values_of(est)
         entry = _CHECKED.get(tuple(map(id, values)))
@@ -74,9 +92,9 @@ def check_params(est):
                 if len(_CHECKED) >= _CHECKED_MAX:
                     _CHECKED.clear()
                 _CHECKED[tuple(map(id, values))] = (values, dict(p))
-                est.__dict__[PARAMS_KEY] = dict(p)
+                _keep_checked(est, dict(p))
             return p
-        est.__dict__[PARAMS_KEY] = entry[1]
+        _keep_checked(est, entry[1])
         p = dict(entry[1])
     p["n_threads"] = resolve_jobs(est.n_jobs)
     if est.callback is not None and not callable(est.callback):

@@ -8,8 +8,8 @@ import numpy as np
 from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
-from ._linear_fit import (CHECKED_PARAMS, PARAMS_KEY, append_histories, check_params,
-                          class_index_of, encode_targets, fit_plain_binary, known_binary_signs,
+from ._linear_fit import (CHECKED_PARAMS, append_histories, check_params, class_index_of,
+                          encode_targets, fit_plain_binary, forget_checked, known_binary_signs,
                           package_class, partial_fit_binary, plain_binary, warn_not_converged)
 from ._mixing import mixing_runner
 from ._monitor import Monitor
@@ -268,12 +268,12 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         # hold for the values they were checked from: setting one of those
         # parameters, by set_params or by assignment, forgets them
         if name in CHECKED_PARAMS:
-            self.__dict__.pop(PARAMS_KEY, None)
+            forget_checked(self)
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
         if name in CHECKED_PARAMS:
-            self.__dict__.pop(PARAMS_KEY, None)
+            forget_checked(self)
         object.__delattr__(self, name)
 
     def _check_params(self):

@@ -235,6 +235,10 @@ def test_remembered_parameters_follow_copies_pickles_and_deletion():
     del m.max_iter  # a parameter deleted is not one checked before
     with pytest.raises(AttributeError):
         m.fit(X, y)
+    # kept outside the estimator: its attributes, pickles and files do not change
+    fitted = Perceptron(max_iter=5, tol=None).fit(X, y)
+    fitted.fit(X, y)
+    assert not [name for name in vars(fitted) if "check" in name]
 
 
 def test_run_epochs_checks_the_state_arrays():
