@@ -171,6 +171,139 @@ void ptn_dots_f32_avx512(size_t n, const float *x, const float *const *w, size_t
     }
 }
 
+/* A row's exact tail (its last len = n % 64 elements, all of them below
+ * 64) converted to double once for every weight vector it is scored
+ * against, in the groups of ptn_dot_f32_exact_avx512's loops: one of 32
+ * (x32), one of 16 (x16), the masked rest (xr).  The flags are the same on
+ * every row of an array, so always predicted. */
+typedef struct ptn_xtail_avx512 {
+    __m512d x32[4], x16[2], xr[2];
+    size_t at16, at_rem;
+    int has32, has16, has_rem, rem_hi;
+} ptn_xtail_avx512;
+
+PTN_TARGET("avx512f")
+static inline void ptn_xtail_init_avx512(ptn_xtail_avx512 *t, size_t len, const float *x)
+{
+    const __m512d z = _mm512_setzero_pd();
+    t->has32 = len >= 32;
+    t->at16 = t->has32 ? 32 : 0;
+    t->has16 = len - t->at16 >= 16;
+    t->at_rem = t->at16 + (t->has16 ? 16 : 0);
+    t->has_rem = t->at_rem < len;
+    t->rem_hi = len - t->at_rem > 8;
+    t->x32[0] = t->x32[1] = t->x32[2] = t->x32[3] = z;
+    t->x16[0] = t->x16[1] = t->xr[0] = t->xr[1] = z;
+    if (t->has32) {
+        t->x32[0] = PTN_CVT8(x);
+        t->x32[1] = PTN_CVT8(x + 8);
+        t->x32[2] = PTN_CVT8(x + 16);
+        t->x32[3] = PTN_CVT8(x + 24);
+    }
+    if (t->has16) {
+        t->x16[0] = PTN_CVT8(x + t->at16);
+        t->x16[1] = PTN_CVT8(x + t->at16 + 8);
+    }
+    if (t->has_rem) {
+        const __m512 r = _mm512_maskz_loadu_ps((__mmask16)((1u << (len - t->at_rem)) - 1u),
+                                               x + t->at_rem);
+        t->xr[0] = PTN_LO_PD(r);
+        t->xr[1] = PTN_HI_PD(r);
+    }
+}
+
+/* ptn_dot_f32_exact_avx512's lanes (before their sum) over the tail t
+ * against weights wt given
+ * in double (zeros past the tail): the same lanes, products, accumulators
+ * and order, so the same bits (a product of two floats is exact in double,
+ * converted before or after).  The groups that are absent, and the high
+ * half of a rest of 8 or fewer, add only +0 products to lanes that are
+ * never -0 (they start at +0, and an exact zero sum rounds to +0), so
+ * skipping them changes no bit. */
+PTN_TARGET("avx512f")
+static inline __m512d ptn_xtail_acc_avx512(const ptn_xtail_avx512 *t, const double *wt)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
+    if (t->has32) {
+        a0 = _mm512_fmadd_pd(t->x32[0], _mm512_loadu_pd(wt), a0);
+        a1 = _mm512_fmadd_pd(t->x32[1], _mm512_loadu_pd(wt + 8), a1);
+        a2 = _mm512_fmadd_pd(t->x32[2], _mm512_loadu_pd(wt + 16), a2);
+        a3 = _mm512_fmadd_pd(t->x32[3], _mm512_loadu_pd(wt + 24), a3);
+    }
+    if (t->has16) {
+        a0 = _mm512_fmadd_pd(t->x16[0], _mm512_loadu_pd(wt + t->at16), a0);
+        a1 = _mm512_fmadd_pd(t->x16[1], _mm512_loadu_pd(wt + t->at16 + 8), a1);
+    }
+    if (t->has_rem) {
+        a2 = _mm512_fmadd_pd(t->xr[0], _mm512_loadu_pd(wt + t->at_rem), a2);
+        if (t->rem_hi) {
+            a3 = _mm512_fmadd_pd(t->xr[1], _mm512_loadu_pd(wt + t->at_rem + 8), a3);
+        }
+    }
+    return _mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3));
+}
+
+/* ptn_dots4_f32_avx512's blocks of x[0, nb) against w[0..3], each summed
+ * in double as ptn_dot_f32_blocks_avx512 sums them. */
+PTN_TARGET("avx512f")
+static inline void ptn_blocks4_f32_avx512(size_t nb, const float *x, const float *const *w,
+                                          double *out)
+{
+    const __m512d z = _mm512_setzero_pd();
+    __m512d lo[4] = {z, z, z, z}, hi[4] = {z, z, z, z};
+    size_t i, c;
+    for (i = 0; i < nb; i += 64) {
+        const __m512 x0 = _mm512_loadu_ps(x + i), x1 = _mm512_loadu_ps(x + i + 16);
+        const __m512 x2 = _mm512_loadu_ps(x + i + 32), x3 = _mm512_loadu_ps(x + i + 48);
+        for (c = 0; c < 4; c++) {
+            const float *y = w[c] + i;
+            __m512 p = _mm512_mul_ps(x0, _mm512_loadu_ps(y));
+            p = _mm512_fmadd_ps(x1, _mm512_loadu_ps(y + 16), p);
+            p = _mm512_fmadd_ps(x2, _mm512_loadu_ps(y + 32), p);
+            p = _mm512_fmadd_ps(x3, _mm512_loadu_ps(y + 48), p);
+            lo[c] = _mm512_add_pd(lo[c], PTN_LO_PD(p));
+            hi[c] = _mm512_add_pd(hi[c], PTN_HI_PD(p));
+        }
+    }
+    for (c = 0; c < 4; c++) {
+        out[c] = _mm512_reduce_add_pd(_mm512_add_pd(lo[c], hi[c]));
+    }
+}
+
+/* dots_f32 with the tails' weights in double: the row's tail converted
+ * once for all m vectors, each vector's blocks as ptn_dot_f32_inline_avx512
+ * sums them (four vectors sharing the loads of x), the same fallback. */
+PTN_TARGET("avx512f")
+void ptn_dots_f32_tails_avx512(size_t n, const float *x, const float *const *w,
+                               const double *const *wt, size_t m, double *out)
+{
+    const size_t nb = PTN_F32_TAIL_AT(n);
+    ptn_xtail_avx512 t;
+    size_t c = 0, q;
+    ptn_xtail_init_avx512(&t, n - nb, x + nb);
+    if (nb == 0) {
+        for (; c < m; c++) {
+            out[c] = _mm512_reduce_add_pd(ptn_xtail_acc_avx512(&t, wt[c]));
+        }
+        return;
+    }
+    for (; c < m; c += 4) {
+        double blocks[4];
+        const size_t g = m - c < 4 ? m - c : 4;
+        if (g == 4) {
+            ptn_blocks4_f32_avx512(nb, x, w + c, blocks);
+        } else {
+            for (q = 0; q < g; q++) {
+                blocks[q] = ptn_dot_f32_blocks_avx512(nb, x, w[c + q]);
+            }
+        }
+        for (q = 0; q < g; q++) {
+            const double r = blocks[q] + _mm512_reduce_add_pd(ptn_xtail_acc_avx512(&t, wt[c + q]));
+            out[c + q] = PTN_F32_BLOCKS_REDO(r, n) ? ptn_dot_f32_exact_avx512(n, x, w[c + q]) : r;
+        }
+    }
+}
+
 PTN_TARGET("avx512f")
 void ptn_dots_f64_avx512(size_t n, const double *x, const double *const *w, size_t m,
                          double *out)

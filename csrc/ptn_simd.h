@@ -112,6 +112,16 @@
  *     w holds m pointers (not necessarily distinct); out must not overlap
  *     the inputs.
  *
+ * dots_f32_tails(n, x, w, wt, m, out)
+ *     dots_f32, the same bits (tested), given each weight vector's last
+ *     n % 64 elements in double as well: wt[c][j] = (double)w[c][n - n % 64
+ *     + j] for j < n % 64, and +0.0 up to PTN_F32_TAIL_MAX.  Those elements
+ *     are the exact tail of the AVX-512 float32 dot product (all of it below
+ *     64), whose weights dots_f32 converts to double on every row; a caller
+ *     that scores many rows between two changes of w converts them once
+ *     (ptn_f32_tail_to_double), and again for a vector it updates.  Levels
+ *     whose blocks are not of 64 ignore wt.
+ *
  * sdot_<value>_<index>(nnz, val, idx, w)
  *     sum_j val[j] * w[idx[j]] over a sparse row (CSR: nnz values with
  *     their column indices, int32 or int64 as scipy stores them), in double
@@ -220,6 +230,35 @@ typedef void (*ptn_dots_f32_fn)(size_t n, const float *x, const float *const *w,
 typedef void (*ptn_dots_f64_fn)(size_t n, const double *x, const double *const *w, size_t m,
                                 double *out);
 
+typedef void (*ptn_dots_f32_tails_fn)(size_t n, const float *x, const float *const *w,
+                                      const double *const *wt, size_t m, double *out);
+
+/* The length of each wt[c] of dots_f32_tails, and the number of its
+ * elements that are w[c]'s: the last n % 64. */
+#define PTN_F32_TAIL_MAX 64
+#define PTN_F32_TAIL_AT(n) ((n) & ~(size_t)(PTN_F32_TAIL_MAX - 1))
+
+/* wt = w's elements from PTN_F32_TAIL_AT(n) to n in double, then +0.0 up to
+ * PTN_F32_TAIL_MAX: the tails dots_f32_tails is given. */
+PTN_INLINE void ptn_f32_tail_to_double(size_t n, const float *w, double *wt)
+{
+    const size_t at = PTN_F32_TAIL_AT(n);
+    size_t j;
+    for (j = 0; j < PTN_F32_TAIL_MAX; j++) {
+        wt[j] = at + j < n ? (double)w[at + j] : 0.0;
+    }
+}
+
+/* dots_f32_tails of a level whose float32 dot product has no use for the
+ * tails (blocks of 32 or 16, or none): its dots_f32. */
+#define PTN_DOTS_F32_TAILS_UNUSED(level)                                                    \
+    void ptn_dots_f32_tails_##level(size_t n, const float *x, const float *const *w,        \
+                                    const double *const *wt, size_t m, double *out)         \
+    {                                                                                       \
+        (void)wt;                                                                           \
+        ptn_dots_f32_##level(n, x, w, m, out);                                              \
+    }
+
 /* The body of a level's dots_<type>: its inlined dot product DOT, once per
  * weight vector (see dots_f32 above). */
 #define PTN_DOTS_BODY(DOT)                  \
@@ -287,6 +326,7 @@ typedef struct ptn_simd {
     /* one row against several weight vectors (one-vs-rest) */
     ptn_dots_f32_fn dots_f32;
     ptn_dots_f64_fn dots_f64;
+    ptn_dots_f32_tails_fn dots_f32_tails;
 } ptn_simd;
 
 /* simd_scalar.c */
@@ -308,6 +348,8 @@ size_t ptn_scan_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double 
 size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act);
 void ptn_dots_f32_scalar(size_t n, const float *x, const float *const *w, size_t m, double *out);
 void ptn_dots_f64_scalar(size_t n, const double *x, const double *const *w, size_t m, double *out);
+void ptn_dots_f32_tails_scalar(size_t n, const float *x, const float *const *w,
+                               const double *const *wt, size_t m, double *out);
 double ptn_sdot_f32_i32_scalar(size_t nnz, const float *val, const int32_t *idx, const float *w);
 double ptn_sdot_f32_i64_scalar(size_t nnz, const float *val, const int64_t *idx, const float *w);
 double ptn_sdot_f64_i32_scalar(size_t nnz, const double *val, const int32_t *idx, const double *w);
@@ -345,6 +387,8 @@ size_t ptn_scan_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *a
 size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
 void ptn_dots_f32_avx2(size_t n, const float *x, const float *const *w, size_t m, double *out);
 void ptn_dots_f64_avx2(size_t n, const double *x, const double *const *w, size_t m, double *out);
+void ptn_dots_f32_tails_avx2(size_t n, const float *x, const float *const *w,
+                             const double *const *wt, size_t m, double *out);
 double ptn_sdot_f32_i32_avx2(size_t nnz, const float *val, const int32_t *idx, const float *w);
 double ptn_sdot_f32_i64_avx2(size_t nnz, const float *val, const int64_t *idx, const float *w);
 double ptn_sdot_f64_i32_avx2(size_t nnz, const double *val, const int32_t *idx, const double *w);
@@ -370,6 +414,8 @@ size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double 
 size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
 void ptn_dots_f32_avx512(size_t n, const float *x, const float *const *w, size_t m, double *out);
 void ptn_dots_f64_avx512(size_t n, const double *x, const double *const *w, size_t m, double *out);
+void ptn_dots_f32_tails_avx512(size_t n, const float *x, const float *const *w,
+                               const double *const *wt, size_t m, double *out);
 double ptn_sdot_f32_i32_avx512(size_t nnz, const float *val, const int32_t *idx, const float *w);
 double ptn_sdot_f32_i64_avx512(size_t nnz, const float *val, const int64_t *idx, const float *w);
 double ptn_sdot_f64_i32_avx512(size_t nnz, const double *val, const int32_t *idx, const double *w);
@@ -400,6 +446,8 @@ size_t ptn_scan_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *a
 size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act);
 void ptn_dots_f32_neon(size_t n, const float *x, const float *const *w, size_t m, double *out);
 void ptn_dots_f64_neon(size_t n, const double *x, const double *const *w, size_t m, double *out);
+void ptn_dots_f32_tails_neon(size_t n, const float *x, const float *const *w,
+                             const double *const *wt, size_t m, double *out);
 #endif
 
 #ifdef __cplusplus

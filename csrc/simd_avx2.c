@@ -412,6 +412,8 @@ size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *a
 /* dots_f32, dots_f64: two weight vectors at a time (see the header) */
 #include "ptn_dots_avx2.h"
 
+PTN_DOTS_F32_TAILS_UNUSED(avx2)
+
 /* ------------------------------------ sparse dot products by gathers */
 
 /* The weights of a CSR row's columns fetched by vector gathers (ptn_simd.h

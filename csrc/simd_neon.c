@@ -178,6 +178,8 @@ void ptn_dots_f64_neon(size_t n, const double *x, const double *const *w, size_t
     PTN_DOTS_BODY(ptn_dot_f64_inline_neon)
 }
 
+PTN_DOTS_F32_TAILS_UNUSED(neon)
+
 double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y)
 {
     float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);

@@ -206,6 +206,8 @@ void ptn_dots_f64_scalar(size_t n, const double *x, const double *const *w, size
     PTN_DOTS_BODY(ptn_dot_f64_inline_scalar)
 }
 
+PTN_DOTS_F32_TAILS_UNUSED(scalar)
+
 /* ------------------------------------------------------------ sparse rows */
 
 /* The exported scalar sparse kernels (ptn_sparse_inline.h has their code,

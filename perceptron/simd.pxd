@@ -77,6 +77,12 @@ cdef extern from "ptn_simd.h" nogil:
                                      double *out) noexcept nogil
     ctypedef void (*ptn_dots_f64_fn)(size_t n, const double *x, const double *const *w, size_t m,
                                      double *out) noexcept nogil
+    ctypedef void (*ptn_dots_f32_tails_fn)(size_t n, const float *x, const float *const *w,
+                                           const double *const *wt, size_t m,
+                                           double *out) noexcept nogil
+    enum: PTN_F32_TAIL_MAX
+    size_t PTN_F32_TAIL_AT(size_t n) noexcept nogil
+    void ptn_f32_tail_to_double(size_t n, const float *w, double *wt) noexcept nogil
 
     ctypedef struct ptn_simd:
         int level
@@ -110,6 +116,7 @@ cdef extern from "ptn_simd.h" nogil:
         ptn_shuffle_fn shuffle
         ptn_dots_f32_fn dots_f32
         ptn_dots_f64_fn dots_f64
+        ptn_dots_f32_tails_fn dots_f32_tails
 
 from cython cimport floating
 

@@ -203,14 +203,18 @@ def _py_dot(x, y, level=None):
     raise TypeError(f"dtype must be float32 or float64, got {x.dtype}")
 
 
-def _py_dots(x, W, level=None):
+def _py_dots(x, W, level=None, tails=False):
     """The dot products of x with every row of W, by the `dots` kernel of
-    `level` (None: the active one), as a float64 array; for tests."""
+    `level` (None: the active one), as a float64 array; for tests.  With
+    `tails` (float32 only), by ``dots_f32_tails``, given the rows' tails in
+    double."""
     cdef const ptn_simd *k = _table(level)
     cdef const float[::1] xf
     cdef const float[:, ::1] Wf
     cdef const double[::1] xd
     cdef const double[:, ::1] Wd
+    cdef double[:, ::1] Tf
+    cdef size_t[::1] tq
     cdef Py_ssize_t m, c
     if x.dtype != W.dtype or x.ndim != 1 or W.ndim != 2 or W.shape[1] != x.shape[0]:
         raise ValueError("x must be 1-D and W 2-D with rows of x's length, of x's dtype")
@@ -227,7 +231,20 @@ def _py_dots(x, W, level=None):
         xf, Wf = x, W
         for c in range(m):
             p[c] = <size_t>&Wf[c, 0]
-        k.dots_f32(<size_t>xf.shape[0], &xf[0], <const float *const *>&p[0], <size_t>m, &o[0])
+        if tails:
+            # each row's tail in double, as a caller of dots_f32_tails keeps it
+            tail_rows = np.full((m, PTN_F32_TAIL_MAX), np.nan)
+            tp = np.zeros(m, dtype=np.uintp)
+            Tf = tail_rows
+            tq = tp
+            for c in range(m):
+                ptn_f32_tail_to_double(<size_t>xf.shape[0], &Wf[c, 0], &Tf[c, 0])
+                tq[c] = <size_t>&Tf[c, 0]
+            k.dots_f32_tails(<size_t>xf.shape[0], &xf[0], <const float *const *>&p[0],
+                             <const double *const *>&tq[0], <size_t>m, &o[0])
+        else:
+            k.dots_f32(<size_t>xf.shape[0], &xf[0], <const float *const *>&p[0], <size_t>m,
+                       &o[0])
     else:
         xd, Wd = x, W
         for c in range(m):

@@ -84,17 +84,19 @@ def assert_same_model(a, b):
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), n=st.integers(0, 300), m=st.integers(1, 12),
        dtype=st.sampled_from([np.float32, np.float64]), offset=st.integers(0, 15),
-       scale=st.sampled_from([1.0, 1e-30, 1e30, 1e-3]))
-def test_dots_is_the_dot_product_of_each_row(level, data, n, m, dtype, offset, scale):
-    """dots gives each weight row the bits of the level's dot (blocks,
-    order, the float32 fallback out of range), x at any alignment."""
+       scale=st.sampled_from([1.0, 1e-30, 1e30, 1e-3]), tails=st.booleans())
+def test_dots_is_the_dot_product_of_each_row(level, data, n, m, dtype, offset, scale, tails):
+    """dots (and dots_f32_tails, given the rows' tails in double) gives
+    each weight row the bits of the level's dot (blocks, order, the float32
+    fallback out of range), x at any alignment."""
+    tails = tails and dtype == np.float32
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     buf = (rng.standard_normal(n + offset) * scale).astype(dtype)
     x = buf[offset:]
     W = (rng.standard_normal((m, n)) * scale).astype(dtype)
     if n and data.draw(st.booleans()):
         W[rng.integers(0, m), rng.integers(0, n)] = np.inf
-    got = _simd._py_dots(x, W, level)
+    got = _simd._py_dots(x, W, level, tails=tails)
     want = np.array([_simd._py_dot(x, np.ascontiguousarray(W[c]), level) for c in range(m)])
     np.testing.assert_array_equal(got, want)
 
@@ -112,6 +114,25 @@ def test_dots_at_every_block_boundary(level, dtype):
             W = rng.standard_normal((m, n)).astype(dtype)
             want = [_simd._py_dot(x, np.ascontiguousarray(W[c]), level) for c in range(m)]
             np.testing.assert_array_equal(_simd._py_dots(x, W, level), want)
+            if dtype == np.float32:
+                np.testing.assert_array_equal(_simd._py_dots(x, W, level, tails=True), want)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_dots_tails_signed_zeros_and_exact_sums(level):
+    """dots_f32_tails on rows of signed zeros and small integers (sums that
+    are exactly zero, the tail's zero padding against -0 products): the
+    bits of the level's dot."""
+    rng = np.random.default_rng(11)
+    values = np.array([-0.0, 0.0, 1.0, -1.0, 2.0], dtype=np.float32)
+    for n in (1, 15, 16, 17, 31, 32, 33, 48, 49, 63, 64, 65, 100, 127, 128, 129, 191):
+        for _ in range(8):
+            x = rng.choice(values, n)
+            W = rng.choice(values, (5, n))
+            want = [_simd._py_dot(x, np.ascontiguousarray(W[c]), level) for c in range(5)]
+            got = _simd._py_dots(x, W, level, tails=True)
+            np.testing.assert_array_equal(got, want)
+            assert (np.signbit(got) == np.signbit(want)).all()
 
 
 # ------------------------------------------------- fused against per-class loops

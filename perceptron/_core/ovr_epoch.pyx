@@ -28,7 +28,8 @@ from libc.math cimport isfinite
 from libc.stdint cimport int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
 
-from perceptron.simd cimport ptn_simd, active_simd
+from perceptron.simd cimport (ptn_simd, active_simd, PTN_F32_TAIL_MAX, PTN_F32_TAIL_AT,
+                              ptn_f32_tail_to_double)
 from perceptron._core.rows cimport DenseRows, row_axpy, row_axpy_acc, row_prefetch
 from perceptron._core cimport loop
 from perceptron._core.loop cimport (Data, Epoch, ptn_step, ptn_must_update,
@@ -40,6 +41,7 @@ cdef struct Classes:
     # the classes of one fused epoch, m of them, each a binary state's arrays
     Py_ssize_t m
     const void *const *w        # (m,) weight rows, in the data's dtype
+    double *const *wt           # (m,) float32: each row's last d % 64 weights in double
     double *const *b            # (m,) biases
     double *const *U            # (m,) averaging accumulators (average), else unused
     double *const *ub           # (m,)
@@ -79,16 +81,23 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
     cdef Py_ssize_t bad_row = -1
     if ahead >= n:
         ahead = 0
+    cdef Py_ssize_t tail_at = <Py_ssize_t>PTN_F32_TAIL_AT(<size_t>d), j
     for c in range(m):
         C.bias[c] = C.b[c][0]
         C.steps[c] = C.counters[c][loop.C_STEPS]
+        if floating is float:
+            # the weights of the float32 dot product's exact tail, converted
+            # here and after each update of the class instead of on every
+            # row for every class (csrc/ptn_simd.h, dots_f32_tails)
+            ptn_f32_tail_to_double(<size_t>d, <const float *>C.w[c], C.wt[c])
     while k < n:
         i = D.rows[k]
         if ahead and k + ahead < n:
             row_prefetch(R, D.rows[k + ahead], dtype_of_x)
         x = <const floating *>R.X + i * d
         if floating is float:
-            K.dots_f32(<size_t>d, x, <const float *const *>C.w, <size_t>m, C.acts)
+            K.dots_f32_tails(<size_t>d, x, <const float *const *>C.w,
+                             <const double *const *>C.wt, <size_t>m, C.acts)
         else:
             K.dots_f64(<size_t>d, x, <const double *const *>C.w, <size_t>m, C.acts)
         ti = t[i]
@@ -109,6 +118,9 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
                                        &C.E[c].mistakes, &C.E[c].updates, &C.E[c].loss,
                                        &C.E[c].raw_loss)
                 row_axpy(R, K, i, st.step, w)
+                if floating is float:
+                    for j in range(tail_at, d):
+                        C.wt[c][j - tail_at] = w[j]
                 if P.average:
                     row_axpy_acc(R, K, i, st.acc, C.U[c], w)
         if status != loop.STATUS_OK:
@@ -140,7 +152,8 @@ cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] tar
     cdef double[:, ::1] Uc
     cdef int64_t[::1] cc
     # the classes' pointers, in arrays that outlive the loop
-    ptrs = np.zeros((5, max(m, 1)), dtype=np.uintp)
+    ptrs = np.zeros((6, max(m, 1)), dtype=np.uintp)
+    cdef double[:, ::1] tails = np.zeros((max(m, 1), PTN_F32_TAIL_MAX))
     cdef size_t[:, ::1] p = ptrs
     epochs = np.zeros(max(m, 1) * sizeof(Epoch), dtype=np.uint8)
     cdef uint8_t[::1] e_bytes = epochs
@@ -163,6 +176,7 @@ cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] tar
         p[0, c] = <size_t>&Wc[0, 0]
         p[1, c] = <size_t>&bc[0]
         p[2, c] = <size_t>&cc[0]
+        p[5, c] = <size_t>&tails[c, 0]
         if rule.average:
             if st.U is None or st.ub is None:
                 raise ValueError("run_ovr_epoch: average needs the states' accumulators")
@@ -178,6 +192,7 @@ cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] tar
     C.counters = <int64_t *const *>&p[2, 0]
     C.U = <double *const *>&p[3, 0]
     C.ub = <double *const *>&p[4, 0]
+    C.wt = <double *const *>&p[5, 0]
     C.cls = &classes[0] if m else NULL
     C.E = <Epoch *>&e_bytes[0]
     C.acts = &acts[0]
