@@ -30,6 +30,8 @@ from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport (ptn_simd, active_simd, PTN_F32_TAIL_MAX, PTN_F32_TAIL_AT,
                               ptn_f32_tail_to_double)
+from perceptron._core.prefetch cimport (ptn_prefetch_range_l1, PREFETCH_L1_MAX_ROW_BYTES,
+                                        PREFETCH_L1_ROWS)
 from perceptron._core.rows cimport DenseRows, row_axpy, row_axpy_acc, row_prefetch
 from perceptron._core cimport loop
 from perceptron._core.loop cimport (Data, Epoch, ptn_step, ptn_must_update,
@@ -71,6 +73,8 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
     cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t n = D.n_rows, d = D.d, m = C.m, k = 0, c
     cdef Py_ssize_t ahead = _ahead(R, D, dtype_of_x)
+    cdef size_t row_bytes = <size_t>d * sizeof(floating)
+    cdef bint into_l1 = ahead < n and row_bytes < PREFETCH_L1_MAX_ROW_BYTES
     cdef ptrdiff_t i
     cdef int32_t ti
     cdef const floating *x
@@ -81,6 +85,8 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
     cdef Py_ssize_t bad_row = -1
     if ahead >= n:
         ahead = 0
+    elif into_l1:
+        ahead = min(ahead, <Py_ssize_t>PREFETCH_L1_ROWS)
     cdef Py_ssize_t tail_at = <Py_ssize_t>PTN_F32_TAIL_AT(<size_t>d), j
     for c in range(m):
         C.bias[c] = C.b[c][0]
@@ -93,7 +99,10 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
     while k < n:
         i = D.rows[k]
         if ahead and k + ahead < n:
-            row_prefetch(R, D.rows[k + ahead], dtype_of_x)
+            if into_l1:
+                ptn_prefetch_range_l1(<const floating *>R.X + D.rows[k + ahead] * d, row_bytes)
+            else:
+                row_prefetch(R, D.rows[k + ahead], dtype_of_x)
         x = <const floating *>R.X + i * d
         if floating is float:
             K.dots_f32_tails(<size_t>d, x, <const float *const *>C.w,
