@@ -123,6 +123,8 @@ def floor_lib():
         os.replace(tmp, so)
     lib = ctypes.CDLL(so)
     sz, p, dbl = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_double
+    lib.floor_set_prefetch.argtypes = [sz, ctypes.c_int]
+    lib.floor_set_prefetch.restype = None
     for name in ("floor_dense_f32", "floor_dense_f64", "floor_dense_f32_blocks"):
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, dbl, p, p, sz, p]
@@ -164,6 +166,32 @@ def _labels8(y, n):
     return np.where(np.asarray(y) > 0, 1, -1).astype(np.int8)
 
 
+# How the floors prefetch rows read out of order, besides into L2 `ahead`
+# rows before (floor.c, floor_set_prefetch): (near, far) = also into L1 this
+# many rows before, or only into L1.  The library does the first for small
+# rows in its scan and the second in its one-vs-rest epoch; a floor that did
+# neither would not be the fastest such loop.
+NEAR_ROWS = 4
+
+
+def _prefetch_ways(lib, order, aheads):
+    """Yield each prefetch distance of `aheads` with each way of asking for
+    the rows (set in floor.c as it is yielded), and leave floor.c asking
+    into L2 alone."""
+    try:
+        for ahead in aheads:
+            lib.floor_set_prefetch(0, 1)
+            yield ahead
+            if order is not None and ahead > NEAR_ROWS:
+                lib.floor_set_prefetch(NEAR_ROWS, 1)
+                yield ahead
+        if order is not None:
+            lib.floor_set_prefetch(NEAR_ROWS, 0)
+            yield 2 * NEAR_ROWS
+    finally:
+        lib.floor_set_prefetch(0, 1)
+
+
 def floor_dense(X, y=None, order=None, repeat=5, aheads=None, blocks=False):
     """Best time of floor.c's pass over the rows of the C-contiguous float32
     or float64 X: in order when `order` is None, else in that order
@@ -193,7 +221,7 @@ def floor_dense(X, y=None, order=None, repeat=5, aheads=None, blocks=False):
         aheads = (0, 8, 16, 32, 48) if order is None else (8, 12, 16, 24, 32, 48)
     out = ctypes.c_double()
     best = float("inf")
-    for ahead in aheads:
+    for ahead in _prefetch_ways(lib, order, aheads):
         best = min(best, best_time(lambda: fn(_ptr(X), n, d, _ptr(w), 0.0, _ptr(y8), _ptr(order),
                                               ahead, ctypes.byref(out)), repeat=repeat))
     return best
@@ -218,7 +246,7 @@ def floor_dense_updates(X, y, order=None, epochs=5, repeat=3, aheads=None):
     if aheads is None:
         aheads = (0, 8, 16, 32, 48) if order is None else (8, 16, 24, 32, 48)
     best, mistakes = float("inf"), 0
-    for ahead in aheads:
+    for ahead in _prefetch_ways(lib, order, aheads):
         for _ in range(repeat):
             w = np.zeros(d, dtype=X.dtype)
             b = ctypes.c_double(0.0)
@@ -257,7 +285,7 @@ def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None, blocks=False):
         aheads = (0, 4) if order is None else (8, 16)
     out = ctypes.c_double()
     best = float("inf")
-    for ahead in aheads:
+    for ahead in _prefetch_ways(lib, order, aheads):
         best = min(best, best_time(lambda: fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi),
                                               _ptr(order), ahead, ctypes.byref(out)),
                                    repeat=repeat))
@@ -282,7 +310,7 @@ def floor_ovr_updates(X, y_index, k, order=None, epochs=5, repeat=3, aheads=None
     if aheads is None:
         aheads = (0, 4) if order is None else (8, 16)
     best, mistakes = float("inf"), 0.0
-    for ahead in aheads:
+    for ahead in _prefetch_ways(lib, order, aheads):
         for _ in range(repeat):
             W = np.zeros((k, d), dtype=X.dtype)
             b = np.zeros(k)

@@ -55,6 +55,44 @@ static inline void prefetch_range(const void *p, size_t nbytes)
     }
 }
 
+static inline void prefetch_range_l1(const void *p, size_t nbytes)
+{
+    const char *c = (const char *)p;
+    size_t off;
+    for (off = 0; off < nbytes; off += LINE) {
+        __builtin_prefetch(c + off, 0, 3);
+    }
+    if (nbytes != 0) {
+        __builtin_prefetch(c + nbytes - 1, 0, 3);
+    }
+}
+
+/* How the dense loops below prefetch a row they will read out of order:
+ * into L2 `ahead` rows before it (far), and, when near > 0, into L1 `near`
+ * rows before it as well, or only (far off).  The library asks for small
+ * rows both ways in its scan and only into L1 in its one-vs-rest epoch
+ * (csrc/ptn_prefetch.h); the floors try each way and keep the best. */
+static size_t near_rows = 0;
+static int far_off = 0;
+
+void floor_set_prefetch(size_t near, int far)
+{
+    near_rows = near;
+    far_off = !far;
+}
+
+#define PREFETCH_ROW(T, k, ahead, n)                                                 \
+    if (ahead != 0 && (k) + ahead < n) {                                             \
+        if (!far_off) {                                                              \
+            const size_t j_ = order ? (size_t)order[(k) + ahead] : (k) + ahead;      \
+            prefetch_range(X + j_ * d, d * sizeof(T));                               \
+        }                                                                            \
+        if (near_rows != 0) {                                                        \
+            const size_t jn_ = order ? (size_t)order[(k) + near_rows] : (k) + near_rows; \
+            prefetch_range_l1(X + jn_ * d, d * sizeof(T));                           \
+        }                                                                            \
+    }
+
 #if defined(__AVX512F__)
 const char floor_simd[] = "avx512";
 
@@ -262,10 +300,7 @@ OVR4(float, dot_f32)
         for (k = 0; k < n; k++) {                                                    \
             const size_t i = order ? (size_t)order[k] : k;                           \
             double a;                                                                \
-            if (ahead != 0 && k + ahead < n) {                                       \
-                const size_t j = order ? (size_t)order[k + ahead] : k + ahead;       \
-                prefetch_range(X + j * d, d * sizeof(T));                            \
-            }                                                                        \
+            PREFETCH_ROW(T, k, ahead, n)                                             \
             a = DOT(d, X + i * d, w) + b;                                            \
             bad += (double)y[i] * a <= 0.0;                                          \
             s += a;                                                                  \
@@ -386,10 +421,7 @@ DENSE(floor_dense_f32_blocks, float, dot_f32_blocks)
             const size_t i = order ? (size_t)order[k] : k;                           \
             const T *x = X + i * d;                                                  \
             double a;                                                                \
-            if (ahead != 0 && k + ahead < n) {                                       \
-                const size_t r = order ? (size_t)order[k + ahead] : k + ahead;       \
-                prefetch_range(X + r * d, d * sizeof(T));                            \
-            }                                                                        \
+            PREFETCH_ROW(T, k, ahead, n)                                             \
             a = DOT(d, x, w) + *b;                                                   \
             if ((double)y[i] * a <= 0.0) {                                           \
                 const T yi = (T)y[i];                                                \
@@ -419,10 +451,7 @@ DENSE_UPDATE(floor_dense_update_f32, float, dot_f32)
             const size_t i = order ? (size_t)order[r] : r;                           \
             const T *x = X + i * d;                                                  \
             size_t c0, c;                                                            \
-            if (ahead != 0 && r + ahead < n) {                                       \
-                const size_t j = order ? (size_t)order[r + ahead] : r + ahead;       \
-                prefetch_range(X + j * d, d * sizeof(T));                            \
-            }                                                                        \
+            PREFETCH_ROW(T, r, ahead, n)                                             \
             for (c0 = 0; c0 < k; c0 += 4) {                                          \
                 const size_t m = k - c0 < 4 ? k - c0 : 4;                            \
                 DOT4(d, x, W + c0 * d, d, m, a);                                     \
@@ -470,10 +499,7 @@ OVR(floor_ovr_f32_blocks, float, dot4_blocks)
             const size_t i = order ? (size_t)order[r] : r;                           \
             const T *x = X + i * d;                                                  \
             size_t c0, c;                                                            \
-            if (ahead != 0 && r + ahead < n) {                                       \
-                const size_t q = order ? (size_t)order[r + ahead] : r + ahead;       \
-                prefetch_range(X + q * d, d * sizeof(T));                            \
-            }                                                                        \
+            PREFETCH_ROW(T, r, ahead, n)                                             \
             for (c0 = 0; c0 < k; c0 += 4) {                                          \
                 const size_t m = k - c0 < 4 ? k - c0 : 4;                            \
                 DOT4(d, x, W + c0 * d, d, m, a);                                     \
@@ -517,18 +543,6 @@ OVR_UPDATE(floor_ovr_update_f32, float, dot4_float)
         }                                                                            \
         out = (a0_ + a1_) + (a2_ + a3_);                                             \
     } while (0)
-
-static inline void prefetch_range_l1(const void *p, size_t nbytes)
-{
-    const char *c = (const char *)p;
-    size_t off;
-    for (off = 0; off < nbytes; off += LINE) {
-        __builtin_prefetch(c + off, 0, 3);
-    }
-    if (nbytes != 0) {
-        __builtin_prefetch(c + nbytes - 1, 0, 3);
-    }
-}
 
 #define CSR_PREFETCH(T)                                                              \
     if (ahead != 0 && order && r + 2 * ahead < n) {                                  \

@@ -29,15 +29,23 @@
 #include "ptn_simd.h"
 #include "ptn_update.h"
 
-/* the prefetch of the row `ahead` positions on, and the loops' locals */
+/* the prefetch of the row `ahead` positions on (into L2), of small rows
+ * also PTN_PREFETCH_NEAR_ROWS on (into L1), and the loops' locals */
 #define PTN_SCAN_PREFETCH(T)                                                         \
     if (ahead_ != 0 && k_ + ahead_ < n_rows_) {                                      \
         ptn_prefetch_range(X_ + (size_t)rows_[k_ + ahead_] * d_, d_ * sizeof(T));    \
+        if (near_ != 0) {                                                            \
+            ptn_prefetch_range_l1(X_ + (size_t)rows_[k_ + near_] * d_, d_ * sizeof(T)); \
+        }                                                                            \
     }
 
 #define PTN_SCAN_LOCALS(T)                                                           \
     const T *X_ = (const T *)s->X;                                                   \
     const size_t d_ = s->d, ahead_ = s->ahead, n_rows_ = s->n_rows;                  \
+    const size_t near_ = ahead_ > PTN_PREFETCH_NEAR_ROWS &&                          \
+                                 d_ * sizeof(T) <= PTN_PREFETCH_NEAR_MAX_ROW_BYTES   \
+                             ? PTN_PREFETCH_NEAR_ROWS                                \
+                             : 0;                                                    \
     const ptrdiff_t *rows_ = s->rows;                                                \
     const signed char *y_ = s->y;                                                    \
     const double b_ = s->b, margin_ = s->margin;                                     \
