@@ -103,6 +103,8 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
                 ptn_prefetch_range_l1(<const floating *>R.X + D.rows[k + ahead] * d, row_bytes)
             else:
                 row_prefetch(R, D.rows[k + ahead], dtype_of_x)
+            # and its class, a load the row's tests wait for
+            ptn_prefetch_range_l1(&t[D.rows[k + ahead]], sizeof(int32_t))
         x = <const floating *>R.X + i * d
         if floating is float:
             K.dots_f32_tails(<size_t>d, x, <const float *const *>C.w,
