@@ -36,6 +36,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #if defined(__AVX512F__) || defined(__AVX2__)
 #include <immintrin.h>
@@ -469,6 +470,70 @@ DENSE_UPDATE(floor_dense_update_f32, float, dot_f32)
 OVR(floor_ovr_f64, double, dot4_double)
 OVR(floor_ovr_f32, float, dot4_float)
 
+#if defined(__AVX512F__)
+/* The library's float32 precision (dot_f32_blocks above) against every
+ * class, the cheapest way a pass can keep it: W does not change during a
+ * pass, so each class's tail (its last d % 64 weights) is converted to
+ * double once, before it, and each row's tail once for all the classes;
+ * the tail's exact products go into two accumulators in any order (the
+ * library keeps an order: this loop need not). */
+size_t floor_ovr_f32_blocks(const float *X, size_t n, size_t d, const float *W, size_t k,
+                            const double *b, const intptr_t *y, const intptr_t *order,
+                            size_t ahead, double *sum)
+{
+    const size_t nb = d & ~(size_t)63, len = d - nb, groups = (len + 7) / 8;
+    double *wt = (double *)calloc(k * 64 + 64, sizeof(double));
+    double *xd = wt + k * 64;
+    size_t r, c, j, bad = 0;
+    double s = 0.0;
+    if (wt == NULL) {
+        return 0;
+    }
+    for (c = 0; c < k; c++) {
+        for (j = 0; j < len; j++) {
+            wt[c * 64 + j] = (double)W[c * d + nb + j];
+        }
+    }
+    for (r = 0; r < n; r++) {
+        const size_t i = order ? (size_t)order[r] : r;
+        const float *x = X + i * d;
+        PREFETCH_ROW(float, r, ahead, n)
+        for (j = 0; j < len; j += 8) {
+            const __mmask8 m = (__mmask8)(len - j >= 8 ? 0xFF : (1u << (len - j)) - 1u);
+            _mm512_storeu_pd(xd + j, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + nb + j)));
+        }
+        for (c = 0; c < k; c++) {
+            const float *w = W + c * d;
+            const double *t = wt + c * 64;
+            __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+            size_t q, g;
+            double act, yc;
+            for (q = 0; q < nb; q += 64) {
+                __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + q), _mm512_loadu_ps(w + q));
+                p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 16), _mm512_loadu_ps(w + q + 16), p);
+                p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 32), _mm512_loadu_ps(w + q + 32), p);
+                p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 48), _mm512_loadu_ps(w + q + 48), p);
+                a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
+                a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(hi256(p)));
+            }
+            for (g = 0; g < groups; g++) {
+                if (g & 1) {
+                    a1 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a1);
+                } else {
+                    a0 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a0);
+                }
+            }
+            act = _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + b[c];
+            yc = (size_t)y[i] == c ? 1.0 : -1.0;
+            bad += yc * act <= 0.0;
+            s += act;
+        }
+    }
+    free(wt);
+    *sum = s;
+    return bad;
+}
+#else
 /* The library's float32 precision (dot_f32_blocks above), one class at a
  * time: the floor of a one-vs-rest float32 epoch that keeps it. */
 static inline void dot4_blocks(size_t n, const float *x, const float *w, size_t ldw, size_t m,
@@ -480,6 +545,7 @@ static inline void dot4_blocks(size_t n, const float *x, const float *w, size_t 
     }
 }
 OVR(floor_ovr_f32_blocks, float, dot4_blocks)
+#endif
 
 /*
  * The one-vs-rest pass plus the perceptron's updates and nothing else:

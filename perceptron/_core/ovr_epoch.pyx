@@ -30,8 +30,8 @@ from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport (ptn_simd, active_simd, PTN_F32_TAIL_MAX, PTN_F32_TAIL_AT,
                               ptn_f32_tail_to_double)
-from perceptron._core.prefetch cimport (ptn_prefetch_range_l1, PREFETCH_L1_MAX_ROW_BYTES,
-                                        PREFETCH_L1_ROWS)
+from perceptron._core.prefetch cimport (ptn_prefetch_range_l1, OVR_L1_ONLY_MAX_ROW_BYTES,
+                                        PTN_PREFETCH_NEAR_ROWS, PTN_PREFETCH_NEAR_MAX_ROW_BYTES)
 from perceptron._core.rows cimport DenseRows, row_axpy, row_axpy_acc, row_prefetch
 from perceptron._core cimport loop
 from perceptron._core.loop cimport (Data, Epoch, ptn_step, ptn_must_update,
@@ -74,7 +74,10 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
     cdef Py_ssize_t n = D.n_rows, d = D.d, m = C.m, k = 0, c
     cdef Py_ssize_t ahead = _ahead(R, D, dtype_of_x)
     cdef size_t row_bytes = <size_t>d * sizeof(floating)
-    cdef bint into_l1 = ahead < n and row_bytes < PREFETCH_L1_MAX_ROW_BYTES
+    # how the rows are asked for (perceptron/_core/prefetch.pxd)
+    cdef bint l1_only = ahead < n and row_bytes < OVR_L1_ONLY_MAX_ROW_BYTES
+    cdef bint near = (not l1_only and row_bytes <= PTN_PREFETCH_NEAR_MAX_ROW_BYTES and
+                      PTN_PREFETCH_NEAR_ROWS < ahead < n)
     cdef ptrdiff_t i
     cdef int32_t ti
     cdef const floating *x
@@ -85,8 +88,8 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
     cdef Py_ssize_t bad_row = -1
     if ahead >= n:
         ahead = 0
-    elif into_l1:
-        ahead = min(ahead, <Py_ssize_t>PREFETCH_L1_ROWS)
+    elif l1_only:
+        ahead = min(ahead, <Py_ssize_t>PTN_PREFETCH_NEAR_ROWS)
     cdef Py_ssize_t tail_at = <Py_ssize_t>PTN_F32_TAIL_AT(<size_t>d), j
     for c in range(m):
         C.bias[c] = C.b[c][0]
@@ -99,10 +102,13 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
     while k < n:
         i = D.rows[k]
         if ahead and k + ahead < n:
-            if into_l1:
+            if l1_only:
                 ptn_prefetch_range_l1(<const floating *>R.X + D.rows[k + ahead] * d, row_bytes)
             else:
                 row_prefetch(R, D.rows[k + ahead], dtype_of_x)
+                if near:
+                    ptn_prefetch_range_l1(
+                        <const floating *>R.X + D.rows[k + PTN_PREFETCH_NEAR_ROWS] * d, row_bytes)
             # and its class, a load the row's tests wait for
             ptn_prefetch_range_l1(&t[D.rows[k + ahead]], sizeof(int32_t))
         x = <const floating *>R.X + i * d

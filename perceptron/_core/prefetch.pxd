@@ -13,6 +13,10 @@ from perceptron.simd cimport prefetch_sequential
 cdef extern from "ptn_prefetch.h" nogil:
     void ptn_prefetch_range(const void *p, size_t nbytes)
     void ptn_prefetch_range_l1(const void *p, size_t nbytes)
+    # rows read out of order up to this size are also asked for into L1,
+    # this many rows ahead (the reasons and figures are in the header)
+    enum: PTN_PREFETCH_NEAR_ROWS
+    enum: PTN_PREFETCH_NEAR_MAX_ROW_BYTES
     void ptn_prefetch_write_range(const void *p, size_t nbytes)
 
 cdef enum:
@@ -35,14 +39,15 @@ cdef enum:
     # data smaller than this stays in cache from one pass to the next
     PREFETCH_MIN_DATA_BYTES = 2097152
     # A one-vs-rest epoch scores each row against every class, ten times a
-    # binary row's work for ten classes: shuffled rows smaller than this are
-    # asked for into L1, this many rows ahead, where a row asked for into L2
-    # still waited for its lines on its way to L1 (AMD EPYC, Zen 4, 10
-    # classes, shuffled: rows of 400 B 24 -> 17 ms an epoch, 200 B 42 ->
-    # 24 ms, 800 B 12.3 -> 10.5 ms; 3 classes of 400 B 13.9 -> 8.9 ms; rows
-    # of 1 and 2 KB were 8-25% slower so, and 4 to 32 rows ahead all alike)
-    PREFETCH_L1_MAX_ROW_BYTES = 1024
-    PREFETCH_L1_ROWS = 4
+    # binary row's work for ten classes: its shuffled rows smaller than this
+    # are asked for into L1 only, PTN_PREFETCH_NEAR_ROWS ahead, and larger
+    # ones as the scan asks for them (into L2 far ahead, and up to
+    # PTN_PREFETCH_NEAR_MAX_ROW_BYTES into L1 near).  AMD EPYC, Zen 4, 10
+    # classes, shuffled, ms an epoch, L2 alone / L2 and L1 / L1 alone: rows
+    # of 200 B 42 / 23.6 / 23.1, 400 B 24 / 17.2 / 15.2, 800 B (float32)
+    # 12.3 / 10.6 / 11.0, 800 B (float64) 10.8 / 8.7 / 9.7, 1 KB 8.2 /
+    # 7.5 / 9.0; 3 classes of 400 B 13.9 with L2 alone, 8.9 with L1 alone
+    OVR_L1_ONLY_MAX_ROW_BYTES = 512
 
 
 cdef inline Py_ssize_t rows_ahead(Py_ssize_t n_rows, size_t row_bytes,
