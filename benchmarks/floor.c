@@ -401,7 +401,57 @@ static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
     return (a0 + a1) + (a2 + a3);
 }
 #endif
+#if defined(__AVX512F__)
+/* The pass at that precision the cheapest way: w does not change during a
+ * pass, so its tail (the last d % 64 weights) is converted to double once,
+ * before it, and only the row's tail on each row; the tail's exact
+ * products go into two accumulators in any order. */
+size_t floor_dense_f32_blocks(const float *X, size_t n, size_t d, const float *w, double b,
+                              const int8_t *y, const intptr_t *order, size_t ahead, double *sum)
+{
+    const size_t nb = d & ~(size_t)63, len = d - nb;
+    double wt[64] = {0};
+    size_t k, j, bad = 0;
+    double s = 0.0;
+    for (j = 0; j < len; j++) {
+        wt[j] = (double)w[nb + j];
+    }
+    for (k = 0; k < n; k++) {
+        const size_t i = order ? (size_t)order[k] : k;
+        const float *x = X + i * d;
+        __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+        size_t q;
+        double a;
+        PREFETCH_ROW(float, k, ahead, n)
+        for (q = 0; q < nb; q += 64) {
+            __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + q), _mm512_loadu_ps(w + q));
+            p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 16), _mm512_loadu_ps(w + q + 16), p);
+            p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 32), _mm512_loadu_ps(w + q + 32), p);
+            p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 48), _mm512_loadu_ps(w + q + 48), p);
+            a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
+            a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(hi256(p)));
+        }
+        for (j = 0; j + 16 <= len; j += 16) {
+            a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x + nb + j)),
+                                 _mm512_loadu_pd(wt + j), a0);
+            a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x + nb + j + 8)),
+                                 _mm512_loadu_pd(wt + j + 8), a1);
+        }
+        for (; j < len; j += 8) {
+            const __mmask8 m = (__mmask8)(len - j >= 8 ? 0xFF : (1u << (len - j)) - 1u);
+            a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + nb + j)),
+                                 _mm512_loadu_pd(wt + j), a0);
+        }
+        a = _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + b;
+        bad += (double)y[i] * a <= 0.0;
+        s += a;
+    }
+    *sum = s;
+    return bad;
+}
+#else
 DENSE(floor_dense_f32_blocks, float, dot_f32_blocks)
+#endif
 
 /*
  * The pass above plus the perceptron's updates and nothing else: where
