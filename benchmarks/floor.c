@@ -44,35 +44,28 @@
 
 #define LINE 64
 
-static inline void prefetch_range(const void *p, size_t nbytes)
-{
-    const char *c = (const char *)p;
-    size_t off;
-    for (off = 0; off < nbytes; off += LINE) {
-        __builtin_prefetch(c + off, 0, 2);
+/* every line of [p, p + nbytes), into L2 (locality 2) or L1 (3) */
+#define PREFETCH_RANGE(NAME, LOCALITY)                                               \
+    static inline void NAME(const void *p, size_t nbytes)                            \
+    {                                                                                \
+        const char *c = (const char *)p;                                             \
+        size_t off;                                                                  \
+        for (off = 0; off < nbytes; off += LINE) {                                   \
+            __builtin_prefetch(c + off, 0, LOCALITY);                                \
+        }                                                                            \
+        if (nbytes != 0) {                                                           \
+            __builtin_prefetch(c + nbytes - 1, 0, LOCALITY);                         \
+        }                                                                            \
     }
-    if (nbytes != 0) {
-        __builtin_prefetch(c + nbytes - 1, 0, 2);
-    }
-}
-
-static inline void prefetch_range_l1(const void *p, size_t nbytes)
-{
-    const char *c = (const char *)p;
-    size_t off;
-    for (off = 0; off < nbytes; off += LINE) {
-        __builtin_prefetch(c + off, 0, 3);
-    }
-    if (nbytes != 0) {
-        __builtin_prefetch(c + nbytes - 1, 0, 3);
-    }
-}
+PREFETCH_RANGE(prefetch_range, 2)
+PREFETCH_RANGE(prefetch_range_l1, 3)
 
 /* How the dense loops below prefetch a row they will read out of order:
  * into L2 `ahead` rows before it (far), and, when near > 0, into L1 `near`
  * rows before it as well, or only (far off).  The library asks for small
- * rows both ways in its scan and only into L1 in its one-vs-rest epoch
- * (csrc/ptn_prefetch.h); the floors try each way and keep the best. */
+ * rows both ways in its scan (csrc/ptn_prefetch.h), and rows under 512 B
+ * only into L1 in its one-vs-rest epoch (perceptron/_core/prefetch.pxd);
+ * the floors try each way and keep the best. */
 static size_t near_rows = 0;
 static int far_off = 0;
 
@@ -402,6 +395,22 @@ static inline double dot_f32_blocks(size_t n, const float *x, const float *w)
 }
 #endif
 #if defined(__AVX512F__)
+/* The blocks of 64 of x[0, nb): products in float32 lanes, blocks into the
+ * double accumulators *a0 (lanes 0-7) and *a1 (8-15). */
+static inline void blocks_f32(size_t nb, const float *x, const float *w, __m512d *a0,
+                              __m512d *a1)
+{
+    size_t q;
+    for (q = 0; q < nb; q += 64) {
+        __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + q), _mm512_loadu_ps(w + q));
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 16), _mm512_loadu_ps(w + q + 16), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 32), _mm512_loadu_ps(w + q + 32), p);
+        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 48), _mm512_loadu_ps(w + q + 48), p);
+        *a0 = _mm512_add_pd(*a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
+        *a1 = _mm512_add_pd(*a1, _mm512_cvtps_pd(hi256(p)));
+    }
+}
+
 /* The pass at that precision the cheapest way: w does not change during a
  * pass, so its tail (the last d % 64 weights) is converted to double once,
  * before it, and only the row's tail on each row; the tail's exact
@@ -420,17 +429,9 @@ size_t floor_dense_f32_blocks(const float *X, size_t n, size_t d, const float *w
         const size_t i = order ? (size_t)order[k] : k;
         const float *x = X + i * d;
         __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-        size_t q;
         double a;
         PREFETCH_ROW(float, k, ahead, n)
-        for (q = 0; q < nb; q += 64) {
-            __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + q), _mm512_loadu_ps(w + q));
-            p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 16), _mm512_loadu_ps(w + q + 16), p);
-            p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 32), _mm512_loadu_ps(w + q + 32), p);
-            p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 48), _mm512_loadu_ps(w + q + 48), p);
-            a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
-            a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(hi256(p)));
-        }
+        blocks_f32(nb, x, w, &a0, &a1);
         for (j = 0; j + 16 <= len; j += 16) {
             a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x + nb + j)),
                                  _mm512_loadu_pd(wt + j), a0);
@@ -556,16 +557,9 @@ size_t floor_ovr_f32_blocks(const float *X, size_t n, size_t d, const float *W, 
             const float *w = W + c * d;
             const double *t = wt + c * 64;
             __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-            size_t q, g;
+            size_t g;
             double act, yc;
-            for (q = 0; q < nb; q += 64) {
-                __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + q), _mm512_loadu_ps(w + q));
-                p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 16), _mm512_loadu_ps(w + q + 16), p);
-                p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 32), _mm512_loadu_ps(w + q + 32), p);
-                p = _mm512_fmadd_ps(_mm512_loadu_ps(x + q + 48), _mm512_loadu_ps(w + q + 48), p);
-                a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
-                a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(hi256(p)));
-            }
+            blocks_f32(nb, x, w, &a0, &a1);
             for (g = 0; g < groups; g++) {
                 if (g & 1) {
                     a1 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a1);

@@ -123,22 +123,16 @@ static inline void ptn_exact4_f32_avx512(size_t n, const float *x, const float *
     }
 }
 
-/* ptn_dot_f32_inline_avx512 of x with w[0..3]: blocks of 64 whose lanes add
- * four products in float32, the blocks in double; the rest exact; the whole
- * again exactly when the blocks' sum is out of float32's range. */
+/* The blocks of 64 of x[0, nb) against w[0..3] (nb a multiple of 64, not
+ * 0), each summed in double as ptn_dot_f32_blocks_avx512 sums them, the
+ * four sharing every load of x. */
 PTN_TARGET("avx512f")
-static inline void ptn_dots4_f32_avx512(size_t n, const float *x, const float *const *w,
-                                        double *out)
+static inline void ptn_blocks4_f32_avx512(size_t nb, const float *x, const float *const *w,
+                                          double *out)
 {
-    const size_t nb = n & ~(size_t)63;
     const __m512d z = _mm512_setzero_pd();
     __m512d lo[4] = {z, z, z, z}, hi[4] = {z, z, z, z};
-    double tail[4];
     size_t i, c;
-    if (nb == 0) {
-        ptn_exact4_f32_avx512(n, x, w, 0, out);
-        return;
-    }
     for (i = 0; i < nb; i += 64) {
         const __m512 x0 = _mm512_loadu_ps(x + i), x1 = _mm512_loadu_ps(x + i + 16);
         const __m512 x2 = _mm512_loadu_ps(x + i + 32), x3 = _mm512_loadu_ps(x + i + 48);
@@ -152,9 +146,29 @@ static inline void ptn_dots4_f32_avx512(size_t n, const float *x, const float *c
             hi[c] = _mm512_add_pd(hi[c], PTN_HI_PD(p));
         }
     }
+    for (c = 0; c < 4; c++) {
+        out[c] = _mm512_reduce_add_pd(_mm512_add_pd(lo[c], hi[c]));
+    }
+}
+
+/* ptn_dot_f32_inline_avx512 of x with w[0..3]: blocks of 64 whose lanes add
+ * four products in float32, the blocks in double; the rest exact; the whole
+ * again exactly when the blocks' sum is out of float32's range. */
+PTN_TARGET("avx512f")
+static inline void ptn_dots4_f32_avx512(size_t n, const float *x, const float *const *w,
+                                        double *out)
+{
+    const size_t nb = n & ~(size_t)63;
+    double blocks[4], tail[4];
+    size_t c;
+    if (nb == 0) {
+        ptn_exact4_f32_avx512(n, x, w, 0, out);
+        return;
+    }
+    ptn_blocks4_f32_avx512(nb, x, w, blocks);
     ptn_exact4_f32_avx512(n - nb, x, w, nb, tail);
     for (c = 0; c < 4; c++) {
-        const double r = _mm512_reduce_add_pd(_mm512_add_pd(lo[c], hi[c])) + tail[c];
+        const double r = blocks[c] + tail[c];
         out[c] = PTN_F32_BLOCKS_REDO(r, n) ? ptn_dot_f32_exact_avx512(n, x, w[c]) : r;
     }
 }
@@ -241,33 +255,6 @@ static inline __m512d ptn_xtail_acc_avx512(const ptn_xtail_avx512 *t, const doub
         }
     }
     return _mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3));
-}
-
-/* ptn_dots4_f32_avx512's blocks of x[0, nb) against w[0..3], each summed
- * in double as ptn_dot_f32_blocks_avx512 sums them. */
-PTN_TARGET("avx512f")
-static inline void ptn_blocks4_f32_avx512(size_t nb, const float *x, const float *const *w,
-                                          double *out)
-{
-    const __m512d z = _mm512_setzero_pd();
-    __m512d lo[4] = {z, z, z, z}, hi[4] = {z, z, z, z};
-    size_t i, c;
-    for (i = 0; i < nb; i += 64) {
-        const __m512 x0 = _mm512_loadu_ps(x + i), x1 = _mm512_loadu_ps(x + i + 16);
-        const __m512 x2 = _mm512_loadu_ps(x + i + 32), x3 = _mm512_loadu_ps(x + i + 48);
-        for (c = 0; c < 4; c++) {
-            const float *y = w[c] + i;
-            __m512 p = _mm512_mul_ps(x0, _mm512_loadu_ps(y));
-            p = _mm512_fmadd_ps(x1, _mm512_loadu_ps(y + 16), p);
-            p = _mm512_fmadd_ps(x2, _mm512_loadu_ps(y + 32), p);
-            p = _mm512_fmadd_ps(x3, _mm512_loadu_ps(y + 48), p);
-            lo[c] = _mm512_add_pd(lo[c], PTN_LO_PD(p));
-            hi[c] = _mm512_add_pd(hi[c], PTN_HI_PD(p));
-        }
-    }
-    for (c = 0; c < 4; c++) {
-        out[c] = _mm512_reduce_add_pd(_mm512_add_pd(lo[c], hi[c]));
-    }
 }
 
 /* dots_f32 with the tails' weights in double: the row's tail converted
