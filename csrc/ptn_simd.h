@@ -238,14 +238,16 @@ typedef void (*ptn_dots_f32_tails_fn)(size_t n, const float *x, const float *con
 #define PTN_F32_TAIL_MAX 64
 #define PTN_F32_TAIL_AT(n) ((n) & ~(size_t)(PTN_F32_TAIL_MAX - 1))
 
-/* wt = w's elements from PTN_F32_TAIL_AT(n) to n in double, then +0.0 up to
- * PTN_F32_TAIL_MAX: the tails dots_f32_tails is given. */
+/* wt[0, n % 64) = w's elements from PTN_F32_TAIL_AT(n) to n in double: the
+ * tail dots_f32_tails is given, written when w is first scored and again
+ * after each change of w.  The rest of wt, up to PTN_F32_TAIL_MAX, is not
+ * written: the caller zeroes it once. */
 PTN_INLINE void ptn_f32_tail_to_double(size_t n, const float *w, double *wt)
 {
     const size_t at = PTN_F32_TAIL_AT(n);
     size_t j;
-    for (j = 0; j < PTN_F32_TAIL_MAX; j++) {
-        wt[j] = at + j < n ? (double)w[at + j] : 0.0;
+    for (j = at; j < n; j++) {
+        wt[j - at] = (double)w[j];
     }
 }
 

@@ -233,7 +233,8 @@ def _py_dots(x, W, level=None, tails=False):
             p[c] = <size_t>&Wf[c, 0]
         if tails:
             # each row's tail in double, as a caller of dots_f32_tails keeps it
-            tail_rows = np.full((m, PTN_F32_TAIL_MAX), np.nan)
+            # (zeroed rows: the padding past the tail is the caller's)
+            tail_rows = np.zeros((m, PTN_F32_TAIL_MAX))
             tp = np.zeros(m, dtype=np.uintp)
             Tf = tail_rows
             tq = tp

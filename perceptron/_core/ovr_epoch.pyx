@@ -28,8 +28,7 @@ from libc.math cimport isfinite
 from libc.stdint cimport int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
 
-from perceptron.simd cimport (ptn_simd, active_simd, PTN_F32_TAIL_MAX, PTN_F32_TAIL_AT,
-                              ptn_f32_tail_to_double)
+from perceptron.simd cimport ptn_simd, active_simd, PTN_F32_TAIL_MAX, ptn_f32_tail_to_double
 from perceptron._core.prefetch cimport (ptn_prefetch_range_l1, OVR_L1_ONLY_MAX_ROW_BYTES,
                                         PTN_PREFETCH_NEAR_ROWS, PTN_PREFETCH_NEAR_MAX_ROW_BYTES)
 from perceptron._core.rows cimport DenseRows, row_axpy, row_axpy_acc, row_prefetch
@@ -90,14 +89,14 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
         ahead = 0
     elif l1_only:
         ahead = min(ahead, <Py_ssize_t>PTN_PREFETCH_NEAR_ROWS)
-    cdef Py_ssize_t tail_at = <Py_ssize_t>PTN_F32_TAIL_AT(<size_t>d), j
     for c in range(m):
         C.bias[c] = C.b[c][0]
         C.steps[c] = C.counters[c][loop.C_STEPS]
         if floating is float:
             # the weights of the float32 dot product's exact tail, converted
-            # here and after each update of the class instead of on every
-            # row for every class (csrc/ptn_simd.h, dots_f32_tails)
+            # here (into zeroed rows) and after each update of the class
+            # instead of on every row for every class (csrc/ptn_simd.h,
+            # dots_f32_tails)
             ptn_f32_tail_to_double(<size_t>d, <const float *>C.w[c], C.wt[c])
     while k < n:
         i = D.rows[k]
@@ -136,8 +135,7 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
                                        &C.E[c].raw_loss)
                 row_axpy(R, K, i, st.step, w)
                 if floating is float:
-                    for j in range(tail_at, d):
-                        C.wt[c][j - tail_at] = w[j]
+                    ptn_f32_tail_to_double(<size_t>d, <const float *>w, C.wt[c])
                 if P.average:
                     row_axpy_acc(R, K, i, st.acc, C.U[c], w)
         if status != loop.STATUS_OK:
