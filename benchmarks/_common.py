@@ -129,7 +129,8 @@ def floor_lib():
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, dbl, p, p, sz, p]
         fn.restype = sz
-    for name in ("floor_dense_update_f32", "floor_dense_update_f64"):
+    for name in ("floor_dense_update_f32", "floor_dense_update_f64",
+                 "floor_dense_update_f32_blocks"):
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, p, p, p, sz]
         fn.restype = sz
@@ -137,7 +138,7 @@ def floor_lib():
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, sz, p, p, p, sz, p]
         fn.restype = sz
-    for name in ("floor_ovr_update_f32", "floor_ovr_update_f64"):
+    for name in ("floor_ovr_update_f32", "floor_ovr_update_f64", "floor_ovr_update_f32_blocks"):
         fn = getattr(lib, name)
         fn.argtypes = [p, sz, sz, p, sz, p, p, p, sz]
         fn.restype = sz
@@ -227,11 +228,13 @@ def floor_dense(X, y=None, order=None, repeat=5, aheads=None, blocks=False):
     return best
 
 
-def floor_dense_updates(X, y, order=None, epochs=5, repeat=3, aheads=None):
+def floor_dense_updates(X, y, order=None, epochs=5, repeat=3, aheads=None, blocks=False):
     """(seconds, mistakes): the best over `repeat` runs (and prefetch
     distances) of the mean epoch of floor.c's pass with the perceptron's
     updates, `epochs` epochs from zero weights, in order or in `order` every
-    epoch; mistakes is the mean an epoch.  None without a C compiler."""
+    epoch; mistakes is the mean an epoch.  `blocks`: float32 at the
+    library's precision (block sums in double).  None without a C
+    compiler."""
     lib = floor_lib()
     if lib is None:
         return None
@@ -239,7 +242,10 @@ def floor_dense_updates(X, y, order=None, epochs=5, repeat=3, aheads=None):
 
     X = np.ascontiguousarray(X)
     n, d = X.shape
-    fn = lib.floor_dense_update_f32 if X.dtype == np.float32 else lib.floor_dense_update_f64
+    if X.dtype == np.float32:
+        fn = lib.floor_dense_update_f32_blocks if blocks else lib.floor_dense_update_f32
+    else:
+        fn = lib.floor_dense_update_f64
     y8 = _labels8(y, n)
     if order is not None:
         order = np.ascontiguousarray(order, dtype=np.intp)
@@ -292,18 +298,23 @@ def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None, blocks=False):
     return best
 
 
-def floor_ovr_updates(X, y_index, k, order=None, epochs=5, repeat=3, aheads=None):
+def floor_ovr_updates(X, y_index, k, order=None, epochs=5, repeat=3, aheads=None,
+                      blocks=False):
     """(seconds, mistakes): the best over `repeat` runs (and prefetch
     distances) of the mean epoch of floor.c's one-vs-rest pass with the
     perceptron's updates, `epochs` epochs from zero weights, in order or in
     `order` every epoch; mistakes is the mean an epoch (summed over the
-    classes).  None without a C compiler."""
+    classes).  `blocks`: float32 at the library's precision.  None without
+    a C compiler."""
     lib = floor_lib()
     if lib is None:
         return None
     X = np.ascontiguousarray(X)
     n, d = X.shape
-    fn = lib.floor_ovr_update_f32 if X.dtype == np.float32 else lib.floor_ovr_update_f64
+    if X.dtype == np.float32:
+        fn = lib.floor_ovr_update_f32_blocks if blocks else lib.floor_ovr_update_f32
+    else:
+        fn = lib.floor_ovr_update_f64
     yi = np.ascontiguousarray(y_index, dtype=np.intp)
     if order is not None:
         order = np.ascontiguousarray(order, dtype=np.intp)

@@ -23,6 +23,8 @@
  *                           rows of W (k classes at once), in order or not
  *   floor_ovr_f32_blocks    floor_ovr_f32 at the library's float32 precision
  *   floor_ovr_update_{f32,f64}  floor_ovr plus the one-vs-rest updates
+ *   floor_ovr_update_f32_blocks, floor_dense_update_f32_blocks  the same at
+ *                           the library's float32 precision
  *   floor_csr_{f32,f64}     the gathers w[indices] of every CSR row (int32
  *                           indices), in order or not, each row's values and
  *                           indices prefetched `ahead` rows before (and
@@ -411,10 +413,32 @@ static inline void blocks_f32(size_t nb, const float *x, const float *w, __m512d
     }
 }
 
+/* w.x at that precision with w's tail (its last len = d % 64 weights, past
+ * nb) given in double as wt: the blocks, then the row's tail converted and
+ * its exact products in two accumulators, in any order. */
+static inline double act_f32_blocks(size_t nb, size_t len, const float *x, const float *w,
+                                    const double *wt)
+{
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    size_t j;
+    blocks_f32(nb, x, w, &a0, &a1);
+    for (j = 0; j + 16 <= len; j += 16) {
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x + nb + j)),
+                             _mm512_loadu_pd(wt + j), a0);
+        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x + nb + j + 8)),
+                             _mm512_loadu_pd(wt + j + 8), a1);
+    }
+    for (; j < len; j += 8) {
+        const __mmask8 m = (__mmask8)(len - j >= 8 ? 0xFF : (1u << (len - j)) - 1u);
+        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + nb + j)),
+                             _mm512_loadu_pd(wt + j), a0);
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1));
+}
+
 /* The pass at that precision the cheapest way: w does not change during a
- * pass, so its tail (the last d % 64 weights) is converted to double once,
- * before it, and only the row's tail on each row; the tail's exact
- * products go into two accumulators in any order. */
+ * pass, so its tail is converted to double once, before it, and only the
+ * row's tail on each row. */
 size_t floor_dense_f32_blocks(const float *X, size_t n, size_t d, const float *w, double b,
                               const int8_t *y, const intptr_t *order, size_t ahead, double *sum)
 {
@@ -427,27 +451,46 @@ size_t floor_dense_f32_blocks(const float *X, size_t n, size_t d, const float *w
     }
     for (k = 0; k < n; k++) {
         const size_t i = order ? (size_t)order[k] : k;
-        const float *x = X + i * d;
-        __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
         double a;
         PREFETCH_ROW(float, k, ahead, n)
-        blocks_f32(nb, x, w, &a0, &a1);
-        for (j = 0; j + 16 <= len; j += 16) {
-            a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x + nb + j)),
-                                 _mm512_loadu_pd(wt + j), a0);
-            a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(x + nb + j + 8)),
-                                 _mm512_loadu_pd(wt + j + 8), a1);
-        }
-        for (; j < len; j += 8) {
-            const __mmask8 m = (__mmask8)(len - j >= 8 ? 0xFF : (1u << (len - j)) - 1u);
-            a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + nb + j)),
-                                 _mm512_loadu_pd(wt + j), a0);
-        }
-        a = _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + b;
+        a = act_f32_blocks(nb, len, X + i * d, w, wt) + b;
         bad += (double)y[i] * a <= 0.0;
         s += a;
     }
     *sum = s;
+    return bad;
+}
+
+/* floor_dense_update_f32 at that precision: the pass above plus the
+ * updates, after each of which the tail of w is converted again (the
+ * least an update must add to keep the tail's weights in double). */
+size_t floor_dense_update_f32_blocks(const float *X, size_t n, size_t d, float *w, double *b,
+                                     const int8_t *y, const intptr_t *order, size_t ahead)
+{
+    const size_t nb = d & ~(size_t)63, len = d - nb;
+    double wt[64] = {0};
+    size_t k, j, bad = 0;
+    for (j = 0; j < len; j++) {
+        wt[j] = (double)w[nb + j];
+    }
+    for (k = 0; k < n; k++) {
+        const size_t i = order ? (size_t)order[k] : k;
+        const float *x = X + i * d;
+        double a;
+        PREFETCH_ROW(float, k, ahead, n)
+        a = act_f32_blocks(nb, len, x, w, wt) + *b;
+        if ((double)y[i] * a <= 0.0) {
+            const float yi = (float)y[i];
+            for (j = 0; j < d; j++) {
+                w[j] += yi * x[j];
+            }
+            for (j = 0; j < len; j++) {
+                wt[j] = (double)w[nb + j];
+            }
+            *b += (double)y[i];
+            bad++;
+        }
+    }
     return bad;
 }
 #else
@@ -488,6 +531,9 @@ DENSE(floor_dense_f32_blocks, float, dot_f32_blocks)
     }
 DENSE_UPDATE(floor_dense_update_f64, double, dot_f64)
 DENSE_UPDATE(floor_dense_update_f32, float, dot_f32)
+#if !defined(__AVX512F__)
+DENSE_UPDATE(floor_dense_update_f32_blocks, float, dot_f32_blocks)
+#endif
 
 /* k classes: row i is read once; y holds class indices (its own class
  * scores +1, the others -1: the one-vs-rest labels, made on the fly).
@@ -631,6 +677,69 @@ OVR(floor_ovr_f32_blocks, float, dot4_blocks)
     }
 OVR_UPDATE(floor_ovr_update_f64, double, dot4_double)
 OVR_UPDATE(floor_ovr_update_f32, float, dot4_float)
+
+#if defined(__AVX512F__)
+/* floor_ovr_update_f32 at the library's float32 precision: the pass of
+ * floor_ovr_f32_blocks plus the updates, after each of which the class's
+ * tail is converted to double again. */
+size_t floor_ovr_update_f32_blocks(const float *X, size_t n, size_t d, float *W, size_t k,
+                                   double *b, const intptr_t *y, const intptr_t *order,
+                                   size_t ahead)
+{
+    const size_t nb = d & ~(size_t)63, len = d - nb, groups = (len + 7) / 8;
+    double *wt = (double *)calloc(k * 64 + 64, sizeof(double));
+    double *xd = wt + k * 64;
+    size_t r, c, j, bad = 0;
+    if (wt == NULL) {
+        return 0;
+    }
+    for (c = 0; c < k; c++) {
+        for (j = 0; j < len; j++) {
+            wt[c * 64 + j] = (double)W[c * d + nb + j];
+        }
+    }
+    for (r = 0; r < n; r++) {
+        const size_t i = order ? (size_t)order[r] : r;
+        const float *x = X + i * d;
+        PREFETCH_ROW(float, r, ahead, n)
+        for (j = 0; j < len; j += 8) {
+            const __mmask8 m = (__mmask8)(len - j >= 8 ? 0xFF : (1u << (len - j)) - 1u);
+            _mm512_storeu_pd(xd + j, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + nb + j)));
+        }
+        for (c = 0; c < k; c++) {
+            float *w = W + c * d;
+            double *t = wt + c * 64;
+            __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+            size_t g;
+            double yc;
+            blocks_f32(nb, x, w, &a0, &a1);
+            for (g = 0; g < groups; g++) {
+                if (g & 1) {
+                    a1 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a1);
+                } else {
+                    a0 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a0);
+                }
+            }
+            yc = (size_t)y[i] == c ? 1.0 : -1.0;
+            if (yc * (_mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + b[c]) <= 0.0) {
+                const float yt = (float)yc;
+                for (j = 0; j < d; j++) {
+                    w[j] += yt * x[j];
+                }
+                for (j = 0; j < len; j++) {
+                    t[j] = (double)w[nb + j];
+                }
+                b[c] += yc;
+                bad++;
+            }
+        }
+    }
+    free(wt);
+    return bad;
+}
+#else
+OVR_UPDATE(floor_ovr_update_f32_blocks, float, dot4_blocks)
+#endif
 
 /* The gathers of a CSR epoch: four scalar accumulators over the row's
  * non-zeros (the compiler vectorizes the gather where the level has one).
