@@ -568,60 +568,107 @@ OVR(floor_ovr_f64, double, dot4_double)
 OVR(floor_ovr_f32, float, dot4_float)
 
 #if defined(__AVX512F__)
+/* The classes' tails in double, k rows of 64 (zeros past len), and a row
+ * of 64 after them for the row's tail: NULL when out of memory. */
+static double *class_tails(const float *W, size_t k, size_t d)
+{
+    const size_t nb = d & ~(size_t)63, len = d - nb;
+    double *wt = (double *)calloc(k * 64 + 64, sizeof(double));
+    size_t c, j;
+    if (wt != NULL) {
+        for (c = 0; c < k; c++) {
+            for (j = 0; j < len; j++) {
+                wt[c * 64 + j] = (double)W[c * d + nb + j];
+            }
+        }
+    }
+    return wt;
+}
+
+/* x's tail (its last len elements, from nb) into xd, in double */
+static inline void row_tail(const float *x, size_t nb, size_t len, double *xd)
+{
+    size_t j;
+    for (j = 0; j < len; j += 8) {
+        const __mmask8 m = (__mmask8)(len - j >= 8 ? 0xFF : (1u << (len - j)) - 1u);
+        _mm512_storeu_pd(xd + j, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + nb + j)));
+    }
+}
+
+/* w.x from the blocks of x and w and the tails in double, xd and t */
+static inline double act_tails(size_t nb, size_t len, const float *x, const float *w,
+                               const double *xd, const double *t)
+{
+    const size_t groups = (len + 7) / 8;
+    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
+    size_t g;
+    blocks_f32(nb, x, w, &a0, &a1);
+    for (g = 0; g < groups; g++) {
+        if (g & 1) {
+            a1 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a1);
+        } else {
+            a0 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a0);
+        }
+    }
+    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1));
+}
+
 /* The library's float32 precision (dot_f32_blocks above) against every
  * class, the cheapest way a pass can keep it: W does not change during a
  * pass, so each class's tail (its last d % 64 weights) is converted to
  * double once, before it, and each row's tail once for all the classes;
  * the tail's exact products go into two accumulators in any order (the
- * library keeps an order: this loop need not). */
-size_t floor_ovr_f32_blocks(const float *X, size_t n, size_t d, const float *W, size_t k,
-                            const double *b, const intptr_t *y, const intptr_t *order,
-                            size_t ahead, double *sum)
+ * library keeps an order: this loop need not).  With `update`, the
+ * one-vs-rest updates too (W and b in place), after each of which the
+ * class's tail is converted to double again. */
+static inline size_t ovr_blocks(const float *X, size_t n, size_t d, float *W, size_t k,
+                                double *b, const intptr_t *y, const intptr_t *order,
+                                size_t ahead, int update, double *sum)
 {
-    const size_t nb = d & ~(size_t)63, len = d - nb, groups = (len + 7) / 8;
-    double *wt = (double *)calloc(k * 64 + 64, sizeof(double));
-    double *xd = wt + k * 64;
+    const size_t nb = d & ~(size_t)63, len = d - nb;
+    double *wt = class_tails(W, k, d);
     size_t r, c, j, bad = 0;
     double s = 0.0;
     if (wt == NULL) {
         return 0;
     }
-    for (c = 0; c < k; c++) {
-        for (j = 0; j < len; j++) {
-            wt[c * 64 + j] = (double)W[c * d + nb + j];
-        }
-    }
     for (r = 0; r < n; r++) {
         const size_t i = order ? (size_t)order[r] : r;
         const float *x = X + i * d;
         PREFETCH_ROW(float, r, ahead, n)
-        for (j = 0; j < len; j += 8) {
-            const __mmask8 m = (__mmask8)(len - j >= 8 ? 0xFF : (1u << (len - j)) - 1u);
-            _mm512_storeu_pd(xd + j, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + nb + j)));
-        }
+        row_tail(x, nb, len, wt + k * 64);
         for (c = 0; c < k; c++) {
-            const float *w = W + c * d;
-            const double *t = wt + c * 64;
-            __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-            size_t g;
-            double act, yc;
-            blocks_f32(nb, x, w, &a0, &a1);
-            for (g = 0; g < groups; g++) {
-                if (g & 1) {
-                    a1 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a1);
-                } else {
-                    a0 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a0);
-                }
-            }
-            act = _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + b[c];
-            yc = (size_t)y[i] == c ? 1.0 : -1.0;
+            float *w = W + c * d;
+            double *t = wt + c * 64;
+            const double act = act_tails(nb, len, x, w, wt + k * 64, t) + b[c];
+            const double yc = (size_t)y[i] == c ? 1.0 : -1.0;
+            /* counted without a branch: the pass's test must not cost
+             * mispredictions the package's loops do not pay */
             bad += yc * act <= 0.0;
+            if (update && yc * act <= 0.0) {
+                const float yt = (float)yc;
+                for (j = 0; j < d; j++) {
+                    w[j] += yt * x[j];
+                }
+                for (j = 0; j < len; j++) {
+                    t[j] = (double)w[nb + j];
+                }
+                b[c] += yc;
+            }
             s += act;
         }
     }
     free(wt);
     *sum = s;
     return bad;
+}
+
+size_t floor_ovr_f32_blocks(const float *X, size_t n, size_t d, const float *W, size_t k,
+                            const double *b, const intptr_t *y, const intptr_t *order,
+                            size_t ahead, double *sum)
+{
+    /* W and b are only read (update is 0) */
+    return ovr_blocks(X, n, d, (float *)W, k, (double *)b, y, order, ahead, 0, sum);
 }
 #else
 /* The library's float32 precision (dot_f32_blocks above), one class at a
@@ -679,63 +726,13 @@ OVR_UPDATE(floor_ovr_update_f64, double, dot4_double)
 OVR_UPDATE(floor_ovr_update_f32, float, dot4_float)
 
 #if defined(__AVX512F__)
-/* floor_ovr_update_f32 at the library's float32 precision: the pass of
- * floor_ovr_f32_blocks plus the updates, after each of which the class's
- * tail is converted to double again. */
+/* floor_ovr_update_f32 at the library's float32 precision (ovr_blocks) */
 size_t floor_ovr_update_f32_blocks(const float *X, size_t n, size_t d, float *W, size_t k,
                                    double *b, const intptr_t *y, const intptr_t *order,
                                    size_t ahead)
 {
-    const size_t nb = d & ~(size_t)63, len = d - nb, groups = (len + 7) / 8;
-    double *wt = (double *)calloc(k * 64 + 64, sizeof(double));
-    double *xd = wt + k * 64;
-    size_t r, c, j, bad = 0;
-    if (wt == NULL) {
-        return 0;
-    }
-    for (c = 0; c < k; c++) {
-        for (j = 0; j < len; j++) {
-            wt[c * 64 + j] = (double)W[c * d + nb + j];
-        }
-    }
-    for (r = 0; r < n; r++) {
-        const size_t i = order ? (size_t)order[r] : r;
-        const float *x = X + i * d;
-        PREFETCH_ROW(float, r, ahead, n)
-        for (j = 0; j < len; j += 8) {
-            const __mmask8 m = (__mmask8)(len - j >= 8 ? 0xFF : (1u << (len - j)) - 1u);
-            _mm512_storeu_pd(xd + j, _mm512_cvtps_pd(_mm256_maskz_loadu_ps(m, x + nb + j)));
-        }
-        for (c = 0; c < k; c++) {
-            float *w = W + c * d;
-            double *t = wt + c * 64;
-            __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-            size_t g;
-            double yc;
-            blocks_f32(nb, x, w, &a0, &a1);
-            for (g = 0; g < groups; g++) {
-                if (g & 1) {
-                    a1 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a1);
-                } else {
-                    a0 = _mm512_fmadd_pd(_mm512_loadu_pd(xd + 8 * g), _mm512_loadu_pd(t + 8 * g), a0);
-                }
-            }
-            yc = (size_t)y[i] == c ? 1.0 : -1.0;
-            if (yc * (_mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + b[c]) <= 0.0) {
-                const float yt = (float)yc;
-                for (j = 0; j < d; j++) {
-                    w[j] += yt * x[j];
-                }
-                for (j = 0; j < len; j++) {
-                    t[j] = (double)w[nb + j];
-                }
-                b[c] += yc;
-                bad++;
-            }
-        }
-    }
-    free(wt);
-    return bad;
+    double sum;
+    return ovr_blocks(X, n, d, W, k, b, y, order, ahead, 1, &sum);
 }
 #else
 OVR_UPDATE(floor_ovr_update_f32_blocks, float, dot4_blocks)
