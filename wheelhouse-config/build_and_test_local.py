@@ -16,7 +16,8 @@ Steps, each of which stops the script with a clear message when it fails:
    the functions marked for AVX (check_baseline_isa.py, x86-64 only);
 6. install the repaired wheel into a fresh venv and run the test suite there,
    from a copy of tests/ outside any source tree, once per SIMD level this CPU
-   supports (run_installed_tests.py); print the wheel size and the import
+   supports (run_installed_tests.py, as many levels at once as there are
+   cores); print the wheel size and the import
    time of the installed package;
 7. install the sdist into another fresh venv (building it there) and run the
    sdist's own tests, beside its own csrc/;
@@ -49,6 +50,9 @@ SDIST_DIRS = ("csrc/", "perceptron/", "tests/", "wheelhouse-config/")
 SDIST_FILES = ("README.md", "LICENSE", "CHANGELOG.md", "pyproject.toml", "setup.py",
                "MANIFEST.in")
 IMPORT_TIME_RUNS = 7
+# the wheel's suite runs once per SIMD level, each run one busy core: as many
+# at once as there are cores, up to the three levels of an x86-64 CPU
+TEST_JOBS = max(1, min(3, os.cpu_count() or 1))
 RESULTS = "== installed-package test runs"  # run_installed_tests.py's closing table
 
 summary = []
@@ -252,7 +256,8 @@ def main():
         log=work / "venv-wheel-install.log")
     tests = work / "wheel-tests" / "tests"
     shutil.copytree(src / "tests", tests)
-    out = stream([wheel_venv / "python", HERE / "run_installed_tests.py", tests],
+    out = stream([wheel_venv / "python", HERE / "run_installed_tests.py", tests, "--jobs",
+                  str(TEST_JOBS)],
                  "the test suite failed against the installed wheel")
     for line in out.split(RESULTS)[-1].strip().splitlines():
         note(f"wheel tests: {line}", shown=True)
