@@ -401,8 +401,9 @@ static inline void ptn_tail_f32_init_avx512(ptn_tail_f32_avx512 *t, size_t n, co
      * from a pending store of the same place and size, not from eight
      * scalar ones, which it must wait to reach the cache instead (the same
      * machine, one process, alternated rounds, in-order epochs of 4,088
-     * updates: 2.62-2.67 -> 2.57-2.60 ms at 100 columns, 2.57-2.67 ->
-     * 2.56-2.59 at 90, within the noise at 200). */
+     * updates: 2.60-2.71 -> 2.57-2.65 ms at 100 columns over seven runs,
+     * each 1-4% faster; 2.57-2.67 -> 2.56-2.59 at 90; within the noise at
+     * 200). */
     size_t j, q, r;
     __m512 v;
     t->at = n & ~(size_t)63;
