@@ -80,6 +80,28 @@ static size_t scan_epochs(int f32, const void *X, size_t n, size_t d, void *w,
     return bad;
 }
 
+/* EPOCHS in-order epochs as the package runs the plain rule now: the scan
+ * makes its updates itself (scan_plain, csrc/ptn_scan.h) */
+static size_t plain_epochs(int f32, const void *X, size_t n, size_t d, void *w,
+                           const signed char *y, const ptrdiff_t *rows)
+{
+    double b = 0.0, act;
+    int64_t bad = 0;
+    int e;
+    for (e = 0; e < EPOCHS; e++) {
+        ptn_scan s = {X, d, rows, n, 0, y, w, b, 0.0};
+        ptn_plain p = {1.0, 1, b, 0, 0, 0.0, 0.0};
+        if (f32) {
+            ptn_scan_plain_f32_avx512(&s, 0, n, &act, &p);
+        } else {
+            ptn_scan_plain_f64_avx512(&s, 0, n, &act, &p);
+        }
+        b = p.b;
+        bad += p.updates;
+    }
+    return (size_t)bad;
+}
+
 /* one scan over rows the weights get all right: the scan's pass alone */
 static size_t scan_pass(int f32, const void *X, size_t n, size_t d, const void *w,
                         const signed char *y, const ptrdiff_t *rows)
@@ -95,10 +117,10 @@ static size_t scan_pass(int f32, const void *X, size_t n, size_t d, const void *
 }
 
 enum { SCAN_PASS, FLOOR_PASS, FLOOR_PASS_BLOCKS, SCAN_EPOCH, FLOOR_UPDATES,
-       FLOOR_UPDATES_BLOCKS, N_VARIANTS };
+       FLOOR_UPDATES_BLOCKS, PLAIN_EPOCH, N_VARIANTS };
 static const char *const NAMES[N_VARIANTS] = {
     "scan_pass", "floor_pass", "floor_pass_blocks", "scan_epoch", "floor_updates",
-    "floor_updates_blocks"};
+    "floor_updates_blocks", "plain_epoch"};
 
 int main(int argc, char **argv)
 {
@@ -190,6 +212,9 @@ int main(int argc, char **argv)
                 break;
             case SCAN_EPOCH:
                 c = scan_epochs(f32, X, n, d, w, y, rows);
+                break;
+            case PLAIN_EPOCH:
+                c = plain_epochs(f32, X, n, d, w, y, rows);
                 break;
             default:
                 for (e = 0; e < EPOCHS; e++) {

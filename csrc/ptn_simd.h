@@ -101,6 +101,18 @@
  *     here, with the dot product inlined and nothing else per row; the
  *     training loop only sees the rows it updates on.  a has the bits of
  *     the same level's dot_<type>(d, x_i, w) + b (tested).
+ * scan_plain_f32(s, start, stop, act, plain), scan_plain_f64(...)
+ *     the scan with the plain binary rule applied where it must act (no
+ *     averaging, no pocket, sample weights of 1): for each such row with a
+ *     finite activation, the mistake (when y_i*a <= 0) and the update are
+ *     counted into *plain as ptn_count_mistake and ptn_binary_update count
+ *     them, the bias moves by the step eta*y_i (fit_intercept) and
+ *     w += step * x_i by the level's axpy_<type>, all in the order and with
+ *     the bits of the binary loop that scans and updates itself; then the
+ *     scan goes on with the new weights.  Returns stop, or the first k whose
+ *     activation is not finite (*act receives it; nothing is counted or
+ *     updated for that row).  The bias starts from s->b and ends in
+ *     plain->b; s->w is written.
  *
  * dots_f32(n, x, w, m, out), dots_f64(...)
  *     out[c] = dot_<type>(n, x, w[c]) for c < m: one row against m weight
@@ -225,6 +237,21 @@ typedef struct ptn_scan {
 
 typedef size_t (*ptn_scan_fn)(const ptn_scan *s, size_t start, size_t stop, double *act);
 
+/* The plain binary rule's state for scan_plain_<type>: the step size and
+ * intercept flag in, the bias out, the counts added to. */
+typedef struct ptn_plain {
+    double eta;
+    int fit_intercept;
+    double b;               /* the bias when the kernel returns */
+    int64_t mistakes;       /* added to */
+    int64_t updates;        /* added to */
+    double loss;            /* added to: -y*a over mistakes */
+    double raw_loss;        /* the same, unweighted (equal here) */
+} ptn_plain;
+
+typedef size_t (*ptn_scan_plain_fn)(const ptn_scan *s, size_t start, size_t stop, double *act,
+                                    ptn_plain *plain);
+
 typedef void (*ptn_dots_f32_fn)(size_t n, const float *x, const float *const *w, size_t m,
                                 double *out);
 typedef void (*ptn_dots_f64_fn)(size_t n, const double *x, const double *const *w, size_t m,
@@ -329,6 +356,9 @@ typedef struct ptn_simd {
     ptn_dots_f32_fn dots_f32;
     ptn_dots_f64_fn dots_f64;
     ptn_dots_f32_tails_fn dots_f32_tails;
+    /* the scan with the plain binary rule's updates inside it */
+    ptn_scan_plain_fn scan_plain_f32;
+    ptn_scan_plain_fn scan_plain_f64;
 } ptn_simd;
 
 /* simd_scalar.c */
@@ -348,6 +378,10 @@ void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double
                               double *buf);
 size_t ptn_scan_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act);
+size_t ptn_scan_plain_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act,
+                                 ptn_plain *plain);
+size_t ptn_scan_plain_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act,
+                                 ptn_plain *plain);
 void ptn_dots_f32_scalar(size_t n, const float *x, const float *const *w, size_t m, double *out);
 void ptn_dots_f64_scalar(size_t n, const double *x, const double *const *w, size_t m, double *out);
 void ptn_dots_f32_tails_scalar(size_t n, const float *x, const float *const *w,
@@ -387,6 +421,10 @@ void ptn_rbf_block_f64_avx2(size_t m, size_t p, const double *na, const double *
                             double *buf);
 size_t ptn_scan_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
+size_t ptn_scan_plain_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act,
+                                 ptn_plain *plain);
+size_t ptn_scan_plain_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act,
+                                 ptn_plain *plain);
 void ptn_dots_f32_avx2(size_t n, const float *x, const float *const *w, size_t m, double *out);
 void ptn_dots_f64_avx2(size_t n, const double *x, const double *const *w, size_t m, double *out);
 void ptn_dots_f32_tails_avx2(size_t n, const float *x, const float *const *w,
@@ -414,6 +452,10 @@ void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double
                               double *buf);
 size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
+size_t ptn_scan_plain_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act,
+                                 ptn_plain *plain);
+size_t ptn_scan_plain_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act,
+                                 ptn_plain *plain);
 void ptn_dots_f32_avx512(size_t n, const float *x, const float *const *w, size_t m, double *out);
 void ptn_dots_f64_avx512(size_t n, const double *x, const double *const *w, size_t m, double *out);
 void ptn_dots_f32_tails_avx512(size_t n, const float *x, const float *const *w,
@@ -446,6 +488,10 @@ void ptn_rbf_block_f64_neon(size_t m, size_t p, const double *na, const double *
                             double *buf);
 size_t ptn_scan_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act);
 size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act);
+size_t ptn_scan_plain_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act,
+                                 ptn_plain *plain);
+size_t ptn_scan_plain_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act,
+                                 ptn_plain *plain);
 void ptn_dots_f32_neon(size_t n, const float *x, const float *const *w, size_t m, double *out);
 void ptn_dots_f64_neon(size_t n, const double *x, const double *const *w, size_t m, double *out);
 void ptn_dots_f32_tails_neon(size_t n, const float *x, const float *const *w,

@@ -37,10 +37,12 @@
 #include "ptn_exp.h"
 
 /* y[i] += a * x[i] over the vector family V (VD or VF) of element type T:
- * blocks of four vectors, then single vectors, then a masked tail. */
-#define PTN_X86_AXPY(NAME, T, V)                                                             \
+ * blocks of four vectors, then single vectors, then TAIL for the rest
+ * (from i); LINKAGE empty for a kernel of the table, static inline for one
+ * a loop of the level inlines. */
+#define PTN_X86_AXPY_WITH(LINKAGE, NAME, T, V, TAIL)                                         \
     PTN_TARGET(PTN_X86_TARGET)                                                               \
-    void NAME(size_t n, T a, const T *x, T *y)                                               \
+    LINKAGE void NAME(size_t n, T a, const T *x, T *y)                                       \
     {                                                                                        \
         const V av = V##_SET1(a);                                                            \
         size_t i = 0;                                                                        \
@@ -57,12 +59,24 @@
         for (; i + V##_W <= n; i += V##_W) {                                                 \
             V##_STOREU(y + i, V##_FMADD(av, V##_LOADU(x + i), V##_LOADU(y + i)));            \
         }                                                                                    \
-        if (i < n) {                                                                         \
-            V##_MASK m = V##_TAIL(n - i);                                                    \
-            V##_MASKSTORE(y + i, m, V##_FMADD(av, V##_MASKLOAD(m, x + i),                    \
-                                              V##_MASKLOAD(m, y + i)));                      \
-        }                                                                                    \
+        TAIL                                                                                 \
     }
+
+/* the tail as one masked vector */
+#define PTN_X86_MASKED_TAIL(V)                                                               \
+    if (i < n) {                                                                             \
+        V##_MASK m = V##_TAIL(n - i);                                                        \
+        V##_MASKSTORE(y + i, m, V##_FMADD(av, V##_MASKLOAD(m, x + i), V##_MASKLOAD(m, y + i))); \
+    }
+
+/* the tail one fused multiply-add at a time (FMA: fmaf or fma): the same
+ * bits as the masked vector, in stores that later loads can be served from
+ * at once (ptn_plain_avx512.h) */
+#define PTN_X86_SCALAR_TAIL(FMA)                                                             \
+    for (; i < n; i++) {                                                                     \
+        y[i] = FMA(a, x[i], y[i]);                                                           \
+    }
+
 
 /* sum (x[i] - y[i])^2 over doubles: four accumulators over blocks of four
  * vectors, single vectors into the first, the masked tail into the second. */

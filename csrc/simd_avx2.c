@@ -150,8 +150,8 @@ double ptn_dot_f64_avx2(size_t n, const double *x, const double *y)
 
 /* -------------------------------------------------------------- axpy */
 
-PTN_X86_AXPY(ptn_axpy_f32_avx2, float, VF)
-PTN_X86_AXPY(ptn_axpy_f64_avx2, double, VD)
+PTN_X86_AXPY_WITH(, ptn_axpy_f32_avx2, float, VF, PTN_X86_MASKED_TAIL(VF))
+PTN_X86_AXPY_WITH(, ptn_axpy_f64_avx2, double, VD, PTN_X86_MASKED_TAIL(VD))
 
 PTN_TARGET("avx2,fma")
 void ptn_axpy_f32_f64_avx2(size_t n, double a, const float *x, double *y)
@@ -406,6 +406,35 @@ size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *a
     }
     {
         PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx2)
+    }
+}
+
+/* scan_plain_f32, scan_plain_f64 (ptn_scan.h): the scans above with the
+ * plain rule's updates inside them, the short rows' registers loaded again
+ * after each update. */
+PTN_TARGET("avx2,fma")
+size_t ptn_scan_plain_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act,
+                               ptn_plain *plain_)
+{
+    if (s->d < 32) {
+        PTN_SCAN_PLAIN_SHORT(float, ptn_short_f32_avx2, ptn_short_f32_init_avx2,
+                             ptn_dot_short_f32_avx2, ptn_axpy_f32_avx2)
+    }
+    {
+        PTN_SCAN_PLAIN_BODY(float, ptn_dot_f32_inline_avx2, ptn_axpy_f32_avx2)
+    }
+}
+
+PTN_TARGET("avx2,fma")
+size_t ptn_scan_plain_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act,
+                               ptn_plain *plain_)
+{
+    if (s->d < 32) {
+        PTN_SCAN_PLAIN_SHORT(double, ptn_short_f64_avx2, ptn_short_f64_init_avx2,
+                             ptn_dot_short_f64_avx2, ptn_axpy_f64_avx2)
+    }
+    {
+        PTN_SCAN_PLAIN_BODY(double, ptn_dot_f64_inline_avx2, ptn_axpy_f64_avx2)
     }
 }
 

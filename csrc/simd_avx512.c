@@ -162,8 +162,8 @@ double ptn_dot_f64_avx512(size_t n, const double *x, const double *y)
 
 /* -------------------------------------------------------------- axpy */
 
-PTN_X86_AXPY(ptn_axpy_f32_avx512, float, VF)
-PTN_X86_AXPY(ptn_axpy_f64_avx512, double, VD)
+PTN_X86_AXPY_WITH(, ptn_axpy_f32_avx512, float, VF, PTN_X86_MASKED_TAIL(VF))
+PTN_X86_AXPY_WITH(, ptn_axpy_f64_avx512, double, VD, PTN_X86_MASKED_TAIL(VD))
 
 PTN_TARGET("avx512f")
 void ptn_axpy_f32_f64_avx512(size_t n, double a, const float *x, double *y)
@@ -512,6 +512,9 @@ size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double 
         PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx512)
     }
 }
+
+/* scan_plain_f32, scan_plain_f64: the scans with the plain rule inside */
+#include "ptn_plain_avx512.h"
 
 /* dots_f32, dots_f64: four weight vectors at a time (see the header) */
 #include "ptn_dots_avx512.h"

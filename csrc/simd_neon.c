@@ -168,6 +168,18 @@ size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *a
     PTN_SCAN_BODY(double, ptn_dot_f64_inline_neon)
 }
 
+size_t ptn_scan_plain_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act,
+                               ptn_plain *plain_)
+{
+    PTN_SCAN_PLAIN_BODY(float, ptn_dot_f32_inline_neon, ptn_axpy_f32_neon)
+}
+
+size_t ptn_scan_plain_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act,
+                               ptn_plain *plain_)
+{
+    PTN_SCAN_PLAIN_BODY(double, ptn_dot_f64_inline_neon, ptn_axpy_f64_neon)
+}
+
 void ptn_dots_f32_neon(size_t n, const float *x, const float *const *w, size_t m, double *out)
 {
     PTN_DOTS_BODY(ptn_dot_f32_inline_neon)

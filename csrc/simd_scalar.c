@@ -196,6 +196,18 @@ size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double 
     PTN_SCAN_BODY(double, ptn_dot_f64_inline_scalar)
 }
 
+size_t ptn_scan_plain_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act,
+                               ptn_plain *plain_)
+{
+    PTN_SCAN_PLAIN_BODY(float, ptn_dot_f32_inline_scalar, ptn_axpy_f32_scalar)
+}
+
+size_t ptn_scan_plain_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act,
+                               ptn_plain *plain_)
+{
+    PTN_SCAN_PLAIN_BODY(double, ptn_dot_f64_inline_scalar, ptn_axpy_f64_scalar)
+}
+
 void ptn_dots_f32_scalar(size_t n, const float *x, const float *const *w, size_t m, double *out)
 {
     PTN_DOTS_BODY(ptn_dot_f32_inline_scalar)

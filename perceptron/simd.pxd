@@ -43,6 +43,16 @@ cdef extern from "ptn_simd.h" nogil:
         double margin
     ctypedef size_t (*ptn_scan_fn)(const ptn_scan *s, size_t start, size_t stop,
                                    double *act) noexcept nogil
+    ctypedef struct ptn_plain:
+        double eta
+        int fit_intercept
+        double b
+        int64_t mistakes
+        int64_t updates
+        double loss
+        double raw_loss
+    ctypedef size_t (*ptn_scan_plain_fn)(const ptn_scan *s, size_t start, size_t stop,
+                                         double *act, ptn_plain *plain) noexcept nogil
 
     ctypedef double (*ptn_sdot_f32_i32_fn)(size_t nnz, const float *val, const int32_t *idx,
                                            const float *w) noexcept nogil
@@ -117,6 +127,8 @@ cdef extern from "ptn_simd.h" nogil:
         ptn_dots_f32_fn dots_f32
         ptn_dots_f64_fn dots_f64
         ptn_dots_f32_tails_fn dots_f32_tails
+        ptn_scan_plain_fn scan_plain_f32
+        ptn_scan_plain_fn scan_plain_f64
 
 from cython cimport floating
 

@@ -367,6 +367,29 @@ def _py_rbf_block(na, nb, gamma, buf, level=None):
                         &o[0, 0])
 
 
+cdef int _scan_setup(ptn_scan *s, X, const ptrdiff_t[::1] r, const signed char[::1] yy, w,
+                    double b, double margin, Py_ssize_t start, Py_ssize_t stop,
+                    Py_ssize_t ahead) except -1:
+    """The checks of the scan wrappers below, and the fields of s but X and w."""
+    if X.ndim != 2 or w.shape != (X.shape[1],) or X.dtype != w.dtype or \
+            yy.shape[0] != X.shape[0]:
+        raise ValueError("X (n, d), w (d,) of X's dtype and y (n,) are needed")
+    if not (0 <= start <= stop <= r.shape[0]):
+        raise ValueError("0 <= start <= stop <= len(rows) is needed")
+    if r.shape[0] and (np.min(r) < 0 or np.max(r) >= X.shape[0]):
+        raise ValueError("rows must index rows of X")
+    if X.shape[0] == 0 or X.shape[1] == 0 or r.shape[0] == 0:
+        raise ValueError("X, w and rows must not be empty")
+    s.d = <size_t>X.shape[1]
+    s.rows = &r[0]
+    s.n_rows = <size_t>r.shape[0]
+    s.ahead = <size_t>ahead
+    s.y = &yy[0]
+    s.b = b
+    s.margin = margin
+    return 0
+
+
 def _py_scan(X, rows, y, w, double b, double margin, Py_ssize_t start, Py_ssize_t stop,
              Py_ssize_t ahead=0, level=None):
     """The scan kernel of `level` over positions [start, stop) of `rows`: returns
@@ -383,21 +406,7 @@ def _py_scan(X, rows, y, w, double b, double margin, Py_ssize_t start, Py_ssize_
     cdef ptn_scan s
     cdef double act = 0.0
     cdef size_t pos
-    if X.ndim != 2 or w.shape != (X.shape[1],) or X.dtype != w.dtype or y.shape != (X.shape[0],):
-        raise ValueError("X (n, d), w (d,) of X's dtype and y (n,) are needed")
-    if not (0 <= start <= stop <= r.shape[0]):
-        raise ValueError("0 <= start <= stop <= len(rows) is needed")
-    if r.shape[0] and (np.min(rows) < 0 or np.max(rows) >= X.shape[0]):
-        raise ValueError("rows must index rows of X")
-    if X.shape[0] == 0 or X.shape[1] == 0 or r.shape[0] == 0:
-        raise ValueError("X, w and rows must not be empty")
-    s.d = <size_t>X.shape[1]
-    s.rows = &r[0]
-    s.n_rows = <size_t>r.shape[0]
-    s.ahead = <size_t>ahead
-    s.y = &yy[0]
-    s.b = b
-    s.margin = margin
+    _scan_setup(&s, X, r, yy, w, b, margin, start, stop, ahead)
     if X.dtype.name == "float32":
         Xf, wf = X, w
         s.X = &Xf[0, 0]
@@ -411,6 +420,48 @@ def _py_scan(X, rows, y, w, double b, double margin, Py_ssize_t start, Py_ssize_
     else:
         raise TypeError(f"X's dtype must be float32 or float64, got {X.dtype}")
     return (<Py_ssize_t>pos, None if pos == <size_t>stop else act)
+
+
+def _py_scan_plain(X, rows, y, w, double b, double margin, double eta, bint fit_intercept,
+                   Py_ssize_t start, Py_ssize_t stop, Py_ssize_t ahead=0, level=None):
+    """The plain scan of `level` (the scan with the binary rule's updates in
+    it) over positions [start, stop) of `rows`, updating w in place; for
+    tests.  Returns (position it stopped at, the non-finite activation there
+    or None, bias, mistakes, updates, loss, raw loss), the counts from zero.
+    The arguments as for ``_py_scan``; w must be writable."""
+    cdef const ptn_simd *k = _table(level)
+    cdef const float[:, ::1] Xf
+    cdef const double[:, ::1] Xd
+    cdef float[::1] wf
+    cdef double[::1] wd
+    cdef const ptrdiff_t[::1] r = rows
+    cdef const signed char[::1] yy = y
+    cdef ptn_scan s
+    cdef ptn_plain p
+    cdef double act = 0.0
+    cdef size_t pos
+    _scan_setup(&s, X, r, yy, w, b, margin, start, stop, ahead)
+    p.eta = eta
+    p.fit_intercept = fit_intercept
+    p.b = b
+    p.mistakes = 0
+    p.updates = 0
+    p.loss = 0.0
+    p.raw_loss = 0.0
+    if X.dtype.name == "float32":
+        Xf, wf = X, w
+        s.X = &Xf[0, 0]
+        s.w = &wf[0]
+        pos = k.scan_plain_f32(&s, <size_t>start, <size_t>stop, &act, &p)
+    elif X.dtype.name == "float64":
+        Xd, wd = X, w
+        s.X = &Xd[0, 0]
+        s.w = &wd[0]
+        pos = k.scan_plain_f64(&s, <size_t>start, <size_t>stop, &act, &p)
+    else:
+        raise TypeError(f"X's dtype must be float32 or float64, got {X.dtype}")
+    return (<Py_ssize_t>pos, None if pos == <size_t>stop else act, p.b, p.mistakes, p.updates,
+            p.loss, p.raw_loss)
 
 
 def _py_sdot(val, idx, w, level=None):

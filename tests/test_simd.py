@@ -457,6 +457,79 @@ def test_descents_of_nothing():
         _simd._py_descents(np.zeros(3), False)
 
 
+def _plain_by_scan(X, rows, y, w, b, margin, eta, fit_intercept, start, stop, ahead, level):
+    """The plain rule the way the binary loop ran it before the update moved
+    into the kernel (perceptron/_core/online.pyx): the level's scan to the
+    next row to act on, then the binary rule's counts and step
+    (csrc/ptn_update.h, ptn_binary_update with a sample weight of 1) and the
+    level's axpy, and the scan on."""
+    mistakes = updates = 0
+    loss = raw = 0.0
+    k = start
+    while k < stop:
+        j, a = _simd._py_scan(X, rows, y, w, b, margin, k, stop, ahead, level)
+        if j == stop:
+            break
+        if not np.isfinite(a):
+            return j, a, b, mistakes, updates, loss, raw
+        yi = float(y[rows[j]])
+        ya = yi * a
+        if ya <= 0.0:
+            mistakes += 1
+            loss -= 1.0 * ya
+            raw -= ya
+        step = eta * 1.0 * yi
+        if fit_intercept:
+            b += step
+        updates += 1
+        _simd._py_axpy(step, X[rows[j]], w, level)
+        k = j + 1
+    return stop, None, b, mistakes, updates, loss, raw
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("dtype", DTYPES)
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 30), d=st.sampled_from([1, 5, 16, 31, 33, 63, 64, 65, 100, 128, 130]),
+       margin=st.sampled_from([0.0, 0.5]), eta=st.sampled_from([1.0, 0.1, 3.0]),
+       fit_intercept=st.booleans(), ahead=st.sampled_from([0, 2, 50]),
+       order=st.sampled_from(["in order", "shuffled", "in order, then not"]),
+       bad=st.sampled_from([None, "nan", "inf", "huge"]), seed=st.integers(0, 2**32 - 1))
+def test_plain_scan_is_the_scan_and_the_binary_rule(level, dtype, n, d, margin, eta,
+                                                    fit_intercept, ahead, order, bad, seed):
+    # the kernel that makes the plain rule's updates itself gives the weights,
+    # bias, counts and stop of the scan-then-update loop, bit for bit: float
+    # data (sums that round), short rows held in registers, float32 tails
+    # held in double, rows in order (read by position) or not, and rows whose
+    # activation is NaN or infinite (the kernel stops there, as the scan does)
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d)).astype(dtype)
+    if bad is not None:
+        r = int(rng.integers(n))
+        X[r, int(rng.integers(d))] = {"nan": np.nan, "inf": np.inf, "huge": 3e38}[bad]
+    y = rng.choice(np.array([-1, 1], dtype=np.int8), size=n)
+    rows = np.arange(n, dtype=np.intp)
+    if order == "shuffled":
+        rows = rng.permutation(n).astype(np.intp)
+    elif order == "in order, then not" and n > 2:
+        rows[n // 2:] = rng.permutation(rows[n // 2:])
+    w0 = (rng.standard_normal(d) * 0.1).astype(dtype)
+    b0 = float(rng.standard_normal())
+    for start, stop in ((0, n), (n // 3, n)):
+        w_kernel, w_loop = w0.copy(), w0.copy()
+        with np.errstate(all="ignore"):
+            got = _simd._py_scan_plain(X, rows, y, w_kernel, b0, margin, eta, fit_intercept,
+                                       start, stop, ahead, level)
+            want = _plain_by_scan(X, rows, y, w_loop, b0, margin, eta, fit_intercept,
+                                  start, stop, ahead, level)
+        assert got[0] == want[0] and got[3:5] == want[3:5]
+        for g, e in zip((got[1], got[2], got[5], got[6]), (want[1], want[2], want[5], want[6])):
+            assert (g is None) == (e is None)
+            if g is not None:
+                assert np.float64(g).view(np.int64) == np.float64(e).view(np.int64)
+        assert w_kernel.tobytes() == w_loop.tobytes()
+
+
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_scan_activation_is_the_dot_product_bit_for_bit(level, dtype, rng):

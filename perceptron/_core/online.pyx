@@ -62,7 +62,7 @@ from libc.math cimport isfinite, HUGE_VAL
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
 
-from perceptron.simd cimport ptn_simd, ptn_scan, active_simd, ptn_rng, ptn_rng_seed
+from perceptron.simd cimport ptn_simd, ptn_scan, ptn_plain, active_simd, ptn_rng, ptn_rng_seed
 from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
                                row_dot, row_axpy, row_axpy_acc, row_prefetch,
                                row_prefetch_start, row_bytes)
@@ -270,6 +270,10 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
     cdef double a = 0.0, ya
     cdef ptn_step st
     cdef ptn_scan S
+    cdef ptn_plain plain
+    # the plain rule over dense rows: the kernels' scan makes the updates
+    # itself (csrc/ptn_scan.h, scan_plain), the same bits as the loop below
+    cdef bint in_kernel = Rows is DenseRows and not P.average and not P.pocket and D.sw == NULL
     if Rows is DenseRows:
         ahead = _ahead(R, D, w)
     if ahead >= n:
@@ -283,10 +287,30 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
         S.y = D.y
         S.w = w
         S.margin = P.margin
+        plain.eta, plain.fit_intercept = P.eta, P.fit_intercept
     k = 0
     while k < n:
         stop = min(n, k + max(countdown[0], 1))
-        j = _scan(R, w, D, M, P, &S, K, k, stop, ahead, &a)
+        if in_kernel:
+            S.b = M.b[0]
+            plain.mistakes, plain.updates, plain.loss, plain.raw_loss = (E.mistakes, E.updates,
+                                                                         E.loss, E.raw_loss)
+            if floating is float:
+                j = <Py_ssize_t>K.scan_plain_f32(&S, <size_t>k, <size_t>stop, &a, &plain)
+            else:
+                j = <Py_ssize_t>K.scan_plain_f64(&S, <size_t>k, <size_t>stop, &a, &plain)
+            M.b[0] = plain.b
+            E.mistakes, E.updates, E.loss, E.raw_loss = (plain.mistakes, plain.updates,
+                                                         plain.loss, plain.raw_loss)
+            # [k, j): steps, right or updated; j: a non-finite activation
+            M.counters[loop.C_STEPS] += j - k
+            countdown[0] -= j - k
+            if j < stop:
+                _set_nonfinite(R, D.rows[j], w, E)
+                return 0
+            k = j
+        else:
+            j = _scan(R, w, D, M, P, &S, K, k, stop, ahead, &a)
         if j > k:
             # the rows of [k, j) were right: steps for the averaging clock
             # and the pocket's run
