@@ -57,7 +57,7 @@
  * an expression of the row x_ (and d_, the row's length); ON_ACT runs when
  * the row needs an update (PTN_SCAN_RETURN: return k_ from the scan).
  */
-#define PTN_SCAN_ROW(T, IDX, ROWDOT, ON_ACT)                                               \
+#define PTN_SCAN_ROW(T, IDX, ROWDOT, ON_ACT)                                         \
     {                                                                                \
         const size_t i_ = (IDX);                                                     \
         const T *x_ = X_ + i_ * d_;                                                  \
@@ -168,8 +168,8 @@
  * brings what the level keeps of the weights elsewhere (registers, a tail
  * in double) up to date, and the scan goes on; a non-finite activation is
  * handed to the caller as the scan does.  The bias starts from s->b, lives
- * in b_ meanwhile and goes to plain_->b when the kernel returns.  AXPY(n, a, x, w) is
- * the level's update of w.
+ * in b_ meanwhile and goes to plain_->b when the kernel returns.
+ * AXPY(n, a, x, w) is the level's update of w.
  *
  * A mistake is a branch no predictor gets right: the rows the processor had
  * started on are thrown away either way, but leaving the loop at each one,
