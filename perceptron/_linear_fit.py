@@ -12,8 +12,9 @@ that give exactly the results, and the errors, of the general ones.
   pass (``perceptron._core.labels.encode_two``), and more classes of small
   non-negative integers by counting (``encode_small_ints``) instead of
   np.unique's sort and a binary search per label;
-- ``fit_plain_binary``: a binary fit on a dense array with none of the
-  options that need the general path's steps (``plain_binary`` decides),
+- ``fit_plain_binary``: a binary fit on a dense array or checked CSR rows
+  with none of the options that need the general path's steps
+  (``plain_binary`` decides),
   in the steps of the general path that remain: the same state, the same
   call of the loops, the same attributes.
 """
@@ -29,7 +30,7 @@ from ._state import OnlineState
 from ._training import (appended, check_penalty_combination, raise_for_status, resolve_jobs,
                         run_blocks)
 from .exceptions import ConvergenceWarning, sklearn_compatible
-from ._validation import (check_array, check_labels, check_scalar, is_one_of,
+from ._validation import (CSRData, check_array, check_labels, check_scalar, is_one_of,
                           require_two_classes, unique_labels)
 
 # the per-epoch counts of a model: (result key, attribute, dtype)
@@ -224,10 +225,12 @@ def package_class(est):
 
 def plain_binary(est, p, X, n):
     """Whether a fit whose labels ``encode_two`` encoded (and without
-    sample weights or initial weights) can take ``fit_plain_binary``: dense
-    X, one thread (no parameter mixing), no class weights, validation,
-    warm start from a fitted model, pocket, stopping rule or monitoring."""
-    return (package_class(est) and type(X) is np.ndarray and n > 0 and p["tol"] is None
+    sample weights or initial weights) can take ``fit_plain_binary``: X as
+    ``check_X`` returns it (a dense array or ``CSRData``), one thread (no
+    parameter mixing), no class weights, validation, warm start from a
+    fitted model, pocket, stopping rule or monitoring."""
+    return (package_class(est) and (type(X) is np.ndarray or type(X) is CSRData) and n > 0
+            and p["tol"] is None
             and p["n_threads"] < 2
             and not p["pocket"] and not p["early_stopping"] and est.class_weight is None
             and not (p["warm_start"] and hasattr(est, "coef_")) and not p["verbose"]

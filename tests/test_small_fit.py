@@ -99,6 +99,27 @@ def test_encode_targets_short_path_is_the_general_path(y):
 
 
 @settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["b1", "i1", "u2", "i4", "u4", "i8", "u8", "f4", "f8"]),
+       st.integers(1, 700), st.data())
+def test_encode_targets_of_long_labels_is_the_general_path(code, n, data):
+    # long enough for the vectorized compare of the compiled encoder: two
+    # labels, and maybe a stray one (a third value, NaN, -0.0 beside 0.0)
+    # anywhere, the start, the vector body or the tail
+    values = VALUES[code]
+    pair = data.draw(st.lists(st.sampled_from(values), min_size=2, max_size=2))
+    picks = data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    y = np.array([pair[p] for p in picks], dtype=code)
+    if data.draw(st.booleans()):
+        y[data.draw(st.integers(0, n - 1))] = data.draw(st.sampled_from(values))
+    if data.draw(st.booleans()):
+        y = np.repeat(y, 2)[::2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_targets(outcome(encode_targets, y, len(y)),
+                     outcome(encode_targets, general(y), len(y)))
+
+
+@settings(max_examples=300, deadline=None)
 @given(labels())
 def test_encode_two_finds_the_sorted_distinct_labels(y):
     got = encode_two(y)
@@ -441,6 +462,47 @@ def test_plain_binary_fit_is_the_general_fit(n, d, dtype, code, max_iter, averag
     np.testing.assert_array_equal(a.predict(X), b.predict(X))
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 5), st.sampled_from([np.float32, np.float64]),
+       st.sampled_from([np.int32, np.int64]), st.sampled_from(["csr", "csr_array", "coo"]),
+       st.integers(1, 5), st.booleans(), st.booleans(), st.booleans(),
+       st.sampled_from([None, "l2"]), st.sampled_from([0.0, 0.3]), st.sampled_from([0.0, 0.6]),
+       st.integers(0, 3))
+def test_plain_binary_fit_on_sparse_rows_is_the_general_fit(n, d, dtype, index_dtype, fmt,
+                                                           max_iter, average, shuffle,
+                                                           fit_intercept, penalty, margin,
+                                                           zeros, seed):
+    # CSR rows (and formats check_X converts) take the short path too: the
+    # same model, histories, state, warning and predictions as the general one
+    sp = pytest.importorskip("scipy.sparse")
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-3, 4, size=(n, d)).astype(dtype)
+    X[rng.random(X.shape) < zeros] = 0
+    A = sp.csr_matrix(X)
+    A = sp.csr_matrix((A.data, A.indices.astype(index_dtype), A.indptr.astype(index_dtype)),
+                      shape=A.shape)
+    A = {"csr": A, "csr_array": sp.csr_array(A), "coo": A.tocoo()}[fmt]
+    y = np.where(rng.integers(0, 2, n) > 0, "yes", "no")
+    params = dict(max_iter=max_iter, tol=None, average=average, shuffle=shuffle,
+                  fit_intercept=fit_intercept, penalty=penalty, margin=margin, random_state=seed)
+    fits, caught = [], []
+    for labels_ in (y, general(y)):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            fits.append(outcome(lambda: Perceptron(**params).fit(A, labels_)))
+        caught.append([(type(x.message), str(x.message), x.filename) for x in w])
+    assert caught[0] == caught[1]
+    a, b = fits
+    if isinstance(a, tuple):
+        assert a == b
+        return
+    same_fitted(a, b)
+    np.testing.assert_array_equal(a.predict(A), b.predict(A))
+    if penalty is None:  # the rows as a dense array: the same steps of the rule
+        dense = Perceptron(**params).fit(X, y)
+        np.testing.assert_array_equal(a.mistakes_, dense.mistakes_)
+
+
 def test_plain_binary_fit_refits_and_forgets_feature_names():
     pd = pytest.importorskip("pandas")
     rng = np.random.default_rng(0)
@@ -480,12 +542,15 @@ def test_the_plain_path_is_taken_where_it_applies(monkeypatch):
     y = np.where(X[:, 0] > 0, "b", "a")
     Perceptron(max_iter=2, tol=None).fit(X, y)
     assert len(calls) == 1
+    sp = pytest.importorskip("scipy.sparse")
+    Perceptron(max_iter=2, tol=None).fit(sp.csr_matrix(X), y)
+    assert len(calls) == 2
     for make in (lambda: Perceptron(max_iter=2, tol=None).fit(X, general(y)),
                  lambda: Perceptron(max_iter=2).fit(X, y),
                  lambda: Perceptron(max_iter=2, tol=None).fit(X, y, sample_weight=np.ones(20)),
                  lambda: Perceptron(max_iter=2, tol=None, class_weight={"a": 2.0}).fit(X, y)):
         make()
-    assert len(calls) == 1
+    assert len(calls) == 2
 
 
 def test_a_subclass_from_outside_the_package_takes_the_general_path():

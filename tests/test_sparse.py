@@ -636,9 +636,10 @@ def test_fit_stream_of_sparse_chunks_equals_dense_fit():
 @pytest.mark.parametrize("order", ["identity", "identity then shuffled", "gap", "reversed",
                                    "identity prefix of a subset"])
 def test_csr_epoch_in_order_then_not_equals_reference(order, dtype, index_dtype):
-    # rows a call does not shuffle are read as 0, 1, 2, ... while rows[k] == k
-    # (csrc/ptn_csr_online.h, the _ordered loops); from the first k where
-    # they are not, the general loop goes on: the same steps as the rule
+    # rows a call does not shuffle are read as 0, 1, 2, ... when they are
+    # exactly that (csrc/ptn_csr_online.h, the _ordered loops, after one
+    # check of the order), through rows[] by the general loop otherwise:
+    # the same steps as the rule either way
     from perceptron._core.online import LoopParams, run_epochs
     from perceptron._state import OnlineState
     from reference import family_reference

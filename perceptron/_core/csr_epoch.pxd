@@ -54,6 +54,7 @@ cdef extern from "ptn_csr_online.h" nogil:
                                                 double *act)
     size_t ptn_csr_online_plain_ordered_f64_i64(ptn_csr_online *s, size_t start, size_t stop,
                                                 double *act)
+    bint ptn_rows_identity(const ptrdiff_t *rows, size_t n)
 
 
 cdef inline size_t _csr_online(const Rows *R, ptn_csr_online *C, const floating *w, size_t k,
@@ -61,8 +62,7 @@ cdef inline size_t _csr_online(const Rows *R, ptn_csr_online *C, const floating 
     """ptn_csr_online[_plain[_ordered]]_<type>_<index> (csrc/ptn_csr_online.h)
     for these rows; the plain one when C has no sample weights, no averaging
     and no gathering dot product, and its ordered one for rows not
-    prefetched that may be 0, 1, 2, ... (it returns at the first k with
-    rows[k] != k, for the caller to go on with the other)."""
+    prefetched that are 0, 1, 2, ... (it does not read rows[])."""
     if Rows is CsrRows32:
         if floating is float:
             if plain and ordered:
@@ -137,9 +137,9 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
         C.dot_f64_i64 = R.dotk.sdot_f64_i64 if gather else NULL
         plain = not gather and C.sw == NULL and C.U == NULL
         # rows that this call does not permute are most often 0, 1, 2, ...:
-        # the ordered kernel reads row k itself and checks rows[k] == k on
-        # the side, out of the chain of loads that follows a mistake
-        ordered = D.in_order and ahead == 0
+        # the ordered kernel then reads row k itself, without rows[k] in the
+        # chain of loads that follows a mistake (one pass checks the order)
+        ordered = D.in_order and ahead == 0 and ptn_rows_identity(D.rows, <size_t>n)
         k = 0
         while k < n:
             stop = min(n, k + max(countdown[0], 1))
@@ -155,11 +155,6 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
             E.loss += C.loss
             E.raw_loss += C.raw_loss
             countdown[0] -= j - k
-            if ordered and j < stop and D.rows[j] != j:
-                # not 0, 1, 2, ... from here: the kernel that reads rows[]
-                ordered = False
-                k = j
-                continue
             if j < stop:
                 i = D.rows[j]
                 _set_nonfinite(R, i, w, E)

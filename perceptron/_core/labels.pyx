@@ -17,7 +17,7 @@ import numpy as np
 from cpython.buffer cimport (PyObject_GetBuffer, PyBuffer_Release, PyBUF_STRIDES, PyBUF_FORMAT,
                              PyBUF_C_CONTIGUOUS, PyBUF_WRITABLE)
 from libc.math cimport isfinite, floor, signbit
-from libc.string cimport memcmp, memcpy
+from libc.string cimport memcmp, memcpy, memset
 from perceptron._core.buffers cimport buffer_data, BUF_SIGNED, BUF_UNSIGNED
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
@@ -40,44 +40,98 @@ cdef inline bint _whole(double v) noexcept nogil:
     return isfinite(v) and floor(v) == v and not (v == 0.0 and signbit(v))
 
 
-cdef Py_ssize_t _encode(const char *base, Py_ssize_t n, Py_ssize_t stride, label_t first,
+cdef inline bint _mark_rest(const label_t *labels, Py_ssize_t second, Py_ssize_t n, label_t a,
+                            label_t b, signed char *out) noexcept nogil:
+    """out[i] = +1 where label i equals b, -1 elsewhere, for i from `second`
+    on; whether some label there equals neither a nor b.  No branch on a
+    label (random labels would mispredict every other one), contiguous
+    labels and constant marks: the form gcc vectorizes for labels of up to
+    32 bits.  Integer labels (float32 labels come as their bits)."""
+    cdef label_t v
+    cdef Py_ssize_t i
+    cdef int bad = 0, eq_a, eq_b
+    for i in range(second, n):
+        v = labels[i]
+        eq_a = v == a
+        eq_b = v == b
+        bad |= (eq_a | eq_b) ^ 1
+        out[i] = 1 if eq_b else -1
+    return bad != 0
+
+
+cdef inline bint _mark_rest_64(const uint32_t *words, Py_ssize_t second, Py_ssize_t n,
+                               const void *a, const void *b, signed char *out) noexcept nogil:
+    """``_mark_rest`` for contiguous 64-bit labels, compared as their bits, two
+    32-bit words at a time: the baseline x86-64 instruction set has no 64-bit
+    vector comparison, and gcc vectorizes this form (float64 labels: 61 ->
+    13 us for 32,561).  Equal bits are equal labels for integers; for floats
+    too, a and b being whole and not -0.0: a label of equal value and other
+    bits is -0.0 beside 0.0, and NaN has the bits of neither, both labels the
+    general path must see (np.unique may keep a -0.0 as its class's value)."""
+    cdef uint32_t a0, a1, b0, b1, lo, hi
+    cdef Py_ssize_t i
+    cdef int bad = 0, eq_a, eq_b
+    memcpy(&a0, a, 4)
+    memcpy(&a1, <const char *>a + 4, 4)
+    memcpy(&b0, b, 4)
+    memcpy(&b1, <const char *>b + 4, 4)
+    for i in range(second, n):
+        lo = words[2 * i]
+        hi = words[2 * i + 1]
+        eq_a = (lo == a0) & (hi == a1)
+        eq_b = (lo == b0) & (hi == b1)
+        bad |= (eq_a | eq_b) ^ 1
+        out[i] = 1 if eq_b else -1
+    return bad != 0
+
+
+cdef Py_ssize_t _encode(const char *base, Py_ssize_t n, label_t first,
                         signed char *out) noexcept nogil:
-    """Marks out[i] = 0 where label i equals label 0, 1 where it equals the
-    second distinct label, then turns the marks into signs (the greater
-    label +1).  Returns the position of the second distinct label, 0 when
-    there is one label, -1 when there are more than two or a float label the
-    general path must see."""
-    cdef label_t a = (<const label_t *>base)[0]
-    cdef label_t b = a, v
+    """Writes the signs of the n contiguous labels at base to out (the greater of two distinct
+    labels +1, the lesser -1; -1 everywhere for one label).  Returns the
+    position of the second distinct label, 0 when there is one label, -1
+    when there are more than two or a float label the general path must
+    see.  Two phases: the run of labels equal to the first, then, from the
+    second distinct label on, every label compared with both without a
+    branch (a9a's 32,561 float64 labels in a fit: 78 -> 15 us)."""
+    cdef const label_t *labels = <const label_t *>base
+    cdef label_t a = labels[0]
+    cdef label_t b, v
+    cdef uint32_t a_bits, b_bits
     cdef Py_ssize_t i, second = 0
-    cdef signed char lo, hi
+    cdef bint bad
     if label_t is float or label_t is double:
         if not _whole(a):
             return -1
-    for i in range(n):
-        v = (<const label_t *>(base + i * stride))[0]
+    for i in range(1, n):
+        v = labels[i]
         if label_t is float or label_t is double:
-            # a -0.0 anywhere, not only as a class's first label: np.unique
-            # may keep it as the class's value
             if v == 0.0 and signbit(v):
                 return -1
-        if v == a:
-            out[i] = 0
-        elif second and v == b:
-            out[i] = 1
-        elif second == 0:
-            if label_t is float or label_t is double:
-                if not _whole(v):
-                    return -1
-            b = v
+        if v != a:
             second = i
-            out[i] = 1
-        else:
+            break
+    if second == 0:
+        memset(out, -1, <size_t>n)
+        return 0
+    b = labels[second]
+    if label_t is float or label_t is double:
+        if not _whole(b):  # NaN included
             return -1
-    # marks -> signs: the mark of the greater label becomes +1
-    lo, hi = (-1, 1) if (second == 0 or a < b) else (1, -1)
-    for i in range(n):
-        out[i] = hi if out[i] else lo
+    memset(out, -1, <size_t>second)
+    if label_t is double or label_t is int64_t or label_t is uint64_t:
+        bad = _mark_rest_64(<const uint32_t *>base, second, n, &a, &b, out)
+    elif label_t is float:  # as their bits, as _mark_rest_64 compares float64 labels
+        memcpy(&a_bits, &a, 4)
+        memcpy(&b_bits, &b, 4)
+        bad = _mark_rest(<const uint32_t *>base, second, n, a_bits, b_bits, out)
+    else:
+        bad = _mark_rest(labels, second, n, a, b, out)
+    if bad:
+        return -1
+    if b < a:  # b is the lesser label: its rows are -1
+        for i in range(n):
+            out[i] = -out[i]
     return second
 
 
@@ -196,6 +250,8 @@ def encode_two(y):
     # (datetimes and other kinds have no buffer format: numpy refuses to export them)
     if type(y) is not np.ndarray or y.dtype.kind not in "biufSU":
         return None
+    if y.dtype.kind in "biuf" and y.ndim == 1 and not y.flags.c_contiguous:
+        y = np.ascontiguousarray(y)  # a view with strides: its labels, contiguous
     try:
         PyObject_GetBuffer(y, &view, PyBUF_STRIDES | PyBUF_FORMAT)
     except (BufferError, ValueError, TypeError):
@@ -211,25 +267,25 @@ def encode_two(y):
         out = <signed char *>buffer_data(signs, BUF_SIGNED, 1, 1, True, shape, "signs")
         with nogil:
             if (code == b'b') and view.itemsize == 1:
-                second = _encode(<const char *>view.buf, n, stride, <int8_t>0, out)
+                second = _encode(<const char *>view.buf, n, <int8_t>0, out)
             elif (code == b'B' or code == b'?') and view.itemsize == 1:
-                second = _encode(<const char *>view.buf, n, stride, <uint8_t>0, out)
+                second = _encode(<const char *>view.buf, n, <uint8_t>0, out)
             elif (code == b'h') and view.itemsize == 2:
-                second = _encode(<const char *>view.buf, n, stride, <int16_t>0, out)
+                second = _encode(<const char *>view.buf, n, <int16_t>0, out)
             elif (code == b'H') and view.itemsize == 2:
-                second = _encode(<const char *>view.buf, n, stride, <uint16_t>0, out)
+                second = _encode(<const char *>view.buf, n, <uint16_t>0, out)
             elif (code == b'i' or code == b'l') and view.itemsize == 4:
-                second = _encode(<const char *>view.buf, n, stride, <int32_t>0, out)
+                second = _encode(<const char *>view.buf, n, <int32_t>0, out)
             elif (code == b'I' or code == b'L') and view.itemsize == 4:
-                second = _encode(<const char *>view.buf, n, stride, <uint32_t>0, out)
+                second = _encode(<const char *>view.buf, n, <uint32_t>0, out)
             elif (code == b'l' or code == b'q') and view.itemsize == 8:
-                second = _encode(<const char *>view.buf, n, stride, <int64_t>0, out)
+                second = _encode(<const char *>view.buf, n, <int64_t>0, out)
             elif (code == b'L' or code == b'Q') and view.itemsize == 8:
-                second = _encode(<const char *>view.buf, n, stride, <uint64_t>0, out)
+                second = _encode(<const char *>view.buf, n, <uint64_t>0, out)
             elif code == b'f' and view.itemsize == 4:
-                second = _encode(<const char *>view.buf, n, stride, <float>0, out)
+                second = _encode(<const char *>view.buf, n, <float>0, out)
             elif code == b'd' and view.itemsize == 8:
-                second = _encode(<const char *>view.buf, n, stride, <double>0, out)
+                second = _encode(<const char *>view.buf, n, <double>0, out)
             elif text == b's' and view.itemsize > 0:
                 second = _encode_text(<const char *>view.buf, n, stride, view.itemsize, False,
                                       out)

@@ -119,7 +119,7 @@ cdef struct Data:
     const double *sw            # sample weights, or NULL for all ones
     ptrdiff_t *rows             # the rows to visit, permuted in place when shuffling
     Py_ssize_t n_rows
-    bint in_order               # the call does not permute rows (they may be 0, 1, 2, ...)
+    bint in_order               # the call does not permute rows (often 0, 1, 2, ...)
     volatile uint8_t *stop      # raised by another thread to cancel
 
 
