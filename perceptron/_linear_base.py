@@ -75,12 +75,13 @@ def linear_predict_index(X, W, b, n_threads=None, classes=None):
 
         def pick(lo, hi, index, cls=None, labels=None):
             return _decision.predict_csr(X.data, X.indices, X.indptr, d, W, b, index,
-                                         np.empty(k), lo, cls, labels)
+                                         _decision.pick_scratch(k), lo, cls, labels)
     else:
         chunks = row_chunks(n, d * k, n_threads)
 
         def pick(lo, hi, index, cls=None, labels=None):
-            return _decision.predict_dense(X[lo:hi], W, b, index, np.empty(k), cls, labels)
+            return _decision.predict_dense(X[lo:hi], W, b, index, _decision.pick_scratch(k),
+                                           cls, labels)
 
     if classes is None:
         out = np.empty(n, dtype=np.intp)

@@ -40,6 +40,36 @@ def test_matches_argmax_of_decision(n, d, k, dtype, seed, ties, sparse, threads)
     np.testing.assert_array_equal(linear_predict_index(Xc, W, b, threads), expected)
 
 
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 300), k=st.sampled_from([1, 2, 3, 5, 33, 700]),
+       dtype=st.sampled_from([np.float32, np.float64]), seed=st.integers(0, 2**32 - 1),
+       infinite=st.booleans(), sparse=st.booleans(), labels=st.booleans())
+def test_matches_argmax_across_blocks(n, k, dtype, seed, infinite, sparse, labels):
+    # rows are scored and picked a block at a time (64 rows, fewer for many
+    # classes): blocks whole and partial, some with infinite activations,
+    # which take the row-by-row pick, beside blocks without
+    rng = np.random.default_rng(seed)
+    X = rng.integers(-2, 3, size=(n, 4)).astype(dtype)
+    W = rng.integers(-2, 3, size=(k, 4)).astype(dtype)
+    b = rng.integers(-1, 2, size=k).astype(np.float64)
+    if infinite:
+        big = np.finfo(dtype).max
+        W[:, 0] = rng.choice([-big, big], size=k)  # rows with x_0 != 0 overflow
+        W[:, 1:] = 0  # no inf - inf
+        X[rng.random(n) < 0.7, 0] = 0  # most rows stay finite
+    if sparse:
+        sp = pytest.importorskip("scipy.sparse")
+        X = sp.csr_matrix(X)
+    Xc = check_X(X, accept_sparse=True)
+    expected = numpy_rule(linear_decision(Xc, W, b, 1))
+    if labels:
+        classes = np.array([f"c{j}" for j in range(max(k, 2))])
+        np.testing.assert_array_equal(linear_predict_index(Xc, W, b, 1, classes),
+                                      classes[expected])
+    else:
+        np.testing.assert_array_equal(linear_predict_index(Xc, W, b, 1), expected)
+
+
 def test_infinite_activations_pick_as_argmax():
     X = np.array([[1.0, 1.0], [1.0, -1.0]])
     W = np.array([[1e308, 1e308], [1e308, 1e308], [0.0, 1.0]])
