@@ -56,10 +56,12 @@
  * longer wait for its lines to come up to L1 (AMD EPYC, Zen 4, 200,000
  * shuffled float32 rows a perceptron epoch: 400 B 14.0 -> 10.3 ms, 800 B
  * 23.4 -> 15.4 ms, 1 KB 20.0 -> 17.5 ms; float64 rows of 800 B 17.3 ->
- * 16.4 ms; rows of 1.6 KB no faster and of 2 KB 3-10% slower; 3 or 6 rows
- * ahead alike). */
+ * 16.4 ms; 3 or 6 rows ahead alike).  Rows of 1.6 KB gain too, measured
+ * build against build, run after run: float64 26-32.5 -> 22.8-26.4 ms,
+ * float32 29.7-32.2 -> 24.5-29.9 ms (rows of 1.2 KB neither gain nor
+ * lose); rows of 2 KB lose 0-10%. */
 #define PTN_PREFETCH_NEAR_ROWS 4
-#define PTN_PREFETCH_NEAR_MAX_ROW_BYTES 1024
+#define PTN_PREFETCH_NEAR_MAX_ROW_BYTES 1600
 
 /*
  * Every cache line that [p, p + nbytes) touches, for reading.  Lines are
