@@ -14,6 +14,8 @@ def decision_csr(data: npt.NDArray[np.floating], indices: npt.NDArray[np.signedi
                  out: npt.NDArray[np.float64], start: int = ...,
                  rows: Optional[npt.NDArray[np.intp]] = ...) -> None: ...
 
+def pick_scratch(k: int) -> npt.NDArray[np.float64]: ...
+
 def predict_dense(X: npt.NDArray[np.floating], W: npt.NDArray[np.floating],
                   b: npt.NDArray[np.float64], index: npt.NDArray[np.intp] | None,
                   scratch: npt.NDArray[np.float64],
