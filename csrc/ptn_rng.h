@@ -11,6 +11,7 @@
 #define PTN_RNG_H
 
 #include "ptn_config.h"
+#include "ptn_prefetch.h"
 
 typedef struct ptn_rng {
     uint64_t state;
@@ -82,11 +83,18 @@ PTN_INLINE void ptn_draws_below(ptn_rng *r, size_t top, size_t count, uint32_t *
 }
 
 #define PTN_SHUFFLE_CHUNK 256
+#ifndef PTN_SHUFFLE_AHEAD
+#define PTN_SHUFFLE_AHEAD 16
+#endif
 
 /*
  * ptn_shuffle's permutation and generator state, its draws made a chunk at a
  * time by `draws` and the swaps done after each chunk (the swaps draw
- * nothing, so the order of the two does not change the result).
+ * nothing, so the order of the two does not change the result).  Knowing
+ * the chunk's places, each swap asks for the one PTN_SHUFFLE_AHEAD swaps
+ * on: an order larger than the caches is swapped at random places, one
+ * memory latency each when asked for one at a time (1,000,000 rows:
+ * 3.6 -> 2.7 ms a shuffle; 32 swaps ahead alike, 64 slower).
  */
 PTN_INLINE void ptn_shuffle_by_draws(ptn_rng *r, ptrdiff_t *order, size_t n, ptn_draws_fn draws)
 {
@@ -103,6 +111,9 @@ PTN_INLINE void ptn_shuffle_by_draws(ptn_rng *r, ptrdiff_t *order, size_t n, ptn
         draws(r, i, count, js);
         for (l = 0; l < count; l++) {
             const size_t j = js[l];
+            if (l + PTN_SHUFFLE_AHEAD < count) {
+                PTN_PREFETCH_WRITE_LINE(order + js[l + PTN_SHUFFLE_AHEAD]);
+            }
             ptrdiff_t t = order[i - 1 - l];
             order[i - 1 - l] = order[j];
             order[j] = t;
