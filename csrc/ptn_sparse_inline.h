@@ -54,4 +54,41 @@ PTN_SAXPY_INLINE(ptn_saxpy_f64_i64_inline, double, double, int64_t, double)
 PTN_SAXPY_INLINE(ptn_saxpy_f32_f64_i32_inline, float, double, int32_t, double)
 PTN_SAXPY_INLINE(ptn_saxpy_f32_f64_i64_inline, float, double, int64_t, double)
 
+/* The same two for a row whose values are all 1.0, without reading them:
+ * (double)1 * w is w, and a * 1 is a, so the same bits. */
+#define PTN_SDOT_ONES_INLINE(NAME, T, I)                                             \
+    PTN_INLINE double NAME(size_t nnz, const I *idx, const T *w)                     \
+    {                                                                                \
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                               \
+        size_t j = 0;                                                                \
+        for (; j + 4 <= nnz; j += 4) {                                               \
+            s0 += (double)w[idx[j]];                                                 \
+            s1 += (double)w[idx[j + 1]];                                             \
+            s2 += (double)w[idx[j + 2]];                                             \
+            s3 += (double)w[idx[j + 3]];                                             \
+        }                                                                            \
+        for (; j < nnz; j++) {                                                       \
+            s0 += (double)w[idx[j]];                                                 \
+        }                                                                            \
+        return (s0 + s1) + (s2 + s3);                                                \
+    }
+
+#define PTN_SADD_ONES_INLINE(NAME, T, I)                                             \
+    PTN_INLINE void NAME(size_t nnz, T a, const I *idx, T *w)                        \
+    {                                                                                \
+        size_t j;                                                                    \
+        for (j = 0; j < nnz; j++) {                                                  \
+            w[idx[j]] += a;                                                          \
+        }                                                                            \
+    }
+
+PTN_SDOT_ONES_INLINE(ptn_sdot_ones_f32_i32_inline, float, int32_t)
+PTN_SDOT_ONES_INLINE(ptn_sdot_ones_f32_i64_inline, float, int64_t)
+PTN_SDOT_ONES_INLINE(ptn_sdot_ones_f64_i32_inline, double, int32_t)
+PTN_SDOT_ONES_INLINE(ptn_sdot_ones_f64_i64_inline, double, int64_t)
+PTN_SADD_ONES_INLINE(ptn_sadd_ones_f32_i32_inline, float, int32_t)
+PTN_SADD_ONES_INLINE(ptn_sadd_ones_f32_i64_inline, float, int64_t)
+PTN_SADD_ONES_INLINE(ptn_sadd_ones_f64_i32_inline, double, int32_t)
+PTN_SADD_ONES_INLINE(ptn_sadd_ones_f64_i64_inline, double, int64_t)
+
 #endif /* PTN_SPARSE_INLINE_H */

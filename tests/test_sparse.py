@@ -18,9 +18,11 @@ sp = pytest.importorskip("scipy.sparse")
 import perceptron  # noqa: E402
 from perceptron import (CentroidClassifier, KernelPerceptron, Perceptron,  # noqa: E402
                         VotedPerceptron)
-from perceptron._validation import CSRData, check_X  # noqa: E402
+from perceptron._core.online import shuffled_orders  # noqa: E402
+from perceptron._validation import CSRData, check_X, check_random_seed  # noqa: E402
 from perceptron.io import CSRData, load_svmlight  # noqa: E402
 
+from reference import perceptron_reference  # noqa: E402
 from test_dispatch import LEVELS, run_python  # noqa: E402
 
 KINDS = ["csr32", "csr64", "csc", "coo", "noncanonical", "csrdata32", "csrdata64"]
@@ -671,3 +673,43 @@ def test_csr_epoch_in_order_then_not_equals_reference(order, dtype, index_dtype)
     np.testing.assert_array_equal(res["mistakes"], mistakes)
     np.testing.assert_array_equal(res["updates"], updates)
     np.testing.assert_array_equal(state.rows, rows)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 60), d=st.integers(1, 40),
+       density=st.sampled_from([0.0, 0.1, 0.4, 1.0]), dtype=st.sampled_from([np.float32,
+                                                                             np.float64]),
+       index=st.sampled_from([np.int32, np.int64]), shuffle=st.booleans(),
+       eta=st.sampled_from([1.0, 0.1, 3e-5]), margin=st.sampled_from([0.0, 0.7]),
+       stray=st.sampled_from([None, 2.0, -1.0, 0.0, np.nextafter(1.0, 2.0)]))
+def test_indicator_features_fit_as_any_values(seed, n, d, density, dtype, index, shuffle, eta,
+                                              margin, stray):
+    """Rows whose stored values are all 1.0 take the loops that do not read
+    the values: the same model bit for bit as the loop that reads them (the
+    one sample weights take, every weight 1.0), and, in exact arithmetic
+    (eta 1, no margin), as the numpy reference on the dense rows.  A single
+    other value anywhere (`stray`) sends the fit back to the plain loops,
+    with the same guarantees."""
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, d)) < density).astype(dtype)
+    if stray is not None and X.any():
+        X[tuple(np.argwhere(X)[rng.integers(0, np.count_nonzero(X))])] = stray
+    y = np.where(rng.random(n) < 0.5, -1, 1)
+    y[:2] = [-1, 1]  # both classes
+    A = sp.csr_matrix(X)
+    A.indices, A.indptr = A.indices.astype(index), A.indptr.astype(index)
+    before = snapshot(A)
+    params = dict(max_iter=4, tol=None, shuffle=shuffle, random_state=seed % 1000, eta0=eta,
+                  margin=margin)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = Perceptron(**params).fit(A, y)
+        weighted = Perceptron(**params).fit(A, y, sample_weight=np.ones(n))
+    assert_same(ours, weighted)
+    assert snapshot(A) == before
+    if eta == 1.0 and margin == 0.0 and stray in (None, 2.0, -1.0, 0.0):
+        orders = shuffled_orders(n, 4, check_random_seed(seed % 1000)) if shuffle else None
+        w, b, mistakes, _ = perceptron_reference(X, y, max_iter=4, orders=orders)
+        np.testing.assert_array_equal(ours.coef_.ravel(), w)
+        assert float(ours.intercept_[0]) == b
+        np.testing.assert_array_equal(ours.mistakes_, mistakes)

@@ -630,15 +630,8 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
         raw_loss = raw_loss[:done].copy()
         if penalty_loss is not None:
             penalty_loss = penalty_loss[:done].copy()
-    result = {
-        "epochs": done,
-        "mistakes": mistakes,
-        "updates": updates,
-        "loss": loss,
-        "raw_loss": raw_loss,
-        "status": last.status,
-        "bad_row": last.bad_row,
-    }
+    result = {"epochs": done, "mistakes": mistakes, "updates": updates, "loss": loss,
+              "raw_loss": raw_loss, "status": last.status, "bad_row": last.bad_row}
     if penalty_loss is not None:
         result["penalty_loss"] = penalty_loss
     return result
@@ -692,8 +685,11 @@ def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_feat
     cdef const floating *val = NULL
     if data.shape[0]:
         val = &data[0]
-    if csr_rows(&R32, &R64, val, indices, indptr, n_features,
-                <size_t>n_features * sizeof(floating)):
+    cdef bint rows32 = csr_rows(&R32, &R64, val, indices, indptr, n_features,
+                                <size_t>n_features * sizeof(floating))
+    # whether every value is 1.0 (csr_epoch.pxd): its pass pays from the second epoch of a call
+    R32.ones = R64.ones = -1 if n_epochs > 1 else 0
+    if rows32:
         return _execute(state, &R32, val, n, n_features, labels, sample_weight, params,
                         n_epochs, stop_flag)
     return _execute(state, &R64, val, n, n_features, labels, sample_weight, params, n_epochs,

@@ -28,6 +28,7 @@ cdef struct CsrRows32:
     const int32_t *ptr          # row i is [ptr[i], ptr[i + 1])
     Py_ssize_t d
     const ptn_simd *dotk     # the table whose sdot reads the weights (see row_kernels)
+    int ones                    # every value is 1.0: 1, not: 0, not yet known: -1
 
 
 cdef struct CsrRows64:
@@ -36,6 +37,7 @@ cdef struct CsrRows64:
     const int64_t *ptr
     Py_ssize_t d
     const ptn_simd *dotk
+    int ones
 
 
 cdef inline void csr_rows32(CsrRows32 *R, const void *val, const int32_t[::1] indices,
@@ -50,6 +52,7 @@ cdef inline void csr_rows32(CsrRows32 *R, const void *val, const int32_t[::1] in
     R.ptr = &indptr[0]
     R.d = d
     R.dotk = sparse_dot_kernels(weight_bytes)
+    R.ones = -1
 
 
 cdef inline void csr_rows64(CsrRows64 *R, const void *val, const int64_t[::1] indices,
@@ -60,6 +63,7 @@ cdef inline void csr_rows64(CsrRows64 *R, const void *val, const int64_t[::1] in
     R.ptr = &indptr[0]
     R.d = d
     R.dotk = sparse_dot_kernels(weight_bytes)
+    R.ones = -1
 
 
 cdef inline bint csr_rows(CsrRows32 *R32, CsrRows64 *R64, const void *val, indices, indptr,
