@@ -176,31 +176,61 @@ NEAR_ROWS = 4
 
 
 def _prefetch_ways(lib, order, aheads):
-    """Yield each prefetch distance of `aheads` with each way of asking for
-    the rows (set in floor.c as it is yielded), and leave floor.c asking
-    into L2 alone."""
+    """Each way of asking for the rows, (ahead, near, far) for
+    floor_set_prefetch(near, far): every prefetch distance of `aheads` into
+    L2, and for rows out of order also into L1 NEAR_ROWS ahead, and into L1
+    alone."""
+    ways = []
+    for ahead in aheads:
+        ways.append((ahead, 0, 1))
+        if order is not None and ahead > NEAR_ROWS:
+            ways.append((ahead, NEAR_ROWS, 1))
+    if order is not None:
+        ways.append((2 * NEAR_ROWS, NEAR_ROWS, 0))
+    return ways
+
+
+def _at_way(lib, way, run):
+    """run(ahead) with floor.c asking for rows the way `way` says, then back
+    to asking into L2 alone."""
+    ahead, near, far = way
+    lib.floor_set_prefetch(near, far)
     try:
-        for ahead in aheads:
-            lib.floor_set_prefetch(0, 1)
-            yield ahead
-            if order is not None and ahead > NEAR_ROWS:
-                lib.floor_set_prefetch(NEAR_ROWS, 1)
-                yield ahead
-        if order is not None:
-            lib.floor_set_prefetch(NEAR_ROWS, 0)
-            yield 2 * NEAR_ROWS
+        return run(ahead)
     finally:
         lib.floor_set_prefetch(0, 1)
 
 
-def floor_dense(X, y=None, order=None, repeat=5, aheads=None, blocks=False):
-    """Best time of floor.c's pass over the rows of the C-contiguous float32
-    or float64 X: in order when `order` is None, else in that order
-    (an intp permutation), each whole row prefetched `ahead` rows before it
-    is read.  The best over several prefetch distances is the floor (in
-    order, 0 means the hardware prefetchers alone).  `blocks`: float32 at
-    the library's precision (block sums in double) instead of float32
-    accumulators.  None without a C compiler."""
+def _fastest(lib, order, aheads, run, tries=3):
+    """A function timing run at the prefetch way at which it was fastest.
+
+    Each way is tried `tries` times (after one run to warm up) and the
+    fastest chosen once; the function returned then runs at that way only.
+    So a floor is timed as many times as the epoch it is compared with:
+    the best of a floor tried at a dozen ways, a few times each, against
+    the best of five fits was the luckiest of some forty runs against the
+    luckiest of five, on a machine whose load moves timings by 10-30%.
+    run(ahead) returns seconds, or a tuple whose first item is seconds."""
+    best, chosen = float("inf"), None
+    for way in _prefetch_ways(lib, order, aheads):
+        _at_way(lib, way, run)
+        for _ in range(tries):
+            r = _at_way(lib, way, run)
+            t = r[0] if isinstance(r, tuple) else r
+            if t < best:
+                best, chosen = t, way
+    return lambda: _at_way(lib, chosen, run)
+
+
+def floor_dense(X, y=None, order=None, aheads=None, blocks=False, passes=5):
+    """A function timing floor.c's pass over the rows of the C-contiguous
+    float32 or float64 X as an epoch of ours is timed: the mean of `passes`
+    passes, in order when `order` is None, else in that order (an intp
+    permutation), each whole row prefetched `ahead` rows before it is read,
+    at the prefetch distance and way found fastest (in order, 0 means the
+    hardware prefetchers alone).  `blocks`: float32 at the library's
+    precision (block sums in double) instead of float32 accumulators.  None
+    without a C compiler."""
     lib = floor_lib()
     if lib is None:
         return None
@@ -221,18 +251,26 @@ def floor_dense(X, y=None, order=None, repeat=5, aheads=None, blocks=False):
         # ahead, rows from memory a few KB ahead: the floor takes the best
         aheads = (0, 8, 16, 32, 48) if order is None else (8, 12, 16, 24, 32, 48)
     out = ctypes.c_double()
-    best = float("inf")
-    for ahead in _prefetch_ways(lib, order, aheads):
-        best = min(best, best_time(lambda: fn(_ptr(X), n, d, _ptr(w), 0.0, _ptr(y8), _ptr(order),
-                                              ahead, ctypes.byref(out)), repeat=repeat))
-    return best
+
+    def run(ahead):
+        t0 = time.perf_counter()
+        fn(_ptr(X), n, d, _ptr(w), 0.0, _ptr(y8), _ptr(order), ahead, ctypes.byref(out))
+        return time.perf_counter() - t0
+
+    at = _fastest(lib, order, aheads, run)
+    return lambda: _mean_of(at, passes)
 
 
-def floor_dense_updates(X, y, order=None, epochs=5, repeat=3, aheads=None, blocks=False):
-    """(seconds, mistakes): the best over `repeat` runs (and prefetch
-    distances) of the mean epoch of floor.c's pass with the perceptron's
-    updates, `epochs` epochs from zero weights, in order or in `order` every
-    epoch; mistakes is the mean an epoch.  `blocks`: float32 at the
+def _mean_of(fn, times):
+    """The mean of `times` calls of fn, which returns seconds."""
+    return sum(fn() for _ in range(times)) / times
+
+
+def floor_dense_updates(X, y, order=None, epochs=5, aheads=None, blocks=False):
+    """A function returning (seconds, mistakes) of floor.c's pass with the
+    perceptron's updates, `epochs` epochs from zero weights, in order or in
+    `order` every epoch: the mean epoch, at the prefetch distance and way
+    found fastest; mistakes is the mean an epoch.  `blocks`: float32 at the
     library's precision (block sums in double).  None without a C
     compiler."""
     lib = floor_lib()
@@ -251,26 +289,25 @@ def floor_dense_updates(X, y, order=None, epochs=5, repeat=3, aheads=None, block
         order = np.ascontiguousarray(order, dtype=np.intp)
     if aheads is None:
         aheads = (0, 8, 16, 32, 48) if order is None else (8, 16, 24, 32, 48)
-    best, mistakes = float("inf"), 0
-    for ahead in _prefetch_ways(lib, order, aheads):
-        for _ in range(repeat):
-            w = np.zeros(d, dtype=X.dtype)
-            b = ctypes.c_double(0.0)
-            bad = 0
-            t0 = time.perf_counter()
-            for _ in range(epochs):
-                bad += fn(_ptr(X), n, d, _ptr(w), ctypes.byref(b), _ptr(y8), _ptr(order), ahead)
-            t = (time.perf_counter() - t0) / epochs
-            if t < best:
-                best, mistakes = t, bad / epochs
-    return best, mistakes
+
+    def run(ahead):
+        w = np.zeros(d, dtype=X.dtype)
+        b = ctypes.c_double(0.0)
+        bad = 0
+        t0 = time.perf_counter()
+        for _ in range(epochs):
+            bad += fn(_ptr(X), n, d, _ptr(w), ctypes.byref(b), _ptr(y8), _ptr(order), ahead)
+        return (time.perf_counter() - t0) / epochs, bad / epochs
+
+    return _fastest(lib, order, aheads, run, tries=1)
 
 
-def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None, blocks=False):
-    """Best time of floor.c's pass scoring every row against k classes at
-    once (each row read once for all of them); y_index holds class indices
-    0..k-1.  `blocks`: float32 at the library's precision (block sums in
-    double) instead of float32 accumulators."""
+def floor_ovr(X, y_index, k, order=None, aheads=None, blocks=False, passes=5):
+    """A function timing floor.c's pass scoring every row against k classes
+    at once (each row read once for all of them) as floor_dense times its
+    pass; y_index holds class indices 0..k-1.  `blocks`: float32 at the
+    library's precision (block sums in double) instead of float32
+    accumulators."""
     lib = floor_lib()
     if lib is None:
         return None
@@ -290,22 +327,21 @@ def floor_ovr(X, y_index, k, order=None, repeat=5, aheads=None, blocks=False):
     if aheads is None:
         aheads = (0, 4) if order is None else (8, 16)
     out = ctypes.c_double()
-    best = float("inf")
-    for ahead in _prefetch_ways(lib, order, aheads):
-        best = min(best, best_time(lambda: fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi),
-                                              _ptr(order), ahead, ctypes.byref(out)),
-                                   repeat=repeat))
-    return best
+
+    def run(ahead):
+        t0 = time.perf_counter()
+        fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi), _ptr(order), ahead, ctypes.byref(out))
+        return time.perf_counter() - t0
+
+    at = _fastest(lib, order, aheads, run)
+    return lambda: _mean_of(at, passes)
 
 
-def floor_ovr_updates(X, y_index, k, order=None, epochs=5, repeat=3, aheads=None,
-                      blocks=False):
-    """(seconds, mistakes): the best over `repeat` runs (and prefetch
-    distances) of the mean epoch of floor.c's one-vs-rest pass with the
-    perceptron's updates, `epochs` epochs from zero weights, in order or in
-    `order` every epoch; mistakes is the mean an epoch (summed over the
-    classes).  `blocks`: float32 at the library's precision.  None without
-    a C compiler."""
+def floor_ovr_updates(X, y_index, k, order=None, epochs=5, aheads=None, blocks=False):
+    """A function returning (seconds, mistakes) of floor.c's one-vs-rest
+    pass with the perceptron's updates, as floor_dense_updates does;
+    mistakes is the mean an epoch (summed over the classes).  `blocks`:
+    float32 at the library's precision.  None without a C compiler."""
     lib = floor_lib()
     if lib is None:
         return None
@@ -320,19 +356,17 @@ def floor_ovr_updates(X, y_index, k, order=None, epochs=5, repeat=3, aheads=None
         order = np.ascontiguousarray(order, dtype=np.intp)
     if aheads is None:
         aheads = (0, 4) if order is None else (8, 16)
-    best, mistakes = float("inf"), 0.0
-    for ahead in _prefetch_ways(lib, order, aheads):
-        for _ in range(repeat):
-            W = np.zeros((k, d), dtype=X.dtype)
-            b = np.zeros(k)
-            bad = 0
-            t0 = time.perf_counter()
-            for _ in range(epochs):
-                bad += fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi), _ptr(order), ahead)
-            t = (time.perf_counter() - t0) / epochs
-            if t < best:
-                best, mistakes = t, bad / epochs
-    return best, mistakes
+
+    def run(ahead):
+        W = np.zeros((k, d), dtype=X.dtype)
+        b = np.zeros(k)
+        bad = 0
+        t0 = time.perf_counter()
+        for _ in range(epochs):
+            bad += fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi), _ptr(order), ahead)
+        return (time.perf_counter() - t0) / epochs, bad / epochs
+
+    return _fastest(lib, order, aheads, run, tries=1)
 
 
 def _csr_arrays(X):

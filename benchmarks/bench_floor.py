@@ -20,7 +20,13 @@ distances:
 Epoch times are the mean of the epochs of one fit, as the fit times them
 (``callback``, ``EpochInfo.seconds``): that leaves out the one-time checks
 of X.  Ours and the floor are measured alternately, ``--repeat`` rounds,
-and each side's best is kept.  Timings are best-of-N on a machine
+and each side's best is kept.  The dense and one-vs-rest floors are first
+set to the prefetch distance and way at which they ran fastest, then timed
+the way an epoch of ours is, the mean of five passes, once a round: each
+side is the best of as many runs (the best of a floor tried at a dozen ways
+a few times each, against the best of five fits, compared the luckiest of
+some forty runs with the luckiest of five).  The CSR floors still take the
+best of every way each round, which favours them.  Timings are best-of-N on a machine
 other processes share; the lines print the raw milliseconds beside each
 ratio, and ``[target ...: met/MISSED]`` for each target.  numpy's ``X @ w``
 (BLAS, its own threads) is printed as a column, not used as a floor.
@@ -54,14 +60,16 @@ def separable(n, d, dtype, seed=0):
 def alternate(measure_ours, measure_floor, rounds, *others):
     """Best of `rounds` alternating measurements of ours, of its floor and
     of any `others` (more yardsticks; a measure may return None, or a tuple
-    whose first item is the time): A, B, A, B, ... so that a burst of load
-    from other processes weighs on all sides alike.  Returns (ours, floor)
-    followed by the best result of each of `others`."""
-    measures = [measure_ours, measure_floor] + [m for m in others if m is not None]
+    whose first item is the time; None instead of a measure is a yardstick
+    this run cannot take): A, B, A, B, ... so that a burst of load from
+    other processes weighs on all sides alike, each timed as many times.
+    Returns (ours, floor) followed by the best result of each of `others`
+    (None for a None measure)."""
+    measures = [measure_ours, measure_floor] + list(others)
     best = [None] * len(measures)
     for _ in range(rounds):
         for j, measure in enumerate(measures):
-            r = measure()
+            r = None if measure is None else measure()
             t = r[0] if isinstance(r, tuple) else r
             if r is not None and (best[j] is None or t < (best[j][0] if isinstance(best[j], tuple)
                                                           else best[j])):
@@ -110,19 +118,18 @@ def dense(args):
                 order = np.random.default_rng(1).permutation(args.n) if shuffle else None
                 # float32: also the same pass at the library's float32
                 # precision (block sums in double, csrc/ptn_simd.h), to show
-                # how much of the gap is that arithmetic, not the loop
+                # how much of the gap is that arithmetic, not the loop.  Each
+                # floor is set to its fastest prefetch way once, then timed
+                # alternately with ours, as many times
                 blocks = blocks_upd = None
                 if dtype == np.float32:
-                    def blocks():
-                        return floor_dense(X, y, order=order, repeat=3, blocks=True)
-
-                    def blocks_upd():
-                        return floor_dense_updates(X, y, order=order, repeat=1, blocks=True)
+                    blocks = floor_dense(X, y, order=order, blocks=True)
+                    blocks_upd = floor_dense_updates(X, y, order=order, blocks=True)
                 t, t_floor, upd, *rest = alternate(
                     lambda: epoch_time(model, X, y, 1),
-                    lambda: floor_dense(X, y, order=order, repeat=3),
+                    floor_dense(X, y, order=order),
                     args.repeat,
-                    lambda: floor_dense_updates(X, y, order=order, repeat=1),
+                    floor_dense_updates(X, y, order=order),
                     blocks, blocks_upd)
                 t_blocks, upd_blocks = (rest + [None, None])[:2]
                 label, target = ("shuffled", 1.2) if shuffle else ("in order", 1.1)
@@ -174,16 +181,13 @@ def ovr(args):
             order = np.random.default_rng(1).permutation(n) if shuffle else None
             blocks = blocks_upd = None
             if dtype == np.float32:
-                def blocks():
-                    return floor_ovr(X, y, k, order=order, repeat=3, blocks=True)
-
-                def blocks_upd():
-                    return floor_ovr_updates(X, y, k, order=order, repeat=1, blocks=True)
+                blocks = floor_ovr(X, y, k, order=order, blocks=True)
+                blocks_upd = floor_ovr_updates(X, y, k, order=order, blocks=True)
             t_fit, t_floor, upd, *rest = alternate(
                 lambda: best_time(lambda: model.fit(X, y), repeat=1),
-                lambda: floor_ovr(X, y, k, order=order, repeat=3),
+                floor_ovr(X, y, k, order=order),
                 args.repeat,
-                lambda: floor_ovr_updates(X, y, k, order=order, repeat=1),
+                floor_ovr_updates(X, y, k, order=order),
                 blocks, blocks_upd)
             t_blocks, upd_blocks = (rest + [None, None])[:2]
             extra = ""
