@@ -175,7 +175,7 @@ def _labels8(y, n):
 NEAR_ROWS = 4
 
 
-def _prefetch_ways(lib, order, aheads):
+def _prefetch_ways(order, aheads):
     """Each way of asking for the rows, (ahead, near, far) for
     floor_set_prefetch(near, far): every prefetch distance of `aheads` into
     L2, and for rows out of order also into L1 NEAR_ROWS ahead, and into L1
@@ -212,7 +212,7 @@ def _fastest(lib, order, aheads, run, tries=3):
     luckiest of five, on a machine whose load moves timings by 10-30%.
     run(ahead) returns seconds, or a tuple whose first item is seconds."""
     best, chosen = float("inf"), None
-    for way in _prefetch_ways(lib, order, aheads):
+    for way in _prefetch_ways(order, aheads):
         _at_way(lib, way, run)
         for _ in range(tries):
             r = _at_way(lib, way, run)
