@@ -86,12 +86,12 @@ EXTENSIONS = [
 # which made a shuffled a9a epoch 4% slower (818 -> 783 us without).
 NO_AUTOVECTORIZE = {"perceptron._core.online"}
 
-# Extensions whose loops start on a 64-byte boundary (gcc and clang).  The
-# kernels' row loops are a few dozen bytes; where the linker happened to put
-# them, a shuffled float64 epoch over 200,000 rows of 1.6 KB took 26-29 ms in
-# the package against 21-22 ms for the same source built apart, and
-# floor.c's loop 22-24 ms; with the loops aligned, 22.7-24 ms (AMD EPYC,
-# Zen 4, one process, alternated).
+# Extensions whose loops start on a 64-byte boundary (gcc and clang).  A
+# shuffled float64 epoch over 200,000 rows of 1.6 KB took 26-29 ms in the
+# package, against 21-22 ms for the same scan built apart and 22-24 ms for
+# benchmarks/floor.c's loop; with the kernels' loops aligned, 21.8-24 ms
+# (AMD EPYC, Zen 4, one process, alternated).  No other difference between
+# the builds explained the gap.
 ALIGN_LOOPS = {"perceptron.simd"}
 
 
