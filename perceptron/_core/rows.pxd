@@ -28,7 +28,7 @@ cdef struct CsrRows32:
     const int32_t *ptr          # row i is [ptr[i], ptr[i + 1])
     Py_ssize_t d
     const ptn_simd *dotk     # the table whose sdot reads the weights (see row_kernels)
-    int ones                    # every value is 1.0: 1, not: 0, not yet known: -1
+    int ones                    # every value is 1.0: 1; not, or not to be asked: 0; not yet known: -1
 
 
 cdef struct CsrRows64:
