@@ -120,6 +120,39 @@ def test_encode_targets_of_long_labels_is_the_general_path(code, n, data):
 
 
 @settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["S", "U"]), st.integers(1, 40), st.integers(1, 300), st.data())
+def test_encode_targets_of_text_labels_is_the_general_path(kind, width, n, data):
+    # fixed-width strings of every width around the compiled encoder's
+    # 16-byte pieces (its last piece overlaps the one before it), and maybe a
+    # stray label one character away from one of the two, the character
+    # anywhere in the item: the start, a whole piece, the overlapped tail
+    alphabet = "ab\x00\xe9z" if kind == "U" else "ab\x00z"
+    text = st.text(alphabet, min_size=0, max_size=width)
+    pair = [data.draw(text), data.draw(text)]
+    picks = data.draw(st.lists(st.integers(0, 1), min_size=n, max_size=n))
+    y = np.array([pair[p] for p in picks], dtype=f"{kind}{width}")
+    if data.draw(st.booleans()):
+        at = data.draw(st.integers(0, n - 1))
+        chars = list(str(y[at]).ljust(width, "z"))
+        chars[data.draw(st.integers(0, width - 1))] = data.draw(st.sampled_from("abz"))
+        y[at] = "".join(chars)
+    if data.draw(st.booleans()):
+        y = np.repeat(y, 2)[::2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_targets(outcome(encode_targets, y, len(y)),
+                     outcome(encode_targets, general(y), len(y)))
+    # and the short path takes every y of two labels (none left to the general one)
+    distinct = np.unique(y)
+    got = encode_two(y)
+    assert (got is None) == (len(distinct) > 2)
+    if got is not None:
+        np.testing.assert_array_equal(got[1], distinct)
+        np.testing.assert_array_equal(got[0], np.where(y == distinct[-1], 1, -1)
+                                      if len(distinct) == 2 else -np.ones(len(y)))
+
+
+@settings(max_examples=300, deadline=None)
 @given(labels())
 def test_encode_two_finds_the_sorted_distinct_labels(y):
     got = encode_two(y)

@@ -153,29 +153,11 @@ cdef int _text_less(const char *a, const char *b, Py_ssize_t itemsize, bint ucs4
     return False
 
 
-cdef inline bint _same(const char *a, const char *b, Py_ssize_t size) noexcept nogil:
-    """Equal bytes, eight at a time (a call of memcmp per label costs more
-    than the comparison of short labels)."""
-    cdef uint64_t u, v
-    cdef uint32_t u4, v4
-    cdef Py_ssize_t j = 0
-    while j + 8 <= size:
-        memcpy(&u, a + j, 8)
-        memcpy(&v, b + j, 8)
-        if u != v:
-            return False
-        j += 8
-    if j + 4 <= size:
-        memcpy(&u4, a + j, 4)
-        memcpy(&v4, b + j, 4)
-        if u4 != v4:
-            return False
-        j += 4
-    while j < size:
-        if a[j] != b[j]:
-            return False
-        j += 1
-    return True
+cdef extern from "ptn_labels.h" nogil:
+    uint64_t _differ "ptn_bytes_differ" (const char *a, const char *b, size_t size)
+    int ptn_mark_two_text(const char *base, size_t first, size_t n, size_t stride, size_t size,
+                          const char *a, const char *b, size_t key, signed char lo,
+                          signed char hi, signed char *out)
 
 
 cdef Py_ssize_t _encode_text(const char *base, Py_ssize_t n, Py_ssize_t stride,
@@ -183,26 +165,26 @@ cdef Py_ssize_t _encode_text(const char *base, Py_ssize_t n, Py_ssize_t stride,
     """``_encode`` for fixed-width strings: equal labels are equal bytes
     (numpy pads every item with NULs to the width)."""
     cdef const char *a = base
-    cdef const char *b = base
-    cdef const char *v
-    cdef Py_ssize_t i, second = 0
+    cdef const char *b
+    cdef Py_ssize_t i, key, second = 0
     cdef signed char lo, hi
-    for i in range(n):
-        v = base + i * stride
-        if _same(v, a, itemsize):
-            out[i] = 0
-        elif second and _same(v, b, itemsize):
-            out[i] = 1
-        elif second == 0:
-            b = v
+    cdef int bad
+    for i in range(1, n):
+        if _differ(base + i * stride, a, itemsize):
             second = i
-            out[i] = 1
-        else:
-            return -1
-    lo, hi = (-1, 1) if (second == 0 or _text_less(a, b, itemsize, ucs4)) else (1, -1)
-    for i in range(n):
-        out[i] = hi if out[i] else lo
-    return second
+            break
+    if second == 0:
+        memset(out, -1, <size_t>n)
+        return 0
+    b = base + second * stride
+    lo, hi = (-1, 1) if _text_less(a, b, itemsize, ucs4) else (1, -1)
+    for i in range(second):
+        out[i] = lo
+    key = 0
+    while a[key] == b[key]:
+        key += 1
+    bad = ptn_mark_two_text(base, second, n, stride, itemsize, a, b, key, lo, hi, out)
+    return -1 if bad else second
 
 
 cdef int _text_format(const char *fmt) noexcept:
