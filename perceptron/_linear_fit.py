@@ -54,10 +54,11 @@ _CHECKED_MAX = 64
 _IMMUTABLE = (bool, int, float, str, type(None))
 
 
-# id(estimator) -> [its checked parameters, or None]: an estimator's own
-# copy, which Perceptron.__setattr__ forgets (forget_checked) when one of
-# CHECKED_PARAMS is set, so that a fit reads no parameter to know that its
-# checks still hold.  Kept out of the estimator's __dict__ (which model files
+# id(estimator) -> [its checked parameters, or None; the LoopParams a fit
+# makes of them, or None]: an estimator's own copy, which
+# Perceptron.__setattr__ forgets (forget_checked) when one of CHECKED_PARAMS
+# is set, so that a fit reads no parameter to know that its checks still
+# hold.  Kept out of the estimator's __dict__ (which model files
 # and pickles write); an entry leaves with its estimator (weakref.finalize).
 _OWN: dict = {}
 CHECKED_PARAMS = frozenset(_CACHED)
@@ -67,15 +68,27 @@ def forget_checked(est):
     """Drop the checked parameters `est` keeps (one of them was set)."""
     entry = _OWN.get(id(est))
     if entry is not None:
-        entry[0] = None
+        entry[0] = entry[1] = None
 
 
 def _keep_checked(est, p):
     entry = _OWN.get(id(est))
     if entry is None:
-        entry = _OWN[id(est)] = [None]
+        entry = _OWN[id(est)] = [None, None]
         weakref.finalize(est, _OWN.pop, id(est), None)
     entry[0] = p
+    entry[1] = None
+
+
+def kept_loop_params(est, p, make):
+    """``make(p)``, the loops' parameters of a fit, made once while the
+    checked parameters `est` keeps hold (p is a copy of them then)."""
+    entry = _OWN.get(id(est))
+    if entry is None or entry[0] is None:
+        return make(p)
+    if entry[1] is None:
+        entry[1] = make(p)
+    return entry[1]
 
 
 def check_params(est):

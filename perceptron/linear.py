@@ -9,8 +9,9 @@ from ._base import BaseEstimator, no_training_state
 from ._core import online as _online
 from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
 from ._linear_fit import (CHECKED_PARAMS, append_histories, check_params, class_index_of,
-                          encode_targets, fit_plain_binary, forget_checked, known_binary_signs,
-                          package_class, partial_fit_binary, plain_binary, warn_not_converged)
+                          encode_targets, fit_plain_binary, forget_checked, kept_loop_params,
+                          known_binary_signs, package_class, partial_fit_binary, plain_binary,
+                          warn_not_converged)
 from ._mixing import mixing_runner
 from ._monitor import Monitor
 from ._parallel import map_threads
@@ -399,7 +400,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                 intercept_init is None and plain_binary(self, p, X, n):
             # the usual small fit: the general path's result without its idle steps
             fit_plain_binary(self, X, classes, signs, p, check_random_seed(self.random_state),
-                             self._loop_params(p))
+                             kept_loop_params(self, p, self._loop_params))
             if type(names_source) is np.ndarray:  # no feature names: none kept from before
                 self.__dict__.pop("feature_names_in_", None)
             else:

@@ -268,6 +268,31 @@ def test_remembered_parameters_see_every_change():
         Perceptron(max_iter=True, tol=None).fit(X, y)
 
 
+@pytest.mark.parametrize("name, value", [("eta0", 0.25), ("fit_intercept", False),
+                                         ("shuffle", False), ("average", True),
+                                         ("margin", 0.5), ("penalty", "l2"),
+                                         ("alpha", 0.01), ("batch_size", 2)])
+def test_kept_loop_parameters_follow_each_change(name, value):
+    # a fit keeps the loops' parameters it made with the checked ones: a
+    # change of either kind (set_params or assignment) makes them anew
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 3))
+    y = (X[:, 0] + 0.3 * rng.normal(size=40) > 0).astype(int)
+    extra = {"penalty": "l2"} if name == "alpha" else {}
+    for change in ("set_params", "setattr"):
+        m = Perceptron(max_iter=3, tol=None, random_state=1, **extra).fit(X, y)
+        if change == "set_params":
+            m.set_params(**{name: value})
+        else:
+            setattr(m, name, value)
+        m.fit(X, y)
+        fresh = Perceptron(max_iter=3, tol=None, random_state=1, **extra,
+                           **{name: value}).fit(X, y)
+        np.testing.assert_array_equal(m.coef_, fresh.coef_)
+        np.testing.assert_array_equal(m.intercept_, fresh.intercept_)
+        np.testing.assert_array_equal(m.mistakes_, fresh.mistakes_)
+
+
 def test_remembered_parameters_follow_copies_pickles_and_deletion():
     import copy
     import pickle
