@@ -109,6 +109,7 @@ CLASS_ARRAYS = {
     "bool": np.array([False, True, True]),
     "U1": np.array(["a", "b", "c"]),
     "U3": np.array(["no", "yes", "may"]),
+    "U4": np.array(["abcd", "e", "fgh"]),
     "U5": np.array(["alpha", "b", "gamma"]),
     "S7": np.array([b"x", b"longest", b"mid"]),
     "big-endian int32": np.array([1, -2, 3], dtype=">i4"),

@@ -193,25 +193,6 @@ cdef void _pick_block(const double *acts, Py_ssize_t m, Py_ssize_t k, Py_ssize_t
         picks[q] = <Py_ssize_t>best[q]
 
 
-cdef inline void _put_label(const unsigned char *classes, Py_ssize_t size, Py_ssize_t j,
-                            unsigned char *dst) noexcept nogil:
-    """The `size` bytes of class j to dst: the label itself, copied where the
-    row's class is picked (fixed sizes inline, the common dtypes' widths)."""
-    cdef const unsigned char *src = classes + j * size
-    if size == 8:
-        memcpy(dst, src, 8)
-    elif size == 4:
-        memcpy(dst, src, 4)
-    elif size == 1:
-        memcpy(dst, src, 1)
-    elif size == 12:
-        memcpy(dst, src, 12)
-    elif size == 16:
-        memcpy(dst, src, 16)
-    else:
-        memcpy(dst, src, <size_t>size)
-
-
 def pick_scratch(Py_ssize_t k):
     """The scratch for predict_dense and predict_csr with k rows of weights:
     the activations of a block of rows (PICK_BLOCK of them, fewer for many
@@ -222,10 +203,30 @@ def pick_scratch(Py_ssize_t k):
 cdef inline void _put_labels(const unsigned char *classes, Py_ssize_t size,
                              const Py_ssize_t *picks, Py_ssize_t m,
                              unsigned char *dst) noexcept nogil:
-    """The labels of m picked classes to dst, one after the other."""
+    """The labels of m picked classes to dst, one after the other: a loop
+    for each of the common widths, so that the copy of a label is a move or
+    two, without a test of the width for each one (3-letter str labels, 12
+    bytes: predict of 4,000 x 200 float32 rows in cache, two classes, went
+    from 1.12x to 1.08-1.09x the time of decision_dense)."""
     cdef Py_ssize_t q
-    for q in range(m):
-        _put_label(classes, size, picks[q], dst + q * size)
+    if size == 12:
+        for q in range(m):
+            memcpy(dst + q * 12, classes + picks[q] * 12, 12)
+    elif size == 8:
+        for q in range(m):
+            memcpy(dst + q * 8, classes + picks[q] * 8, 8)
+    elif size == 4:
+        for q in range(m):
+            memcpy(dst + q * 4, classes + picks[q] * 4, 4)
+    elif size == 16:
+        for q in range(m):
+            memcpy(dst + q * 16, classes + picks[q] * 16, 16)
+    elif size == 1:
+        for q in range(m):
+            dst[q] = classes[picks[q]]
+    else:
+        for q in range(m):
+            memcpy(dst + q * size, classes + picks[q] * size, <size_t>size)
 
 
 cdef int _check_labels(Py_ssize_t n, Py_ssize_t k, index, const unsigned char[:, ::1] classes,
