@@ -180,6 +180,22 @@ def test_multinomial_equals_reference_exactly(dtype, shuffle, rng):
     np.testing.assert_array_equal(m.predict(X), m.classes_[np.argmax(scores, axis=1)])
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("k, d", [(3, 40), (10, 100), (70, 33)])
+def test_multinomial_of_many_classes_and_features_equals_reference(dtype, k, d, rng):
+    # the dense rows' activations come from the level's dots_<type>, four
+    # classes at a time with the leftovers alone, up to 64 classes; more
+    # take one dot product a class (perceptron/_core/rows.pxd, row_dots)
+    X, t = integer_data(rng, 300, d, k=k, dtype=dtype)
+    t[:k] = np.arange(k)  # every class present
+    m = quiet(Perceptron(multiclass="multinomial", max_iter=4, tol=None, random_state=2), X, t)
+    orders = shuffled_orders(len(t), 4, check_random_seed(2))
+    W, b, mistakes = multinomial_reference(X, t, k, max_iter=4, orders=orders)
+    np.testing.assert_array_equal(m.coef_, W)
+    np.testing.assert_array_equal(m.intercept_, b.astype(dtype))
+    np.testing.assert_array_equal(m.mistakes_, mistakes)
+
+
 def test_ovr_classes_equal_binary_references(rng):
     X, t = integer_data(rng, 120, 5, k=3)
     m = quiet(Perceptron(max_iter=6, shuffle=False), X, t)

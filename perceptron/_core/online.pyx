@@ -64,7 +64,7 @@ from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport ptn_simd, ptn_scan, ptn_plain, active_simd, ptn_rng, ptn_rng_seed
 from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
-                               row_dot, row_axpy, row_axpy_acc, row_prefetch,
+                               row_dot, row_dots, row_axpy, row_axpy_acc, row_prefetch,
                                row_prefetch_start, row_bytes)
 from perceptron._core cimport loop
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_must_update,
@@ -76,6 +76,7 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_mu
 from perceptron._core.csr_epoch cimport _epoch_binary_csr
 from perceptron._core.batch_epoch cimport _epoch_batch
 from perceptron._core.penalty_epoch cimport _epoch_penalized
+from perceptron._core.multinomial_epoch cimport _epoch_multinomial
 from perceptron._core.buffers cimport buffer_data, BUF_FLOAT, BUF_SIGNED, BUF_UNSIGNED
 
 # status codes of a call, turned into exceptions by the Python layer
@@ -342,62 +343,6 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
                 E.status = loop.STATUS_STOPPED
                 return 0
     return 0
-
-
-cdef int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M, const Params *P,
-                            Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
-    """One online epoch of the multiclass perceptron over D.rows."""
-    cdef const ptn_simd *K = active_simd()
-    cdef Py_ssize_t d = D.d, n = D.n_rows, kc = M.k, k, j, r
-    cdef Py_ssize_t ahead = _ahead(R, D, W)
-    cdef ptrdiff_t i
-    cdef int32_t t
-    cdef double best, diff, step, s, c
-    for k in range(n):
-        i = D.rows[k]
-        if k + ahead < n:
-            if k + 2 * ahead < n:
-                row_prefetch_start(R, D.rows[k + 2 * ahead])
-            row_prefetch(R, D.rows[k + ahead], W)
-        t = D.t[i]
-        r = -1
-        best = -HUGE_VAL
-        for j in range(kc):
-            M.acts[j] = row_dot(R, K, i, W + j * d) + M.b[j]
-            if j != t and (r < 0 or M.acts[j] > best):
-                best = M.acts[j]
-                r = j
-        diff = M.acts[t] - best
-        if ptn_must_update(P.margin, diff):
-            if not (isfinite(M.acts[t]) and isfinite(best)):
-                _set_nonfinite(R, i, W, E)
-                return 0
-            s = _weight(D, i)
-            ptn_count_mistake(diff, s, &E.mistakes, &E.loss, &E.raw_loss)
-            step = P.eta * s
-            row_axpy(R, K, i, step, W + t * d)
-            row_axpy(R, K, i, -step, W + r * d)
-            if P.fit_intercept:
-                M.b[t] += step
-                M.b[r] -= step
-            if P.average:
-                c = <double>M.counters[loop.C_STEPS]
-                row_axpy_acc(R, K, i, step * c, M.U + t * d, W)
-                row_axpy_acc(R, K, i, -step * c, M.U + r * d, W)
-                if P.fit_intercept:
-                    M.ub[t] += step * c
-                    M.ub[r] -= step * c
-            E.updates += 1
-            if P.pocket:
-                _after_update_pocket(M)
-        elif P.pocket:
-            _pocket_step_correct(R, W, D, M, True, K)
-        M.counters[loop.C_STEPS] += 1
-        if _check_signals(countdown, check_every, D):
-            E.status = loop.STATUS_STOPPED
-            return 0
-    return 0
-
 
 
 # --------------------------------------------------------------- driver
