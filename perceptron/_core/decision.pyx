@@ -200,33 +200,34 @@ def pick_scratch(Py_ssize_t k):
     return np.empty(max(1, min(<Py_ssize_t>PICK_BLOCK, PICK_ACTS // max(k, 1))) * max(k, 1))
 
 
+cdef inline void _copy_labels(const unsigned char *classes, Py_ssize_t size,
+                              const Py_ssize_t *picks, Py_ssize_t m,
+                              unsigned char *dst) noexcept nogil:
+    cdef Py_ssize_t q
+    for q in range(m):
+        memcpy(dst + q * size, classes + picks[q] * size, <size_t>size)
+
+
 cdef inline void _put_labels(const unsigned char *classes, Py_ssize_t size,
                              const Py_ssize_t *picks, Py_ssize_t m,
                              unsigned char *dst) noexcept nogil:
-    """The labels of m picked classes to dst, one after the other: a loop
-    for each of the common widths, so that the copy of a label is a move or
-    two, without a test of the width for each one (3-letter str labels, 12
-    bytes: predict of 4,000 x 200 float32 rows in cache, two classes, went
-    from 1.12x to 1.08-1.09x the time of decision_dense)."""
-    cdef Py_ssize_t q
+    """The labels of m picked classes to dst, one after the other: the copy
+    inlined with the common widths as constants, so that a label is a move
+    or two, without a test of the width for each one (3-letter str labels,
+    12 bytes: predict of 4,000 x 200 float32 rows in cache, two classes,
+    went from 1.12x to 1.08-1.09x the time of decision_dense)."""
     if size == 12:
-        for q in range(m):
-            memcpy(dst + q * 12, classes + picks[q] * 12, 12)
+        _copy_labels(classes, 12, picks, m, dst)
     elif size == 8:
-        for q in range(m):
-            memcpy(dst + q * 8, classes + picks[q] * 8, 8)
+        _copy_labels(classes, 8, picks, m, dst)
     elif size == 4:
-        for q in range(m):
-            memcpy(dst + q * 4, classes + picks[q] * 4, 4)
+        _copy_labels(classes, 4, picks, m, dst)
     elif size == 16:
-        for q in range(m):
-            memcpy(dst + q * 16, classes + picks[q] * 16, 16)
+        _copy_labels(classes, 16, picks, m, dst)
     elif size == 1:
-        for q in range(m):
-            dst[q] = classes[picks[q]]
+        _copy_labels(classes, 1, picks, m, dst)
     else:
-        for q in range(m):
-            memcpy(dst + q * size, classes + picks[q] * size, <size_t>size)
+        _copy_labels(classes, size, picks, m, dst)
 
 
 cdef int _check_labels(Py_ssize_t n, Py_ssize_t k, index, const unsigned char[:, ::1] classes,
