@@ -1,8 +1,7 @@
-# The online epoch of the multiclass perceptron (Collins 2002, section 2;
-# Crammer and Singer 2003 for the choice of the rival class): each row is
-# scored against every class, and on a mistake (or a margin violation) the
-# true class's weights move toward the row and the best-scoring other
-# class's away from it.
+# The online epoch of the multiclass perceptron (Collins 2002; Crammer and
+# Singer 2003): each row is scored against every class, and on a mistake
+# (or a margin violation) the true class's weights move toward the row and
+# the best-scoring other class's away from it.
 
 from cython cimport floating
 from libc.math cimport isfinite, HUGE_VAL
