@@ -46,6 +46,17 @@ size_t ptn_scan_plain_f32_avx512(const ptn_scan *s, size_t start, size_t stop, d
                                          PTN_PLAIN_ACT(float, ptn_axpy_f32_plain_avx512, (void)0),
                                          PTN_PLAIN_END)
         }
+        if (t.at == 64) {
+            /* rows of 65-127 floats: the block's weights in registers */
+#define PTN_ONE_BLOCK_AXPY(n, a, x, w) ptn_update_one_block_f32_avx512(a, x, w, &kb, &t)
+            ptn_block_f32_avx512 kb;
+            ptn_block_f32_init_avx512(&kb, w_);
+            PTN_SCAN_LOOP_F32_BLOCKS_ACT(ptn_dot_f32_one_block_avx512(x_, &kb, &t),
+                                         ptn_dot_f32_exact_avx512(d_, x_, w_),
+                                         PTN_PLAIN_ACT(float, PTN_ONE_BLOCK_AXPY, (void)0),
+                                         PTN_PLAIN_END)
+#undef PTN_ONE_BLOCK_AXPY
+        }
         {
             PTN_SCAN_LOOP_F32_BLOCKS_ACT(ptn_dot_f32_blocks_avx512(t.at, x_, w_) +
                                              ptn_dot_f32_tail_avx512(x_ + t.at, &t),

@@ -369,102 +369,7 @@ static inline double ptn_dot_short_f32_avx512(const float *x, const ptn_short_f3
     return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
 }
 
-/* Rows of 64 elements or more: ptn_dot_f32_inline_avx512 with the weights of
- * the exact tail (the last n % 64) converted to double once per scan instead
- * of on every row, which took a third of the arithmetic of a 100-element row.
- * The lanes, products and order of the sums are those of
- * ptn_dot_f32_exact_avx512 over the tail (a product of two floats is exact
- * in double, so converting before or after the load gives the same bits). */
-typedef struct ptn_tail_f32_avx512 {
-    double w[64];  /* the tail's weights in double, zeros past it */
-    size_t at, len;
-    /* The groups of ptn_dot_f32_exact_avx512's loops over len elements, as
-     * flags tested on every row (the same each row, so always predicted):
-     * no loop counters, and the last hi is set only when the partial group
-     * has more than 8 elements (the other half adds only zero products). */
-    size_t at16, at_rem;
-    int has32, has16, rem_hi;
-    __mmask16 rem;
-} ptn_tail_f32_avx512;
-
-PTN_TARGET("avx512f")
-static inline void ptn_tail_f32_init_avx512(ptn_tail_f32_avx512 *t, size_t n, const float *w)
-{
-    /* after every update, so the weights were stored a moment ago: plain
-     * vector loads of the whole groups of 16 and scalar ones for the rest,
-     * which the processor can serve from the pending stores, where masked
-     * loads wait for the stores to reach the cache (AMD EPYC, Zen 4,
-     * 200,000 x 100 float32 rows in order, alternating processes: 3.09 ->
-     * 2.91 ms an epoch of 3,900 updates).  The rest is gathered into one
-     * register and stored, like the groups, as two vectors of 8 doubles
-     * where the dot product reads vectors of 8: a vector load is served
-     * from a pending store of the same place and size, not from eight
-     * scalar ones, which it must wait to reach the cache instead (the same
-     * machine, one process, alternated rounds, in-order epochs of 4,088
-     * updates: 2.60-2.71 -> 2.57-2.65 ms at 100 columns over seven runs,
-     * each 1-4% faster; 2.57-2.67 -> 2.56-2.59 at 90; within the noise at
-     * 200). */
-    size_t j, q, r;
-    __m512 v;
-    t->at = n & ~(size_t)63;
-    t->len = n - t->at;
-    for (j = 0; j + 16 <= t->len; j += 16) {
-        v = _mm512_loadu_ps(w + t->at + j);
-        _mm512_storeu_pd(t->w + j, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
-        _mm512_storeu_pd(t->w + j + 8, _mm512_cvtps_pd(ptn_high_ps_avx512(v)));
-    }
-    v = _mm512_setzero_ps();
-    r = t->len - j;
-    for (q = 0; q < r; q++) {
-        v = _mm512_mask_broadcastss_ps(v, (__mmask16)(1u << q), _mm_load_ss(w + t->at + j + q));
-    }
-    /* zeros past the tail, up to its group's end, as the dot product reads */
-    _mm512_storeu_pd(t->w + j, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
-    _mm512_storeu_pd(t->w + j + 8, _mm512_cvtps_pd(ptn_high_ps_avx512(v)));
-    t->has32 = t->len >= 32;
-    t->at16 = t->has32 ? 32 : 0;
-    t->has16 = t->len - t->at16 >= 16;
-    t->at_rem = t->at16 + (t->has16 ? 16 : 0);
-    t->rem = (__mmask16)((1u << (t->len - t->at_rem)) - 1u);
-    t->rem_hi = t->len - t->at_rem > 8;
-}
-
-/* x[i, i + 8) converted to double: VCVTPS2PD from memory, where a 16-float
- * load would need an extract for its upper half */
-#define PTN_CVT8(p) _mm512_cvtps_pd(_mm256_loadu_ps(p))
-
-/* Skipping the products of masked-off zeros changes no bit: the lanes are
- * never -0 (an exact zero sum rounds to +0), so adding +0 leaves them as
- * they are.  Fewer instructions and branches a row than the loops over 16
- * floats, though not measurably faster on their own (2-core AMD EPYC, Zen 4,
- * 200,000 x 100 float32 rows, alternating runs: within the noise); the
- * scan's single-branch loop (ptn_scan.h) pays only with this tail. */
-PTN_TARGET("avx512f")
-static inline double ptn_dot_f32_tail_avx512(const float *x, const ptn_tail_f32_avx512 *t)
-{
-    const double *wd = t->w;
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
-    if (t->has32) {
-        a0 = _mm512_fmadd_pd(PTN_CVT8(x), _mm512_loadu_pd(wd), a0);
-        a1 = _mm512_fmadd_pd(PTN_CVT8(x + 8), _mm512_loadu_pd(wd + 8), a1);
-        a2 = _mm512_fmadd_pd(PTN_CVT8(x + 16), _mm512_loadu_pd(wd + 16), a2);
-        a3 = _mm512_fmadd_pd(PTN_CVT8(x + 24), _mm512_loadu_pd(wd + 24), a3);
-    }
-    if (t->has16) {
-        a0 = _mm512_fmadd_pd(PTN_CVT8(x + t->at16), _mm512_loadu_pd(wd + t->at16), a0);
-        a1 = _mm512_fmadd_pd(PTN_CVT8(x + t->at16 + 8), _mm512_loadu_pd(wd + t->at16 + 8), a1);
-    }
-    if (t->rem) {
-        const __m512 xt = _mm512_maskz_loadu_ps(t->rem, x + t->at_rem);
-        a2 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xt)), _mm512_loadu_pd(wd + t->at_rem), a2);
-        if (t->rem_hi) {
-            a3 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xt)),
-                                 _mm512_loadu_pd(wd + t->at_rem + 8), a3);
-        }
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
-}
+#include "ptn_tail_avx512.h"
 
 PTN_TARGET("avx512f")
 size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act)
@@ -487,6 +392,13 @@ size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double 
              * the scan was 1.09x the pass at this precision with it */
             const float *w_ = (const float *)s->w;
             PTN_SCAN_LOOP_F32_BLOCKS(ptn_dot_f32_blocks_avx512(t.at, x_, w_),
+                                     ptn_dot_f32_exact_avx512(d_, x_, w_))
+        }
+        if (t.at == 64) {
+            const float *w_ = (const float *)s->w;
+            ptn_block_f32_avx512 kb;
+            ptn_block_f32_init_avx512(&kb, w_);
+            PTN_SCAN_LOOP_F32_BLOCKS(ptn_dot_f32_one_block_avx512(x_, &kb, &t),
                                      ptn_dot_f32_exact_avx512(d_, x_, w_))
         }
         {

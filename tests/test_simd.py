@@ -489,8 +489,9 @@ def _plain_by_scan(X, rows, y, w, b, margin, eta, fit_intercept, start, stop, ah
 
 @pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("dtype", DTYPES)
-@settings(max_examples=40, deadline=None)
-@given(n=st.integers(1, 30), d=st.sampled_from([1, 5, 16, 31, 33, 63, 64, 65, 100, 128, 130]),
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 30),
+       d=st.sampled_from([1, 5, 16, 31, 33, 63, 64, 65, 80, 96, 100, 112, 127, 128, 130]),
        margin=st.sampled_from([0.0, 0.5]), eta=st.sampled_from([1.0, 0.1, 3.0]),
        fit_intercept=st.booleans(), ahead=st.sampled_from([0, 2, 50]),
        order=st.sampled_from(["in order", "shuffled", "in order, then not"]),
