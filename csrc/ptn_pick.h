@@ -45,30 +45,64 @@ PTN_INLINE int ptn_any_nonfinite(const double *a, size_t n)
     return (int)(carry >> 63);
 }
 
-/* For q < m: where col[q] > top[q], top[q] = col[q] and best[q] = j.
- * Over finite activations, started from class 0's (top) and zeros (best)
- * and called for j = 1, 2, ..., best[q] ends as the first class of the
- * largest activation (a later tie does not win), numpy's argmax. */
-PTN_INLINE void ptn_pick_column(const double *col, size_t m, double j, double *top,
-                                double *best)
+/* picks[q] = the first largest of row q's k >= 2 activations in a block of
+ * m rows stored class by class (class j's at acts[j * stride + q]), numpy's
+ * argmax over finite values; returns 1, with picks unspecified, when one of
+ * them is infinite or NaN (the caller then picks row by row, with the NaN
+ * rule and the counts).  Two rows at a time with their running top and
+ * index in registers over the k classes, which checks the activations as
+ * it goes: x - x is +0 for a finite x (every bit 0) and NaN otherwise, so
+ * the bits of all those differences or-ed together are 0 only when every
+ * activation is finite.  One pass over the activations where the check,
+ * the first column's copy, each column's pick and the indices' conversion
+ * took one each: predict of 4,000 x 200 float32 rows in cache, 5 classes,
+ * one thread, AMD EPYC (Zen 4): 1.06 -> 1.04x the time of decision_dense
+ * (200,000 rows: 1.14 -> 1.05x). */
+PTN_INLINE int ptn_pick_rows(const double *acts, size_t m, size_t k, size_t stride,
+                             ptrdiff_t *picks)
 {
-    size_t q = 0;
+    size_t q = 0, j;
+    uint64_t bits = 0;
 #if PTN_PICK_SSE2
-    const __m128d vj = _mm_set1_pd(j);
-    for (; q + 2 <= m; q += 2) {
-        const __m128d v = _mm_loadu_pd(col + q), t = _mm_loadu_pd(top + q);
-        const __m128d gt = _mm_cmpgt_pd(v, t);
-        /* maxpd(v, t) is v > t ? v : t, lane by lane */
-        _mm_storeu_pd(top + q, _mm_max_pd(v, t));
-        _mm_storeu_pd(best + q, _mm_or_pd(_mm_and_pd(gt, vj),
-                                          _mm_andnot_pd(gt, _mm_loadu_pd(best + q))));
+    if (sizeof(ptrdiff_t) == 8) {
+        __m128i bad = _mm_setzero_si128();
+        uint64_t lanes[2];
+        for (; q + 2 <= m; q += 2) {
+            __m128d top = _mm_loadu_pd(acts + q);
+            __m128i best = _mm_setzero_si128();
+            bad = _mm_or_si128(bad, _mm_castpd_si128(_mm_sub_pd(top, top)));
+            for (j = 1; j < k; j++) {
+                const __m128d v = _mm_loadu_pd(acts + j * stride + q);
+                const __m128i gt = _mm_castpd_si128(_mm_cmpgt_pd(v, top));
+                bad = _mm_or_si128(bad, _mm_castpd_si128(_mm_sub_pd(v, v)));
+                /* maxpd(v, top) is v > top ? v : top, lane by lane */
+                top = _mm_max_pd(v, top);
+                best = _mm_or_si128(_mm_and_si128(gt, _mm_set1_epi64x((long long)j)),
+                                    _mm_andnot_si128(gt, best));
+            }
+            _mm_storeu_si128((__m128i *)(void *)(picks + q), best);
+        }
+        _mm_storeu_si128((__m128i *)(void *)lanes, bad);
+        bits = lanes[0] | lanes[1];
     }
 #endif
     for (; q < m; q++) {
-        const int gt = col[q] > top[q];
-        top[q] = gt ? col[q] : top[q];
-        best[q] = gt ? j : best[q];
+        double top = acts[q], d = top - top;
+        ptrdiff_t best = 0;
+        uint64_t b;
+        memcpy(&b, &d, sizeof b);
+        bits |= b;
+        for (j = 1; j < k; j++) {
+            const double v = acts[j * stride + q];
+            d = v - v;
+            memcpy(&b, &d, sizeof b);
+            bits |= b;
+            best = v > top ? (ptrdiff_t)j : best;
+            top = v > top ? v : top;
+        }
+        picks[q] = best;
     }
+    return bits != 0;
 }
 
 #endif /* PTN_PICK_H */

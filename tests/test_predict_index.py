@@ -85,6 +85,21 @@ def test_overflow_to_nan_raises():
         linear_predict_index(X, W, np.zeros(1), 1)
 
 
+@pytest.mark.parametrize("row", [0, 3, 6])
+@pytest.mark.parametrize("k", [2, 3, 5])
+def test_nan_in_a_later_class_raises(row, k):
+    # the block's picker checks every class's activations, not only the
+    # first: a NaN (inf - inf, two products that overflow) in the last
+    # class of one row of 7, the first or the second of a pair, or the
+    # odd row after the pairs
+    X = np.zeros((7, 2))
+    X[row] = [1e10, -1e10]
+    W = np.zeros((k, 2))
+    W[-1] = [1e300, 1e300]
+    with pytest.raises(ValueError, match="overflowed"):
+        linear_predict_index(X, W, np.zeros(k), 1)
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_labels_taken_per_thread_equal_classes_of_the_indices(rng, threads, monkeypatch):
     from perceptron import _parallel

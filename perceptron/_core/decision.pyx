@@ -158,7 +158,7 @@ cdef inline Py_ssize_t _pick(const double *a, Py_ssize_t k, Py_ssize_t stride,
 
 cdef extern from "ptn_pick.h" nogil:
     bint ptn_any_nonfinite(const double *a, size_t n)
-    void ptn_pick_column(const double *col, size_t m, double j, double *top, double *best)
+    bint ptn_pick_rows(const double *acts, size_t m, size_t k, size_t stride, ptrdiff_t *picks)
 
 
 cdef void _pick_block(const double *acts, Py_ssize_t m, Py_ssize_t k, Py_ssize_t stride,
@@ -166,31 +166,24 @@ cdef void _pick_block(const double *acts, Py_ssize_t m, Py_ssize_t k, Py_ssize_t
     """picks[q] = _pick of row q of a block of m rows whose activations are
     stored class by class: class j's at acts[j * stride:j * stride + m].
 
-    Class after class for all the rows at once, without a branch on an
-    activation (csrc/ptn_pick.h).  With the labels copied after the picks,
-    a block at a time, predict of 4,000 x 200 float32 rows (in cache) with
-    3-letter labels took 1.23 -> 1.13x the time of decision_dense for two
-    classes, 1.11 -> 1.04x for five.  A block with a non-finite activation
-    takes ``_pick`` row by row (the NaN rule, the counts)."""
-    cdef Py_ssize_t q, j
-    cdef double top[PICK_BLOCK]
-    cdef double best[PICK_BLOCK]
-    for j in range(k):
-        if ptn_any_nonfinite(acts + j * stride, <size_t>m):
+    All the rows at once, without a branch on an activation
+    (csrc/ptn_pick.h).  With the labels copied after the picks, a block at
+    a time, predict of 4,000 x 200 float32 rows (in cache) with 3-letter
+    labels took 1.23 -> 1.13x the time of decision_dense for two classes,
+    1.11 -> 1.04x for five.  A block with a non-finite activation takes
+    ``_pick`` row by row (the NaN rule, the counts)."""
+    cdef Py_ssize_t q
+    if k == 1:
+        if ptn_any_nonfinite(acts, <size_t>m):
             for q in range(m):
                 picks[q] = _pick(acts + q, k, stride, nonfinite, nan)
             return
-    if k == 1:
         for q in range(m):
             picks[q] = acts[q] > 0.0
         return
-    for q in range(m):
-        top[q] = acts[q]
-        best[q] = 0.0
-    for j in range(1, k):
-        ptn_pick_column(acts + j * stride, <size_t>m, <double>j, top, best)
-    for q in range(m):
-        picks[q] = <Py_ssize_t>best[q]
+    if ptn_pick_rows(acts, <size_t>m, <size_t>k, <size_t>stride, <ptrdiff_t *>picks):
+        for q in range(m):
+            picks[q] = _pick(acts + q, k, stride, nonfinite, nan)
 
 
 def pick_scratch(Py_ssize_t k):
