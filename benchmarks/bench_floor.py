@@ -44,6 +44,7 @@ from _common import (best_time, floor_csr, floor_csr_update, floor_dense, floor_
 
 import perceptron
 from perceptron import Perceptron
+from perceptron._parallel import available_threads
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_A9A = os.path.join(HERE, "..", "..", "shared", "data", "a9a")
@@ -235,7 +236,8 @@ def ovr(args):
 
 def predict(args):
     n, d = args.n, 200
-    print(f"\n## predict vs decision_function, {n} x {d} (string labels)")
+    print(f"\n## predict vs decision_function, {n} x {d} (string labels; both on the "
+          f"package's default threads, {available_threads()} here)")
     for dtype in (np.float32, np.float64):
         for k in (2, 5):
             if k == 2:
