@@ -4,7 +4,7 @@
  *
  * predict scores a block of rows into their activations, stored class by
  * class (class j's for the block's rows side by side), then picks each
- * row's class from them here, class after class for all the rows, without a
+ * row's class from them here, two rows at a time over the classes, without a
  * branch on an activation.  Which class wins is as hard to foresee for the
  * processor as for the model: a pick made row by row with branches
  * mispredicts about once a row, and each misprediction also throws away the
@@ -29,21 +29,6 @@
 #else
 #define PTN_PICK_SSE2 0
 #endif
-
-/* Whether one of a[0:n] is infinite or NaN: its exponent bits all set.
- * Integer operations on the bits, a loop compilers vectorize: adding one
- * to the largest exponent carries into the sign bit, and only to it. */
-PTN_INLINE int ptn_any_nonfinite(const double *a, size_t n)
-{
-    uint64_t carry = 0;
-    size_t q;
-    for (q = 0; q < n; q++) {
-        uint64_t bits;
-        memcpy(&bits, a + q, sizeof bits);
-        carry |= (bits & 0x7ff0000000000000ULL) + 0x0010000000000000ULL;
-    }
-    return (int)(carry >> 63);
-}
 
 /* picks[q] = the first largest of row q's k >= 2 activations in a block of
  * m rows stored class by class (class j's at acts[j * stride + q]), numpy's
@@ -101,6 +86,44 @@ PTN_INLINE int ptn_pick_rows(const double *acts, size_t m, size_t k, size_t stri
             top = v > top ? v : top;
         }
         picks[q] = best;
+    }
+    return bits != 0;
+}
+
+/* picks[q] = acts[q] > 0 for a block of m rows of one activation each (one
+ * row of weights), checked as ptn_pick_rows checks them, in one pass;
+ * returns 1, with picks unspecified, when one is infinite or NaN.  Where a
+ * pass of its own checked the block and another picked: predict of 4,000
+ * x 200 float32 rows in cache, two classes, one thread, AMD EPYC (Zen 4),
+ * 1.08 -> 1.02-1.05x the time of decision_dense, and with 3-letter labels
+ * (copied by the picks instead of straight from the activations) 1.08-1.10
+ * -> 1.05-1.07x. */
+PTN_INLINE int ptn_pick_signs(const double *acts, size_t m, ptrdiff_t *picks)
+{
+    size_t q = 0;
+    uint64_t bits = 0;
+#if PTN_PICK_SSE2
+    if (sizeof(ptrdiff_t) == 8) {
+        const __m128d zero = _mm_setzero_pd();
+        const __m128i one = _mm_set1_epi64x(1);
+        __m128i bad = _mm_setzero_si128();
+        uint64_t lanes[2];
+        for (; q + 2 <= m; q += 2) {
+            const __m128d v = _mm_loadu_pd(acts + q);
+            bad = _mm_or_si128(bad, _mm_castpd_si128(_mm_sub_pd(v, v)));
+            _mm_storeu_si128((__m128i *)(void *)(picks + q),
+                             _mm_and_si128(_mm_castpd_si128(_mm_cmpgt_pd(v, zero)), one));
+        }
+        _mm_storeu_si128((__m128i *)(void *)lanes, bad);
+        bits = lanes[0] | lanes[1];
+    }
+#endif
+    for (; q < m; q++) {
+        const double v = acts[q], d = v - v;
+        uint64_t b;
+        memcpy(&b, &d, sizeof b);
+        bits |= b;
+        picks[q] = v > 0.0;
     }
     return bits != 0;
 }

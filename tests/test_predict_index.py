@@ -86,12 +86,12 @@ def test_overflow_to_nan_raises():
 
 
 @pytest.mark.parametrize("row", [0, 3, 6])
-@pytest.mark.parametrize("k", [2, 3, 5])
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
 def test_nan_in_a_later_class_raises(row, k):
     # the block's picker checks every class's activations, not only the
     # first: a NaN (inf - inf, two products that overflow) in the last
-    # class of one row of 7, the first or the second of a pair, or the
-    # odd row after the pairs
+    # class (with one row of weights, the only one) of one row of 7, the
+    # first or the second of a pair, or the odd row after the pairs
     X = np.zeros((7, 2))
     X[row] = [1e10, -1e10]
     W = np.zeros((k, 2))

@@ -157,8 +157,8 @@ cdef inline Py_ssize_t _pick(const double *a, Py_ssize_t k, Py_ssize_t stride,
 
 
 cdef extern from "ptn_pick.h" nogil:
-    bint ptn_any_nonfinite(const double *a, size_t n)
     bint ptn_pick_rows(const double *acts, size_t m, size_t k, size_t stride, ptrdiff_t *picks)
+    bint ptn_pick_signs(const double *acts, size_t m, ptrdiff_t *picks)
 
 
 cdef void _pick_block(const double *acts, Py_ssize_t m, Py_ssize_t k, Py_ssize_t stride,
@@ -166,22 +166,17 @@ cdef void _pick_block(const double *acts, Py_ssize_t m, Py_ssize_t k, Py_ssize_t
     """picks[q] = _pick of row q of a block of m rows whose activations are
     stored class by class: class j's at acts[j * stride:j * stride + m].
 
-    All the rows at once, without a branch on an activation
-    (csrc/ptn_pick.h).  With the labels copied after the picks, a block at
-    a time, predict of 4,000 x 200 float32 rows (in cache) with 3-letter
-    labels took 1.23 -> 1.13x the time of decision_dense for two classes,
-    1.11 -> 1.04x for five.  A block with a non-finite activation takes
-    ``_pick`` row by row (the NaN rule, the counts)."""
+    All the rows at once, without a branch on an activation, checked in
+    the same pass (csrc/ptn_pick.h: the measurements).  A block with a
+    non-finite activation takes ``_pick`` row by row (the NaN rule, the
+    counts)."""
     cdef Py_ssize_t q
+    cdef bint bad
     if k == 1:
-        if ptn_any_nonfinite(acts, <size_t>m):
-            for q in range(m):
-                picks[q] = _pick(acts + q, k, stride, nonfinite, nan)
-            return
-        for q in range(m):
-            picks[q] = acts[q] > 0.0
-        return
-    if ptn_pick_rows(acts, <size_t>m, <size_t>k, <size_t>stride, <ptrdiff_t *>picks):
+        bad = ptn_pick_signs(acts, <size_t>m, <ptrdiff_t *>picks)
+    else:
+        bad = ptn_pick_rows(acts, <size_t>m, <size_t>k, <size_t>stride, <ptrdiff_t *>picks)
+    if bad:
         for q in range(m):
             picks[q] = _pick(acts + q, k, stride, nonfinite, nan)
 
@@ -194,55 +189,46 @@ def pick_scratch(Py_ssize_t k):
 
 
 cdef inline void _copy_labels(const unsigned char *classes, Py_ssize_t size,
-                              const Py_ssize_t *picks, const double *acts, Py_ssize_t m,
+                              const Py_ssize_t *picks, Py_ssize_t m,
                               unsigned char *dst) noexcept nogil:
     cdef Py_ssize_t q
-    if picks != NULL:
-        for q in range(m):
-            memcpy(dst + q * size, classes + picks[q] * size, <size_t>size)
-    else:  # one row of weights: the class of a > 0, finite activations
-        for q in range(m):
-            memcpy(dst + q * size, classes + (acts[q] > 0.0) * size, <size_t>size)
+    for q in range(m):
+        memcpy(dst + q * size, classes + picks[q] * size, <size_t>size)
 
 
 cdef inline void _put_labels(const unsigned char *classes, Py_ssize_t size,
-                             const Py_ssize_t *picks, const double *acts, Py_ssize_t m,
+                             const Py_ssize_t *picks, Py_ssize_t m,
                              unsigned char *dst) noexcept nogil:
-    """The labels of m rows to dst, one after the other: of the classes
-    picked (picks), or for one row of weights straight from the block's
-    finite activations (acts, picks NULL), a pass fewer.  The copy is
-    inlined with the common widths as constants, so that a label is a move
-    or two, without a test of the width for each one.  3-letter str labels
-    (12 bytes), predict of 4,000 x 200 float32 rows in cache, two classes:
-    1.12x the time of decision_dense with a test of the width a row,
-    1.08-1.09x with the width's loop chosen once, 1.06-1.07x with the
-    labels taken straight from the activations."""
+    """The labels of the classes picked for m rows to dst, one after the
+    other.  The copy is inlined with the common widths as constants, so
+    that a label is a move or two, without a test of the width for each
+    one.  3-letter str labels (12 bytes), predict of 4,000 x 200 float32
+    rows in cache, two classes: 1.12x the time of decision_dense with a
+    test of the width a row, 1.08-1.09x with the width's loop chosen
+    once."""
     if size == 12:
-        _copy_labels(classes, 12, picks, acts, m, dst)
+        _copy_labels(classes, 12, picks, m, dst)
     elif size == 8:
-        _copy_labels(classes, 8, picks, acts, m, dst)
+        _copy_labels(classes, 8, picks, m, dst)
     elif size == 4:
-        _copy_labels(classes, 4, picks, acts, m, dst)
+        _copy_labels(classes, 4, picks, m, dst)
     elif size == 16:
-        _copy_labels(classes, 16, picks, acts, m, dst)
+        _copy_labels(classes, 16, picks, m, dst)
     elif size == 1:
-        _copy_labels(classes, 1, picks, acts, m, dst)
+        _copy_labels(classes, 1, picks, m, dst)
     else:
-        _copy_labels(classes, size, picks, acts, m, dst)
+        _copy_labels(classes, size, picks, m, dst)
 
 
 cdef inline void _label_block(const double *acts, Py_ssize_t m, Py_ssize_t k, Py_ssize_t stride,
                               Py_ssize_t *picks, const unsigned char *cls, Py_ssize_t size,
                               unsigned char *dst, Py_ssize_t *nonfinite,
                               Py_ssize_t *nan) noexcept nogil:
-    """The picks of a block of m rows (_pick_block) into picks, or with
-    labels (dst not NULL) their labels into dst, picks then scratch."""
-    if dst != NULL and k == 1 and not ptn_any_nonfinite(acts, <size_t>m):
-        _put_labels(cls, size, NULL, acts, m, dst)
-        return
+    """The picks of a block of m rows (_pick_block) into picks, and with
+    labels (dst not NULL) their labels into dst."""
     _pick_block(acts, m, k, stride, picks, nonfinite, nan)
     if dst != NULL:
-        _put_labels(cls, size, picks, NULL, m, dst)
+        _put_labels(cls, size, picks, m, dst)
 
 
 cdef int _check_labels(Py_ssize_t n, Py_ssize_t k, index, const unsigned char[:, ::1] classes,
