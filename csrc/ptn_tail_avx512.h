@@ -80,9 +80,10 @@ static inline void ptn_tail_f32_init_avx512(ptn_tail_f32_avx512 *t, size_t n, co
  * they are.  Fewer instructions and branches a row than the loops over 16
  * floats, though not measurably faster on their own (2-core AMD EPYC, Zen 4,
  * 200,000 x 100 float32 rows, alternating runs: within the noise); the
- * scan's single-branch loop (ptn_scan.h) pays only with this tail. */
+ * scan's single-branch loop (ptn_scan.h) pays only with this tail.  The
+ * tail's lanes, (a0 + a1) + (a2 + a3), before their reduction. */
 PTN_TARGET("avx512f")
-static inline double ptn_dot_f32_tail_avx512(const float *x, const ptn_tail_f32_avx512 *t)
+static inline __m512d ptn_tail_sums_f32_avx512(const float *x, const ptn_tail_f32_avx512 *t)
 {
     const double *wd = t->w;
     __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
@@ -99,13 +100,20 @@ static inline double ptn_dot_f32_tail_avx512(const float *x, const ptn_tail_f32_
     }
     if (t->rem) {
         const __m512 xt = _mm512_maskz_loadu_ps(t->rem, x + t->at_rem);
-        a2 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xt)), _mm512_loadu_pd(wd + t->at_rem), a2);
+        a2 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xt)),
+                             _mm512_loadu_pd(wd + t->at_rem), a2);
         if (t->rem_hi) {
             a3 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xt)),
                                  _mm512_loadu_pd(wd + t->at_rem + 8), a3);
         }
     }
-    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+    return _mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3));
+}
+
+PTN_TARGET("avx512f")
+static inline double ptn_dot_f32_tail_avx512(const float *x, const ptn_tail_f32_avx512 *t)
+{
+    return _mm512_reduce_add_pd(ptn_tail_sums_f32_avx512(x, t));
 }
 
 /* reduce(b) + reduce(t), each vector summed as _mm512_reduce_add_pd sums
@@ -153,37 +161,14 @@ PTN_TARGET("avx512f")
 static inline double ptn_dot_f32_one_block_avx512(const float *x, const ptn_block_f32_avx512 *k,
                                                   const ptn_tail_f32_avx512 *t)
 {
-    const float *xt = x + 64;
-    const double *wd = t->w;
     __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x), k->w0);
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
     p = _mm512_fmadd_ps(_mm512_loadu_ps(x + 16), k->w1, p);
     p = _mm512_fmadd_ps(_mm512_loadu_ps(x + 32), k->w2, p);
     p = _mm512_fmadd_ps(_mm512_loadu_ps(x + 48), k->w3, p);
-    if (t->has32) {
-        a0 = _mm512_fmadd_pd(PTN_CVT8(xt), _mm512_loadu_pd(wd), a0);
-        a1 = _mm512_fmadd_pd(PTN_CVT8(xt + 8), _mm512_loadu_pd(wd + 8), a1);
-        a2 = _mm512_fmadd_pd(PTN_CVT8(xt + 16), _mm512_loadu_pd(wd + 16), a2);
-        a3 = _mm512_fmadd_pd(PTN_CVT8(xt + 24), _mm512_loadu_pd(wd + 24), a3);
-    }
-    if (t->has16) {
-        a0 = _mm512_fmadd_pd(PTN_CVT8(xt + t->at16), _mm512_loadu_pd(wd + t->at16), a0);
-        a1 = _mm512_fmadd_pd(PTN_CVT8(xt + t->at16 + 8), _mm512_loadu_pd(wd + t->at16 + 8), a1);
-    }
-    if (t->rem) {
-        const __m512 r = _mm512_maskz_loadu_ps(t->rem, xt + t->at_rem);
-        a2 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(r)),
-                             _mm512_loadu_pd(wd + t->at_rem), a2);
-        if (t->rem_hi) {
-            a3 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(r)),
-                                 _mm512_loadu_pd(wd + t->at_rem + 8), a3);
-        }
-    }
     return ptn_reduce_add_two_pd_avx512(
         _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(p)),
                       _mm512_cvtps_pd(ptn_high_ps_avx512(p))),
-        _mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
+        ptn_tail_sums_f32_avx512(x + 64, t));
 }
 
 /* w += a x for rows of 65-127 floats (w holding the weights k and t were
