@@ -17,9 +17,13 @@ distances:
   (the floor of a one-vs-rest epoch, whose k problems see each row once);
 - CSR: the gathers ``w[indices]`` of every row, in order or shuffled.
 
-Epoch times are the mean of the epochs of one fit, as the fit times them
-(``callback``, ``EpochInfo.seconds``): that leaves out the one-time checks
-of X.  Ours and the floor are measured alternately, ``--repeat`` rounds,
+A dense epoch time is the mean of five epochs of the fit's compiled loop,
+run in one call as ``fit`` runs them with ``tol=None`` and no callback
+(``loop_epochs``): the epochs alone, as floor.c's loops are timed, without
+the fit's one-time checks of X.  The same fit reporting each epoch to a
+callback (``EpochInfo.seconds``) is printed beside: it adds the Python that
+runs between two epochs.  The sparse and small-fit sections time epochs
+through the callback.  Ours and the floor are measured alternately, ``--repeat`` rounds,
 and each side's best is kept.  The dense and one-vs-rest floors are first
 set to the prefetch distance and way at which they ran fastest, then timed
 the way an epoch of ours is, the mean of five passes, once a round: each
@@ -79,7 +83,8 @@ def alternate(measure_ours, measure_floor, rounds, *others):
 
 
 def epoch_time(model, X, y, repeat):
-    """Best over `repeat` fits of the mean of a fit's epoch times."""
+    """Best over `repeat` fits of the mean of a fit's epoch times, as the fit
+    reports them to a callback (``EpochInfo.seconds``)."""
     best = float("inf")
     for _ in range(repeat):
         times = []
@@ -88,6 +93,38 @@ def epoch_time(model, X, y, repeat):
         best = min(best, sum(times) / len(times))
     model.set_params(callback=None)
     return best
+
+
+def loop_epochs(model, X, y, epochs=5):
+    """A function timing `epochs` epochs of the fit's compiled loop in one
+    call, as ``fit`` runs them with ``tol=None`` and no callback
+    (``perceptron._core.online.run_epochs`` over the training state a fit
+    of `model` on X, y leaves, its weights set back to zero each time):
+    (the mean epoch, the mean mistakes an epoch).  The time of the epochs
+    alone, as floor.c's loops are timed.  A fit that reports each epoch to
+    a callback returns to Python between two epochs, and the interpreter's
+    first steps after an epoch that streamed the whole array through the
+    caches took 50-75 us (an AMD EPYC, Zen 4, 200,000 x 100 float32 rows:
+    2-3% of an epoch); ``epoch_time`` measures that way, and its figure is
+    printed beside."""
+    from perceptron._core import online
+
+    model.set_params(callback=None)
+    model.fit(X, y)
+    state = model._states[0]
+    labels = np.where(np.asarray(y) == model.classes_[1], 1, -1).astype(np.int8)
+    params = model._loop_params(model._check_params())
+
+    def run():
+        state.W[:] = 0
+        state.b[:] = 0
+        state.counters[:] = 0
+        t0 = time.perf_counter()
+        res = online.run_epochs(state, X, labels, None, params, epochs)
+        t = time.perf_counter() - t0
+        assert res["epochs"] == epochs, "the loop stopped early: no update in an epoch"
+        return t / epochs, float(res["mistakes"].mean())
+    return run
 
 
 def updates_at_precision(upd, t_floor, t_ours, target):
@@ -126,26 +163,24 @@ def dense(args):
                 if dtype == np.float32:
                     blocks = floor_dense(X, y, order=order, blocks=True)
                     blocks_upd = floor_dense_updates(X, y, order=order, blocks=True)
-                t, t_floor, upd, *rest = alternate(
-                    lambda: epoch_time(model, X, y, 1),
+                ours, t_floor, upd, *rest = alternate(
+                    loop_epochs(model, X, y),
                     floor_dense(X, y, order=order),
                     args.repeat,
                     floor_dense_updates(X, y, order=order),
-                    blocks, blocks_upd)
-                t_blocks, upd_blocks = (rest + [None, None])[:2]
+                    blocks, blocks_upd,
+                    lambda: epoch_time(model, X, y, 1))
+                t, ours_mistakes = ours
+                t_blocks, upd_blocks, t_callback = (rest + [None, None, None])[:3]
                 label, target = ("shuffled", 1.2) if shuffle else ("in order", 1.1)
                 extra = ""
                 if t_blocks is not None:
                     extra = (f" (the pass at float32-blocks-in-double precision "
                              f"{t_blocks * 1e3:.2f} ms: ours {t / t_blocks:.2f}x it)")
                 print(ratio_line(f"epoch {label:8s} {name}", t, t_floor, target)
-                      + extra + f" (numpy X @ w {t_np * 1e3:.2f} ms)")
+                      + extra + f" (numpy X @ w {t_np * 1e3:.2f} ms) (with a callback, "
+                      f"EpochInfo.seconds: {t_callback * 1e3:.2f} ms)")
                 if upd is not None and t_floor is not None:
-                    infos = []
-                    model.set_params(callback=infos.append)
-                    model.fit(X, y)
-                    model.set_params(callback=None)
-                    ours_mistakes = sum(i.mistakes for i in infos) / len(infos)
                     r_upd = upd[0] / t_floor
                     bound = ("the updates alone put it out of reach" if r_upd > target
                              else "within reach")

@@ -27,8 +27,8 @@ import numpy as np
 from ._core.labels import encode_small_ints, encode_two
 from ._mixing import check_mixing
 from ._state import OnlineState
-from ._training import (appended, check_penalty_combination, raise_for_status, resolve_jobs,
-                        run_blocks)
+from ._training import (appended, check_penalty_combination, loss_rule, raise_for_status,
+                        resolve_jobs, run_blocks)
 from .exceptions import ConvergenceWarning, sklearn_compatible
 from ._validation import (CSRData, check_array, check_labels, check_scalar, is_one_of,
                           require_two_classes, unique_labels)
@@ -241,9 +241,9 @@ def plain_binary(est, p, X, n):
     sample weights or initial weights) can take ``fit_plain_binary``: X as
     ``check_X`` returns it (a dense array or ``CSRData``), one thread (no
     parameter mixing), no class weights, validation, warm start from a
-    fitted model, pocket, stopping rule or monitoring."""
+    fitted model, pocket or monitoring (the stopping rule, if any, runs in
+    the compiled loop)."""
     return (package_class(est) and (type(X) is np.ndarray or type(X) is CSRData) and n > 0
-            and p["tol"] is None
             and p["n_threads"] < 2
             and not p["pocket"] and not p["early_stopping"] and est.class_weight is None
             and not (p["warm_start"] and hasattr(est, "coef_")) and not p["verbose"]
@@ -264,7 +264,8 @@ def fit_plain_binary(est, X, classes, signs, p, seed, loop_params):
         state = OnlineState.binary_zeros(d, X.dtype, seed)
     state.rows = np.arange(n, dtype=np.intp)
     # no stop flag: nothing here can raise it (the loops still check for Ctrl-C)
-    res = run_blocks(state, X, signs, None, loop_params, p["max_iter"], None)
+    res = run_blocks(state, X, signs, None, loop_params, p["max_iter"], None,
+                     loss_rule(p, "binary", n))
     raise_for_status(res, state)
     W, b = state.effective(p["average"], False)
     updates = res["updates"]

@@ -304,19 +304,20 @@ _STATUS_OK = _online.STATUS_OK
 EPOCH_BLOCK = 1 << 16
 
 
-def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop):
+def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop, rule=None):
     """``run_epochs`` for up to n_epochs epochs, in blocks of ``EPOCH_BLOCK``;
     the same model and result as one call (the state, its shuffling generator
-    included, carries from block to block)."""
+    included, and the stopping rule ``rule``, if any, carry from block to
+    block)."""
     if n_epochs <= EPOCH_BLOCK:  # one call: the usual case, and a small fit's fixed cost
-        return _online.run_epochs(state, X, labels, sw, loop_params, n_epochs, stop)
+        return _online.run_epochs(state, X, labels, sw, loop_params, n_epochs, stop, rule)
     # the loops stop at an epoch without an update only without a penalty
     until_converged = loop_params.stop_when_converged and loop_params.penalty is None
     parts = []
     left = n_epochs
     while left > 0:
         asked = min(left, EPOCH_BLOCK)
-        res = _online.run_epochs(state, X, labels, sw, loop_params, asked, stop)
+        res = _online.run_epochs(state, X, labels, sw, loop_params, asked, stop, rule)
         parts.append(res)
         left -= res["epochs"]
         if (res["status"] != _online.STATUS_OK or res["epochs"] < asked
@@ -395,6 +396,14 @@ def resolve_jobs(n_jobs):
     return resolve_n_jobs(n_jobs)
 
 
+def loss_rule(p, mode, n_rows):
+    """The stopping rule of a fit's training loss for the compiled loop to
+    observe (``run_blocks(..., rule=...)``), or None without ``tol``."""
+    if p["tol"] is None:
+        return None
+    return StopRule(p["tol"], p["n_iter_no_change"], n_rows, key=rule_loss_key(mode, p))
+
+
 def rule_value(result, key):
     """The epoch's value for the stopping rule: its loss (``key``), plus
     with a penalty the penalty terms of its rows (scikit-learn's objective)."""
@@ -414,10 +423,16 @@ class StopRule:
     counts as an epoch without improvement, any other resets the count;
     ``best`` follows the lowest loss (highest score) seen.  ``observe``
     returns True once ``n_iter_no_change`` epochs in a row went without
-    improvement.  ``tol=None`` never stops."""
+    improvement.  ``tol=None`` never stops.
 
-    def __init__(self, tol, n_iter_no_change, n_rows, higher_is_better=False):
+    ``key`` names the loss a training-loss rule reads from an epoch's
+    result ("loss" or "raw_loss", ``rule_loss_key``): the compiled loop
+    (``run_epochs(..., rule=...)``) observes it itself after each epoch,
+    with this object's ``best`` and ``count``, and writes them back."""
+
+    def __init__(self, tol, n_iter_no_change, n_rows, higher_is_better=False, key="loss"):
         self.tol = tol
+        self.key = key
         self.patience = n_iter_no_change
         self.slack = None if tol is None else (tol if higher_is_better else tol * n_rows)
         self.higher = higher_is_better

@@ -22,8 +22,8 @@ from ._state import OnlineState
 from ._typing import ArrayLike, MatrixLike, Self
 from ._training import (Problem, check_saved_states, check_state_params,
                         chunk_labels, class_signs, class_weights, fit_epochwise,
-                        initial_weights, labels_not_in, run_blocks, run_in_shared_order,
-                        share_order, validation_split)
+                        initial_weights, labels_not_in, loss_rule, run_blocks,
+                        run_in_shared_order, share_order, validation_split)
 from ._training import raise_for_status as _raise_for_status  # the name _run has always used
 from ._validation import (check_feature_names, check_labels, check_n_features,
                           check_random_seed, check_sample_weight, check_X, label_signs, mix64,
@@ -324,21 +324,23 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
     # -------------------------------------------------------------- training
 
-    def _run(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
-        """n_epochs epochs of every (active) problem, on threads; returns results."""
+    def _run(self, X, problems, sw, loop_params, n_epochs, n_threads, stop, rule=None):
+        """n_epochs epochs of every (active) problem, on threads; returns
+        results.  ``rule``: one problem's stopping rule (``run_blocks``)."""
         if problems and problems[0].order is not None:
             return run_in_shared_order(self._run_each, X, problems, sw, loop_params, n_epochs,
                                        n_threads, stop)
-        return self._run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop)
+        return self._run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop, rule)
 
-    def _run_each(self, X, problems, sw, loop_params, n_epochs, n_threads, stop):
+    def _run_each(self, X, problems, sw, loop_params, n_epochs, n_threads, stop, rule=None):
         """n_epochs epochs of each problem on its own, on threads; returns results."""
         def job(problem):
             return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop)
+        assert rule is None or len(problems) == 1, "a stopping rule in the loop is for one problem"
         try:
             if len(problems) == 1:  # no threads to start: a small fit's fixed cost
                 results = [run_blocks(problems[0].state, X, problems[0].labels, sw, loop_params,
-                                      n_epochs, stop)]
+                                      n_epochs, stop, rule)]
             else:
                 results = map_threads(job, [(pr,) for pr in problems], n_threads)
         except BaseException:
@@ -447,8 +449,12 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         val_scores, stopped = [], False
         run = mixing_runner(X, problems, p)  # None: the sequential algorithm
         watched = p["verbose"] or self.callback is not None or p["progress"]
-        if run is None and val_rows is None and not watched and p["tol"] is None:
-            self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop)
+        # one problem (binary, multinomial): its stopping rule runs in the compiled
+        # loop, every epoch in one call; one-vs-rest's classes stop one by one here
+        alone = len(problems) == 1 and problems[0].order is None
+        if run is None and val_rows is None and not watched and (p["tol"] is None or alone):
+            self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop,
+                      loss_rule(p, mode, len(rows)))
             W, b = self._effective(mode, problems, p)
         else:
             monitor = Monitor(self, p["verbose"], self.callback, p["progress"], p["max_iter"])

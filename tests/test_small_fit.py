@@ -599,12 +599,14 @@ def test_the_plain_path_is_taken_where_it_applies(monkeypatch):
     sp = pytest.importorskip("scipy.sparse")
     Perceptron(max_iter=2, tol=None).fit(sp.csr_matrix(X), y)
     assert len(calls) == 2
+    Perceptron(max_iter=2).fit(X, y)  # the default tol: its rule runs in the compiled loop
+    assert len(calls) == 3
     for make in (lambda: Perceptron(max_iter=2, tol=None).fit(X, general(y)),
-                 lambda: Perceptron(max_iter=2).fit(X, y),
+                 lambda: Perceptron(max_iter=2, callback=lambda info: None).fit(X, y),
                  lambda: Perceptron(max_iter=2, tol=None).fit(X, y, sample_weight=np.ones(20)),
                  lambda: Perceptron(max_iter=2, tol=None, class_weight={"a": 2.0}).fit(X, y)):
         make()
-    assert len(calls) == 2
+    assert len(calls) == 3
 
 
 def test_a_subclass_from_outside_the_package_takes_the_general_path():

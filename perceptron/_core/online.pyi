@@ -51,7 +51,8 @@ class LoopParams:
 def run_epochs(state: Any, X: npt.NDArray[np.floating], labels: npt.NDArray[Any],
                sample_weight: Optional[npt.NDArray[np.float64]],
                params: Union[LoopParams, Mapping[str, Any]],
-               n_epochs: int, stop_flag: Optional[npt.NDArray[np.uint8]] = ...) -> Dict[str, Any]: ...
+               n_epochs: int, stop_flag: Optional[npt.NDArray[np.uint8]] = ...,
+               rule: Any = ...) -> Dict[str, Any]: ...
 def training_score(state: Any, X: npt.NDArray[np.floating], labels: npt.NDArray[Any],
                    sample_weight: Optional[npt.NDArray[np.float64]],
                    pocket: bool = ...) -> float: ...

@@ -347,11 +347,26 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
 
 # --------------------------------------------------------------- driver
 
+cdef struct LossRule:
+    # scikit-learn's stopping rule on the epochs' training loss
+    # (perceptron._training.StopRule), kept here so that a fit with a
+    # tolerance runs all its epochs in one call
+    bint on
+    bint raw                    # the unweighted loss (raw_loss), else the weighted one
+    double slack                # tol * rows
+    Py_ssize_t patience         # n_iter_no_change
+    double best                 # the lowest loss so far
+    Py_ssize_t count            # epochs in a row without improvement
+
+
 cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bint multinomial,
               Py_ssize_t n_epochs, int64_t *mistakes, int64_t *updates, double *loss,
-              double *raw_loss, double *penalty_loss, Epoch *last) except -1 nogil:
+              double *raw_loss, double *penalty_loss, Epoch *last, LossRule *rule) except -1 nogil:
     """Up to n_epochs epochs; stops after an epoch without updates when asked
-    (never with a penalty: the weights still move)."""
+    (never with a penalty: the weights still move), and when the rule is on,
+    after the epoch at which it says to (StopRule.observe, the same
+    comparisons on the same sums)."""
+    cdef double value
     cdef Py_ssize_t e
     cdef size_t bytes_per_row = max(row_bytes(R, D.n, W), <size_t>1)
     cdef Py_ssize_t check_every = max(1, loop.SIGNAL_CHECK_BYTES // <Py_ssize_t>bytes_per_row)
@@ -391,6 +406,18 @@ cdef int _run(const Rows *R, floating *W, Data *D, Model *M, const Params *P, bi
             return e
         if E.updates == 0 and P.stop_when_converged and P.penalty == loop.PTN_PENALTY_NONE:
             return e + 1
+        if rule.on:
+            value = E.raw_loss if rule.raw else E.loss
+            if penalty_loss != NULL:
+                value += E.penalty_loss
+            if value > rule.best - rule.slack:
+                rule.count += 1
+            else:
+                rule.count = 0
+            if value < rule.best:
+                rule.best = value
+            if rule.count >= rule.patience:
+                return e + 1
     return n_epochs
 
 
@@ -412,7 +439,8 @@ cdef inline double *_f64_2d(obj, Py_ssize_t k, Py_ssize_t d, str name) except NU
 
 
 cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
-                   labels, sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag):
+                   labels, sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag,
+                   rule_obj):
     """run_epochs on rows R (n rows of d features) of dtype `floating`.
 
     The state's arrays are reached through ``buffer_data`` (checked: dtype,
@@ -430,6 +458,15 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef floating *W
     cdef double one = 1.0
     cdef double *penalty_loss_p = NULL
+    cdef LossRule rule
+    rule.on = False
+    if rule_obj is not None and rule_obj.slack is not None:
+        rule.on = True
+        rule.raw = rule_obj.key == "raw_loss"
+        rule.slack = rule_obj.slack
+        rule.patience = rule_obj.patience
+        rule.best = rule_obj.best
+        rule.count = rule_obj.count
     # the state's arrays, held here while the loop uses their data
     W_obj = state.W
     b_obj = state.b
@@ -565,9 +602,12 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     try:
         with nogil:
             done = _run(R, W, &D, &M, &P, multinomial, n_epochs, mistakes_p, updates_p,
-                        loss_p, raw_loss_p, penalty_loss_p, &last)
+                        loss_p, raw_loss_p, penalty_loss_p, &last, &rule)
     finally:
         rng_state[0] = rng.state
+        if rule.on:
+            rule_obj.best = rule.best
+            rule_obj.count = rule.count
     if done < n_epochs:  # not the max_iter-long arrays of a fit that stopped early
         mistakes = mistakes[:done].copy()
         updates = updates[:done].copy()
@@ -583,7 +623,8 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
 
 
 
-def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, stop_flag=None):
+def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, stop_flag=None,
+               rule=None):
     """Run up to `n_epochs` epochs of the state's model on X, in place.
 
     X is a C-contiguous (n, d) float32 or float64 array, or CSR data (an
@@ -596,6 +637,12 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     float64 array or None.  Inputs are trusted.
 
     `params` is a LoopParams (a mapping of its fields is accepted too).
+
+    `rule`: None, or a perceptron._training.StopRule on the training loss
+    (its ``key``, "loss" or "raw_loss", names which), observed after each
+    epoch as the Python loop would, its state (``best``, ``count``) read
+    before and written back after: the call stops after the epoch at which
+    it says to.
 
     Returns a dict: epochs completed, mistakes / updates / summed weighted
     loss / summed unweighted loss (``raw_loss``) / with a penalty, summed
@@ -613,17 +660,17 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
             R.X = buffer_data(X, BUF_FLOAT, 4, 2, False, shape, "X")
             R.d = shape[1]
             return _execute(state, &R, <const float *>R.X, shape[0], shape[1], labels,
-                            sample_weight, lp, n_epochs, stop_flag)
+                            sample_weight, lp, n_epochs, stop_flag, rule)
         R.X = buffer_data(X, BUF_FLOAT, 8, 2, False, shape, "X")
         R.d = shape[1]
         return _execute(state, &R, <const double *>R.X, shape[0], shape[1], labels,
-                        sample_weight, lp, n_epochs, stop_flag)
+                        sample_weight, lp, n_epochs, stop_flag, rule)
     return _run_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
-                    lp, n_epochs, stop_flag)
+                    lp, n_epochs, stop_flag, rule)
 
 
 def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,
-             sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag):
+             sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag, rule):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
     cdef Py_ssize_t n = indptr.shape[0] - 1
@@ -636,9 +683,9 @@ def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_feat
     R32.ones = R64.ones = -1 if n_epochs > 1 else 0
     if rows32:
         return _execute(state, &R32, val, n, n_features, labels, sample_weight, params,
-                        n_epochs, stop_flag)
+                        n_epochs, stop_flag, rule)
     return _execute(state, &R64, val, n, n_features, labels, sample_weight, params, n_epochs,
-                    stop_flag)
+                    stop_flag, rule)
 
 
 cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
