@@ -133,3 +133,17 @@ def test_a_loss_equal_to_the_best_counts_as_no_improvement(seed, n, d, n_iter_no
     y[:2] = (0, 1)
     _assert_same_fit(X, y, tol=0.0, n_iter_no_change=n_iter_no_change, max_iter=30,
                      shuffle=shuffle, random_state=seed % 100)
+
+
+def test_the_loop_takes_only_a_rule_on_the_training_loss():
+    from perceptron._core import online
+
+    rng = np.random.default_rng(0)
+    X, y = _noisy(rng, 30, 3, 2, np.float64)
+    model = Perceptron(max_iter=2, tol=None).fit(X, y)
+    labels = np.where(y == model.classes_[1], 1, -1).astype(np.int8)
+    params = model._loop_params(model._check_params())
+    for bad in (_training.StopRule(1e-3, 5, 30, higher_is_better=True),
+                _training.StopRule(1e-3, 5, 30, key="accuracy")):
+        with pytest.raises(ValueError, match="the rule must be on the training loss"):
+            online.run_epochs(model._states[0], X, labels, None, params, 1, None, bad)

@@ -461,6 +461,8 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef LossRule rule
     rule.on = False
     if rule_obj is not None and rule_obj.slack is not None:
+        if rule_obj.higher or rule_obj.key not in ("loss", "raw_loss"):
+            raise ValueError("run_epochs: the rule must be on the training loss")
         rule.on = True
         rule.raw = rule_obj.key == "raw_loss"
         rule.slack = rule_obj.slack
