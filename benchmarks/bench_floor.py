@@ -23,8 +23,8 @@ run in one call as ``fit`` runs them with ``tol=None`` and no callback
 the fit's one-time checks of X.  The same fit reporting each epoch to a
 callback (``EpochInfo.seconds``) is printed beside: it adds the Python that
 runs between two epochs.  The sparse and small-fit sections time epochs
-through the callback.  Ours and the floor are measured alternately, ``--repeat`` rounds,
-and each side's best is kept.  The dense and one-vs-rest floors are first
+through the callback.  Ours and the floor are measured alternately,
+``--repeat`` rounds, and each side's best is kept.  The dense and one-vs-rest floors are first
 set to the prefetch distance and way at which they ran fastest, then timed
 the way an epoch of ours is, the mean of five passes, once a round: each
 side is the best of as many runs (the best of a floor tried at a dozen ways
