@@ -48,7 +48,7 @@ from _common import (best_time, floor_csr, floor_csr_update, floor_dense, floor_
 
 import perceptron
 from perceptron import Perceptron
-from perceptron._parallel import available_threads
+from perceptron._common.parallel import available_threads
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_A9A = os.path.join(HERE, "..", "..", "shared", "data", "a9a")
@@ -456,8 +456,8 @@ def sparse(args):
                 # what a fit must do before its first epoch, whatever its
                 # loops: check the CSR structure (nothing reaches the C loops
                 # unchecked) and encode the labels, timed alone
-                from perceptron._linear_fit import encode_targets
-                from perceptron._validation import check_X
+                from perceptron.linear._fit import encode_targets
+                from perceptron._common.validation import check_X
                 t_chk = best_time(lambda: check_X(Xs, accept_sparse=True), repeat=args.repeat * 4)
                 t_enc = best_time(lambda: encode_targets(ys, Xs.shape[0]), repeat=args.repeat * 4)
                 r = t_s / (t_5 + t_chk + t_enc)

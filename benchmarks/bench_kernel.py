@@ -44,8 +44,8 @@ from _common import best_time, header, verdict
 
 import perceptron
 from perceptron._core.online import shuffled_orders
-from perceptron._parallel import available_threads
-from perceptron._validation import check_random_seed
+from perceptron._common.parallel import available_threads
+from perceptron._common.validation import check_random_seed
 
 
 def make_data(n, d, seed):

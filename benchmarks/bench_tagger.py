@@ -117,7 +117,7 @@ def main(argv=None):
 
     # where the time goes
     from perceptron._core import featurize as fz
-    from perceptron.structured import StructuredPerceptron
+    from perceptron.sequence._structured import StructuredPerceptron
 
     (tokens, y, lengths, _), split_wall, split_cpu = best(lambda: fz.split_tagged(train),
                                                           args.repeat)

@@ -4,10 +4,10 @@ Every training and scoring loop is typed Cython over hand-written SIMD
 kernels (AVX2, AVX-512, NEON, with a portable fallback) chosen at import for
 the CPU at hand; see ``simd_info()``.
 """
-from ._version import __version__
+from perceptron._version import __version__
 
 try:
-    from .simd import simd_info
+    from perceptron.simd import simd_info
 except ImportError as exc:  # pragma: no cover - depends on how the package was built
     import os as _os
 
@@ -18,18 +18,16 @@ except ImportError as exc:  # pragma: no cover - depends on how the package was 
             "extensions are not built. Build them in place with `pip install -e .`, or run "
             "Python from another directory to use the installed package.") from exc
     raise
-from .centroid import CentroidClassifier
-from .exceptions import (ConvergenceWarning, DataConversionWarning, ModelFileError,
-                         NotFittedError, SvmlightFormatError)
-from ._monitor import EpochInfo
-from .linear import Perceptron
-from .voted import VotedPerceptron
-from .structured import StructuredPerceptron
-from .kernel import KernelPerceptron
-from . import geometry
-from . import io
-from . import tagging  # registers PerceptronTagger, so that load() reads tagger files
-from .io import load_model as load
+from perceptron.exceptions import (ConvergenceWarning, DataConversionWarning, ModelFileError,
+                                   NotFittedError, SvmlightFormatError)
+from perceptron.linear import CentroidClassifier, Perceptron, VotedPerceptron
+from perceptron.linear._monitor import EpochInfo
+from perceptron.kernel import KernelPerceptron
+from perceptron.sequence import StructuredPerceptron
+from perceptron import geometry
+from perceptron import io
+from perceptron import tagging  # registers PerceptronTagger, so that load() reads tagger files
+from perceptron.io import load_model as load
 
 
 def get_include() -> str:

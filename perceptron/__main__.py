@@ -1,7 +1,7 @@
 """``python -m perceptron``: the command line (see perceptron.cli)."""
 import sys
 
-from .cli import main
+from perceptron.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

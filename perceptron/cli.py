@@ -32,16 +32,16 @@ import warnings
 
 import numpy as np
 
-from . import io as pio
-from ._cli_tag import add_tag_commands
-from ._svmlight import DEFAULT_MAX_LINE_LENGTH, load_svmlight_signs
-from ._version import DISTRIBUTION, __version__
-from .simd import simd_info
-from .datasets import load_breast_cancer
-from .exceptions import ConvergenceWarning
-from .centroid import CentroidClassifier
-from .linear import Perceptron
-from .voted import VotedPerceptron
+from perceptron import io as pio
+from perceptron.sequence._cli import add_tag_commands
+from perceptron.io._svmlight import DEFAULT_MAX_LINE_LENGTH, load_svmlight_signs
+from perceptron._version import DISTRIBUTION, __version__
+from perceptron.simd import simd_info
+from perceptron.datasets import load_breast_cancer
+from perceptron.exceptions import ConvergenceWarning
+from perceptron.linear._centroid import CentroidClassifier
+from perceptron.linear._perceptron import Perceptron
+from perceptron.linear._voted import VotedPerceptron
 
 
 def _split(n, test_fraction, seed):
@@ -115,7 +115,7 @@ def _demo_plot(args, X, y, train, test, out):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .plotting import learning_curve, plot_learning_curve
+    from perceptron.plotting import learning_curve, plot_learning_curve
 
     fig, ax = plt.subplots(figsize=(8, 5))
     epochs = min(args.epochs, 60)

@@ -40,18 +40,18 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
         "perceptron.dask needs dask and distributed, which are not installed: "
         "pip install perceptron-family[dask]") from _err
 
-from ._core import online as _online
-from ._mixing import (check_mixing, mix, mix_into, mixing_coefficients, ovr_shard_epoch,
-                      shard_epoch, shard_seeds)
-from ._state import C_EPOCHS, C_STEPS, OnlineState
-from ._training import Problem, StopRule, class_signs, fused_ovr_covers, rule_loss_key
-from ._validation import (check_feature_names, check_labels, check_random_seed, check_scalar,
-                          check_X, is_sparse, label_signs, mix64, require_two_classes,
-                          unique_labels)
-from .exceptions import ConvergenceWarning, sklearn_compatible
-from .linear import Perceptron
-from .structured import StructuredPerceptron, check_lengths
-from . import _dask_structured as _ds
+from perceptron._core import online as _online
+from perceptron.linear._mixing import (check_mixing, mix, mix_into, mixing_coefficients,
+                                       ovr_shard_epoch, shard_epoch, shard_seeds)
+from perceptron.linear._state import C_EPOCHS, C_STEPS, OnlineState
+from perceptron.linear._training import Problem, StopRule, class_signs, fused_ovr_covers, rule_loss_key
+from perceptron._common.validation import (check_feature_names, check_labels, check_random_seed,
+                                           check_scalar, check_X, is_sparse, label_signs, mix64,
+                                           require_two_classes, unique_labels)
+from perceptron.exceptions import ConvergenceWarning, sklearn_compatible
+from perceptron.linear._perceptron import Perceptron
+from perceptron.sequence._structured import StructuredPerceptron, check_lengths
+from perceptron.sequence import _dask as _ds
 
 __all__ = ["fit", "predict", "decision_function", "mix", "mixing_coefficients"]
 
@@ -453,7 +453,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
 
 def _fit_structured(estimator, p, X, y, lengths, client, mixing, max_iter, n_shards, callback):
     """``fit`` for a StructuredPerceptron: iterative parameter mixing over
-    shards of whole sequences (perceptron._dask_structured)."""
+    shards of whole sequences (perceptron.sequence._dask)."""
     if p["early_stopping"]:
         raise ValueError("estimator: early_stopping=True is not supported by perceptron.dask.fit")
     X, y, names_source = _as_dask(X, y)

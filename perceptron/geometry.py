@@ -33,7 +33,7 @@ from typing import Optional
 
 import numpy as np
 
-from ._validation import check_array, check_finite, check_labels, check_scalar
+from perceptron._common.validation import check_array, check_finite, check_labels, check_scalar
 
 __all__ = [
     "functional_margin", "geometric_margin", "margin", "signed_distance", "origin_distance",
@@ -57,7 +57,7 @@ def _hyperplane(w, b, name="w"):
         try:
             coef, intercept = model.coef_, model.intercept_
         except AttributeError:
-            from .exceptions import NotFittedError
+            from perceptron.exceptions import NotFittedError
 
             raise NotFittedError(f"{type(model).__name__} has no coef_ and intercept_: fit it "
                                  "first (or pass the weights w and bias b)") from None
@@ -563,7 +563,7 @@ def is_linearly_separable(X, y, *, tol=1e-9):
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError("is_linearly_separable solves linear programs with scipy, which is "
                           "not installed; install it with `pip install scipy`") from None
-    from ._validation import unique_labels
+    from perceptron._common.validation import unique_labels
 
     tol = check_scalar(tol, "tol", "float", low=0.0)
     X = _data(X).astype(np.float64, copy=False)

@@ -44,11 +44,11 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_is_fitted
-from .centroid import CentroidClassifier
-from .kernel import KernelPerceptron
-from .linear import Perceptron
-from .voted import VotedPerceptron
+from perceptron._common.validation import check_is_fitted
+from perceptron.linear._centroid import CentroidClassifier
+from perceptron.kernel._perceptron import KernelPerceptron
+from perceptron.linear._perceptron import Perceptron
+from perceptron.linear._voted import VotedPerceptron
 
 __all__ = ["register", "to_onnx", "ALIAS"]
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_array, check_is_fitted
-from .exceptions import ConvergenceWarning
-from .linear import Perceptron
+from perceptron._common.validation import check_array, check_is_fitted
+from perceptron.exceptions import ConvergenceWarning
+from perceptron.linear._perceptron import Perceptron
 
 __all__ = [
     "plot_decision_boundary",
@@ -458,7 +458,7 @@ def learning_curve(estimator, X_train, y_train, X_val, y_val):
     -------
     curve : dict with "epoch", "train_error", "val_error" arrays
     """
-    from ._linear_base import linear_decision
+    from perceptron.linear._base import linear_decision
 
     X_train = check_array(X_train, "X_train")
     X_val = check_array(X_val, "X_val")

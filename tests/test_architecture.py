@@ -44,7 +44,7 @@ def _module_of(path):
 def test_no_module_imports_private_names_of_another():
     """``from .x import _name`` reaches into x; a name shared between modules
     is public within the package (no underscore).  Modules themselves may be
-    private (``perceptron._validation``), and ``__version__`` is a dunder."""
+    private (``perceptron._common.validation``), and ``__version__`` is a dunder."""
     offences = []
     for path in _python_files():
         package = _module_of(path) if path.name == "__init__.py" else \
@@ -96,3 +96,59 @@ def test_source_files_are_short():
                 long.append(f"{path.relative_to(ROOT)}: {n} lines")
     assert seen > 50, "the source tree was not found"
     assert not long, "files longer than 800 lines:\n" + "\n".join(long)
+
+
+def _contract_layers():
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        tomllib = pytest.importorskip("tomli")
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        contracts = tomllib.load(f)["tool"]["importlinter"]["contracts"]
+    (layers,) = [c["layers"] for c in contracts if c["type"] == "layers"]
+    return [sorted(m.strip() for m in " ".join(layer.split()).split("|")) for layer in layers]
+
+
+def _picture_layers():
+    """The layers of CONTRIBUTING.md's picture: the fenced block of its
+    Architecture section that starts with the band ``surfaces``; a band's
+    name fills the first 16 columns, a line starting with ``|`` continues the
+    layer above, and the last band (``C``, csrc/) is no Python layer."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    section = text.split("## Architecture", 1)[1].split("\n## ", 1)[0]
+    blocks = section.split("```")[1::2]
+    (picture,) = [b for b in blocks if b.lstrip("\n").startswith("surfaces")]
+    layers = []
+    for line in picture.strip("\n").splitlines():
+        band, body = line[:16].strip(), line[16:].strip()
+        if band == "C":
+            break
+        if body.startswith("|"):
+            layers[-1] += " " + body
+        else:
+            layers.append(body)
+    return [sorted(m.strip() for m in layer.split("|")) for layer in layers]
+
+
+def test_contributing_picture_is_the_import_contract():
+    if not (ROOT / "CONTRIBUTING.md").exists() or not (ROOT / "pyproject.toml").exists():
+        pytest.skip("CONTRIBUTING.md and pyproject.toml are not beside the tests "
+                    "(installed-package run)")
+    assert _picture_layers() == _contract_layers()
+
+
+def test_every_module_is_in_the_contract():
+    """A new module cannot escape the layers: each .py module under
+    perceptron/ is a layer's module or inside one (a package named there),
+    or is a room's ``__init__`` gathering its public names."""
+    if not (ROOT / "pyproject.toml").exists():
+        pytest.skip("pyproject.toml is not beside the tests (installed-package run)")
+    named = {m.strip("()") for layer in _contract_layers() for m in layer}
+    missing = []
+    for path in _python_files():
+        module = _module_of(path)
+        if path.name == "__init__.py":
+            continue
+        if not any(module == n or module.startswith(n + ".") for n in named):
+            missing.append(module)
+    assert not missing, "modules in no layer of the import contract: " + ", ".join(missing)

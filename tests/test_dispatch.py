@@ -101,7 +101,7 @@ POCKET = """
 import json, numpy as np, perceptron, warnings
 from perceptron import Perceptron
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 from reference import family_reference
 try:
     import scipy.sparse as sp

@@ -6,7 +6,7 @@ import pytest
 
 from perceptron import ConvergenceWarning, Perceptron
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 
 from reference import (family_reference, minibatch_reference, multinomial_reference,
                        perceptron_reference)
@@ -340,7 +340,7 @@ def test_appending_to_one_buffer_from_threads_keeps_every_array_its_values():
     # values, never another thread's write into the slot it took
     import threading
 
-    from perceptron._training import appended
+    from perceptron.linear._training import appended
 
     start = appended(np.zeros(0, dtype=np.int64), 0, np.int64)
     results = {}
@@ -447,8 +447,8 @@ def test_early_stopping_keeps_the_best_weights(rng):
     assert m.n_iter_ - 1 - best_epoch >= 3 or m.converged_
     assert m.n_iter_ < 200
     # the model kept scores best_validation_score_ on the held-out rows
-    from perceptron._training import validation_split
-    from perceptron._validation import mix64
+    from perceptron.linear._training import validation_split
+    from perceptron._common.validation import mix64
     train, val = validation_split(np.arange(len(t)), t, "binary", 0.1,
                                    mix64(check_random_seed(0) ^ 0x5EED))
     assert m.score(X[val], t[val]) == pytest.approx(m.best_validation_score_)
@@ -542,7 +542,7 @@ def test_partial_fit_refuses_a_changed_variant(change, rng):
 
 def test_run_epochs_refuses_a_state_without_the_arrays_its_parameters_need():
     from perceptron._core import online as _online
-    from perceptron._state import OnlineState
+    from perceptron.linear._state import OnlineState
 
     state = OnlineState(1, 2, np.float64, multinomial=False, average=False, pocket=False,
                         batch_size=None, seed=1)

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 from perceptron import ConvergenceWarning, KernelPerceptron, NotFittedError, Perceptron, simd_info
 from perceptron._core import kernel as _kernel
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 from perceptron.datasets import make_circles, make_separable, make_xor
 from perceptron.kernel import kernel_matrix
 

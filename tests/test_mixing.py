@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from perceptron import ConvergenceWarning, Perceptron
-from perceptron import _mixing
+from perceptron.linear import _mixing
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 
 from reference import family_reference, mixing_reference
 
@@ -129,7 +129,7 @@ def test_one_shard_is_the_sequential_fit_bit_for_bit(average, batch_size, rng):
 
     original = _mixing.mixing_runner
     try:
-        import perceptron.linear as linear
+        import perceptron.linear._perceptron as linear
         linear.mixing_runner = one_shard
         quiet(est, X, t)
     finally:

@@ -397,7 +397,7 @@ def with_header(data, header):
 
 
 def with_header_bytes(data, text, keep=None):
-    from perceptron import _model_io
+    from perceptron.io import _model_file as _model_io
 
     _, info = header_of(data)
     buf = np.frombuffer(data, dtype=np.uint8)
@@ -422,7 +422,7 @@ def test_newer_version_is_refused():
 
 
 def test_a_newer_layout_of_an_estimator_is_refused():
-    # each estimator declares the version of its layout (perceptron._registry);
+    # each estimator declares the version of its layout (perceptron.io._registry);
     # files of the first layout hold no key, a newer one is refused by name
     # (the Perceptron's layout 2 lets the training state out: tests/test_compact.py)
     model, X, data = small_file()
@@ -549,7 +549,7 @@ def test_arrays_that_disagree_with_the_model_are_refused():
 
 def with_arrays(data, **replace):
     """The file with some arrays of the table replaced (same names)."""
-    from perceptron import _model_io
+    from perceptron.io import _model_file as _model_io
 
     header, info = header_of(data)
     buf = np.frombuffer(data, dtype=np.uint8)
@@ -586,7 +586,7 @@ def test_kernel_support_indices_are_checked():
             a = a.copy()
             a[-1] = 10**6  # would index past the kernel values at predict
         arrays.append((name, a))
-    from perceptron import _model_io
+    from perceptron.io import _model_file as _model_io
 
     bad = _model_io._pack(0, json.dumps(header).encode(), arrays)
     with pytest.raises(ModelFileError, match="support_ indexes past the training rows"):

@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import perceptron._training as training
+import perceptron.linear._training as training
 from perceptron import ConvergenceWarning, Perceptron, simd as _simd
 from perceptron._core import online, ovr_epoch
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 
 from reference import ovr_reference
 
@@ -277,12 +277,12 @@ def test_fused_epoch_against_the_numpy_reference(seed, n, d, k, dtype, margin, e
 LEVEL_SCRIPT = r"""
 import json, sys, warnings
 import numpy as np
-import perceptron._training as training
+import perceptron.linear._training as training
 from perceptron import Perceptron, simd_info
 sys.path.insert(0, sys.argv[1])
 from reference import ovr_reference
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 warnings.simplefilter("ignore")
 out = {"level": simd_info()["level"], "same": [], "reference": []}
 real = training.fused_ovr_covers
@@ -337,7 +337,7 @@ def test_the_fused_epoch_is_chosen_in_one_place(rng):
     index = np.searchsorted(np.unique(t), t).astype(np.int32)
 
     def problems(pocket=False):
-        from perceptron._state import OnlineState
+        from perceptron.linear._state import OnlineState
         return [training.Problem(OnlineState(1, 4, X.dtype, multinomial=False, average=False,
                                              pocket=pocket, batch_size=None, seed=0),
                                  training.class_signs(index, j)) for j in range(3)]
@@ -391,7 +391,7 @@ def test_overflow_is_reported(rng):
 def test_the_stop_flag_ends_the_epoch(rng):
     """The loop checks the caller's stop flag (and Ctrl-C) as the per-class
     loops do, every few megabytes of work: every class reports the stop."""
-    from perceptron._state import OnlineState
+    from perceptron.linear._state import OnlineState
     n, d, k = 64, 2000, 40
     X = rng.standard_normal((n, d))
     t = rng.integers(0, k, n).astype(np.int32)
@@ -411,7 +411,7 @@ def test_the_stop_flag_ends_the_epoch(rng):
 
 
 def test_run_ovr_epoch_refuses_what_it_does_not_run(rng):
-    from perceptron._state import OnlineState
+    from perceptron.linear._state import OnlineState
     X = rng.standard_normal((10, 3))
     t = np.zeros(10, dtype=np.int32)
     rows = np.arange(10, dtype=np.intp)

@@ -16,7 +16,7 @@ import pytest
 
 from perceptron import ConvergenceWarning, Perceptron
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 
 from reference import perceptron_reference
 

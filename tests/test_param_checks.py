@@ -120,7 +120,7 @@ def test_dask_fit_checks_n_shards_and_mixing_before_anything():
                                     {"penalty": "elasticnet", "alpha": 0.01}])
 def test_epochs_in_blocks_give_the_fit_of_one_run(kwargs, monkeypatch, rng):
     # a long max_iter is run in blocks of epochs (memory follows the epochs run)
-    import perceptron._training as training
+    import perceptron.linear._training as training
 
     Xn = rng.standard_normal((40, 3))
     yn = rng.integers(0, 3, 40)  # not separable: every epoch updates

@@ -13,7 +13,7 @@ import perceptron
 import perceptron.simd as simd
 from perceptron import ConvergenceWarning, Perceptron
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 
 from reference import penalized_minibatch_reference, penalized_reference
 

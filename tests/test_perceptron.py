@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from perceptron import ConvergenceWarning, NotFittedError, Perceptron
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 
 from reference import perceptron_reference
 

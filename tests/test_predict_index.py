@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from perceptron._linear_base import linear_decision, linear_predict_index
-from perceptron._validation import check_X
+from perceptron.linear._base import linear_decision, linear_predict_index
+from perceptron._common.validation import check_X
 
 
 def numpy_rule(scores):
@@ -102,9 +102,9 @@ def test_nan_in_a_later_class_raises(row, k):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_labels_taken_per_thread_equal_classes_of_the_indices(rng, threads, monkeypatch):
-    from perceptron import _parallel
+    from perceptron._common import parallel as _parallel
 
-    from perceptron import _linear_base
+    from perceptron.linear import _base as _linear_base
 
     monkeypatch.setattr(_parallel, "PARALLEL_MIN_WORK", 1)
     monkeypatch.setattr(_linear_base, "_PREDICT_BLOCK", 7)  # several blocks a thread
@@ -142,7 +142,7 @@ def test_labels_copied_by_the_loop_equal_classes_of_the_indices(name, k, sparse,
                                                                  monkeypatch):
     # the loop copies the bytes of each row's class (every dtype without
     # Python objects); object labels are taken from classes after it
-    from perceptron import _parallel
+    from perceptron._common import parallel as _parallel
 
     monkeypatch.setattr(_parallel, "PARALLEL_MIN_WORK", 1)
     classes = CLASS_ARRAYS[name][:2 if k == 1 else 3]

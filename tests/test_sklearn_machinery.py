@@ -16,7 +16,7 @@ from sklearn.model_selection import GridSearchCV, KFold, cross_val_score  # noqa
 from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 
-from perceptron import (CentroidClassifier, ConvergenceWarning, KernelPerceptron,  # noqa: E402
+from perceptron import (CentroidClassifier, ConvergenceWarning, KernelPerceptron, # noqa: E402
                         Perceptron, VotedPerceptron)
 
 ALL = [Perceptron, VotedPerceptron, CentroidClassifier, KernelPerceptron]
@@ -234,7 +234,7 @@ for cls in (Perceptron, VotedPerceptron, CentroidClassifier, KernelPerceptron):
     assert est.score(X, y) >= 0.5
     assert pickle.loads(pickle.dumps(est)).predict(X).tolist() == est.predict(X).tolist()
     assert not hasattr(est, "_repr_html_") and not hasattr(est, "set_score_request")
-    assert type(est).__mro__[-2:] == (perceptron._sklearn_compat.EstimatorBase, object)
+    assert type(est).__mro__[-2:] == (perceptron._common.sklearn_compat.EstimatorBase, object)
 assert not any(m == "sklearn" or m.startswith("sklearn.") for m in sys.modules)
 print("ok")
 """

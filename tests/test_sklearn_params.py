@@ -12,7 +12,7 @@ import pytest
 
 from perceptron import ConvergenceWarning, Perceptron
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 from perceptron.datasets import load_breast_cancer
 
 from reference import tol_rule_reference
@@ -70,8 +70,8 @@ def test_bad_new_parameters_are_refused(name, value):
 
 
 def test_n_jobs_follows_joblibs_convention():
-    from perceptron._parallel import available_threads
-    from perceptron._training import resolve_jobs
+    from perceptron._common.parallel import available_threads
+    from perceptron.linear._training import resolve_jobs
 
     cpus = available_threads()
     assert resolve_jobs(None) == 1
@@ -273,7 +273,7 @@ def test_sklearns_perceptron_test_module_passes_with_ours(tmp_path):
 
 
 def test_the_rule_sums_unweighted_for_the_plain_rule_and_weighted_for_the_additions():
-    from perceptron._training import rule_loss_key
+    from perceptron.linear._training import rule_loss_key
 
     base = {"average": False, "pocket": False, "margin": 0.0, "batch_size": None}
     assert rule_loss_key("binary", base) == rule_loss_key("ovr", base) == "raw_loss"

@@ -16,9 +16,9 @@ from hypothesis import example, given, settings, strategies as st
 from perceptron import Perceptron
 from perceptron._core import online as _online
 from perceptron._core.labels import encode_small_ints, encode_two
-from perceptron._linear_fit import encode_targets
-from perceptron._state import OnlineState
-from perceptron._validation import label_signs
+from perceptron.linear._fit import encode_targets
+from perceptron.linear._state import OnlineState
+from perceptron._common.validation import label_signs
 
 pytestmark = pytest.mark.filterwarnings("ignore:Perceptron did not converge")
 
@@ -354,7 +354,7 @@ def test_run_epochs_checks_the_state_arrays():
 def test_state_copy_without_rows_leaves_the_order_out():
     # partial_fit copies every state with rows=False before it runs: the
     # previous order (n entries, one per class in one-vs-rest) is not copied
-    from perceptron._state import OnlineState
+    from perceptron.linear._state import OnlineState
     st = OnlineState(1, 3, np.float64, multinomial=False, average=True, pocket=False,
                      batch_size=None, seed=0)
     st.rows = np.arange(10, dtype=np.intp)
@@ -586,7 +586,7 @@ def test_fits_the_plain_path_leaves_alone_are_unchanged(extra):
 
 
 def test_the_plain_path_is_taken_where_it_applies(monkeypatch):
-    import perceptron.linear as linear_module
+    import perceptron.linear._perceptron as linear_module
 
     calls = []
     real = linear_module.fit_plain_binary
@@ -720,7 +720,7 @@ def test_check_X_short_path_is_check_array(make):
     # check_X returns the usual array (C-ordered native float32/float64,
     # non-empty) as it is, without check_array's steps: the same array,
     # and for anything else what check_array gives or raises
-    from perceptron._validation import check_array, check_X
+    from perceptron._common.validation import check_array, check_X
     X = make(np.arange(12, dtype=np.float64).reshape(4, 3))
     short, general_ = outcome(check_X, X), outcome(check_array, X)
     if isinstance(general_, tuple):

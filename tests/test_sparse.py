@@ -16,10 +16,10 @@ from hypothesis import given, settings, strategies as st
 sp = pytest.importorskip("scipy.sparse")
 
 import perceptron  # noqa: E402
-from perceptron import (CentroidClassifier, KernelPerceptron, Perceptron,  # noqa: E402
+from perceptron import (CentroidClassifier, KernelPerceptron, Perceptron, # noqa: E402
                         VotedPerceptron)
 from perceptron._core.online import shuffled_orders  # noqa: E402
-from perceptron._validation import CSRData, check_X, check_random_seed  # noqa: E402
+from perceptron._common.validation import CSRData, check_X, check_random_seed  # noqa: E402
 from perceptron.io import CSRData, load_svmlight  # noqa: E402
 
 from reference import perceptron_reference  # noqa: E402
@@ -491,10 +491,10 @@ def test_kernel_perceptron_densifies_sparse(kind, kernel):
 
 
 def test_kernel_perceptron_refuses_sparse_beyond_its_budget(monkeypatch):
-    import perceptron.kernel
+    import perceptron.kernel._perceptron as kernel_module
 
     X, y = int_data(n=60, d=8)
-    monkeypatch.setattr(perceptron.kernel, "SPARSE_DENSIFY_MAX_BYTES", 1000)
+    monkeypatch.setattr(kernel_module, "SPARSE_DENSIFY_MAX_BYTES", 1000)
     with pytest.raises(ValueError, match="X is sparse, 60 x 8.*SPARSE_DENSIFY_MAX_BYTES"):
         KernelPerceptron().fit(sp.csr_matrix(X), y)
 
@@ -616,7 +616,7 @@ def test_structure_check_across_its_blocks():
 @given(st.lists(st.sampled_from([-1.0, 0.0, 1.0, 2.5, -0.0, 7.0]), min_size=1, max_size=40),
        st.sampled_from([np.float64, np.float32, np.int64, np.uint8]))
 def test_unique_labels_numeric_fast_path(values, dtype):
-    from perceptron._validation import unique_labels
+    from perceptron._common.validation import unique_labels
 
     y = np.array(values).astype(dtype)
     np.testing.assert_array_equal(unique_labels(y), np.unique(y))
@@ -643,7 +643,7 @@ def test_csr_epoch_in_order_then_not_equals_reference(order, dtype, index_dtype)
     # check of the order), through rows[] by the general loop otherwise:
     # the same steps as the rule either way
     from perceptron._core.online import LoopParams, run_epochs
-    from perceptron._state import OnlineState
+    from perceptron.linear._state import OnlineState
     from reference import family_reference
 
     rng = np.random.default_rng(11)

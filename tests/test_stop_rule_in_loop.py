@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from perceptron import Perceptron
-from perceptron import _training
+from perceptron.linear import _training
 
 FITTED = ("coef_", "intercept_", "mistakes_", "updates_", "loss_")
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from perceptron import StructuredPerceptron, load
 from perceptron._core.online import shuffled_orders
 from perceptron.io import CSRData
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 
 from structured_reference import brute_force, path_score, structured_reference, viterbi
 
@@ -471,7 +471,7 @@ def test_csr_input_untouched():
 
 
 def test_too_many_labels_are_refused_before_any_allocation():
-    from perceptron.structured import MAX_LABELS
+    from perceptron.sequence._structured import MAX_LABELS
 
     n = MAX_LABELS + 1
     X = np.ones((n, 2))

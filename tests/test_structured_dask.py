@@ -9,7 +9,7 @@ distributed = pytest.importorskip("distributed",
 
 import perceptron.dask as pdask  # noqa: E402
 from perceptron import StructuredPerceptron  # noqa: E402
-from perceptron._dask_structured import shard_cuts, shard_sequences  # noqa: E402
+from perceptron.sequence._dask import shard_cuts, shard_sequences  # noqa: E402
 
 from test_structured import sequences  # noqa: E402
 

@@ -673,7 +673,7 @@ def test_one_huge_line_in_a_small_bz2_is_read_in_bounded_memory(tmp_path):
 
 
 def test_label_signs_are_counted():
-    from perceptron._svmlight import load_svmlight_signs
+    from perceptron.io._svmlight import load_svmlight_signs
 
     _, y, signs = load_svmlight_signs(io.BytesIO(b"+1 1:1\n-1 2:1\n+1 3:1\n"))
     assert signs == (2, 0) and y.tolist() == [1.0, -1.0, 1.0]

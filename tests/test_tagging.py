@@ -8,7 +8,7 @@ import pytest
 
 from perceptron.exceptions import NotFittedError
 from perceptron.io import CSRData, read_conllu
-from perceptron.structured import StructuredPerceptron
+from perceptron.sequence._structured import StructuredPerceptron
 from perceptron.tagging import PerceptronTagger
 
 DET, NOUN, VERB, ADJ = "DET", "NOUN", "VERB", "ADJ"

@@ -17,7 +17,7 @@ import pytest
 import perceptron
 from perceptron import (CentroidClassifier, ConvergenceWarning, KernelPerceptron, Perceptron,
                         VotedPerceptron)
-from perceptron import _parallel
+from perceptron._common import parallel as _parallel
 from perceptron._core import decision as _decision, kernel as _kernel
 from perceptron._core import online as _online, ovr_epoch as _ovr_epoch, voted as _voted
 
@@ -222,7 +222,7 @@ def test_one_vs_rest_fits_use_at_most_n_jobs_threads(cpus, monkeypatch, n_jobs, 
 @pytest.mark.parametrize("n_jobs, shards", [(2, 2), (3, 3), (-1, 8)])
 def test_one_problem_runs_its_shards_side_by_side(cpus, monkeypatch, n_jobs, shards):
     # iterative parameter mixing: every epoch, one call per shard, on n_jobs threads
-    from perceptron import _mixing
+    from perceptron.linear import _mixing
 
     monkeypatch.setattr(_mixing, "THREAD_MIN_WORK", 1)
     X, y = data(n=200, k=2)
@@ -287,7 +287,7 @@ def run_python(code, **env):
 COUNT_SCORING = """
     import numpy as np
     import perceptron
-    from perceptron import _parallel
+    from perceptron._common import parallel as _parallel
     from perceptron._core import decision
     _parallel.PARALLEL_MIN_WORK = 1
     calls = []

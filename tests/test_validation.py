@@ -97,7 +97,7 @@ def test_predict_checks_features_and_values():
 def test_sparse_input_is_refused_clearly_where_dense_is_needed():
     # the estimators take sparse X (tests/test_sparse.py); check_array does not
     sparse = pytest.importorskip("scipy.sparse")
-    from perceptron._validation import check_array
+    from perceptron._common.validation import check_array
 
     with pytest.raises(TypeError, match="sparse"):
         check_array(sparse.csr_matrix(GOOD_X))
@@ -129,7 +129,7 @@ def test_failed_fit_leaves_estimator_unchanged():
        as_bytes=st.booleans())
 def test_unique_labels_matches_numpy_for_strings(labels, as_bytes):
     # few classes take the peeling path, more than 16 the set path
-    from perceptron._validation import unique_labels
+    from perceptron._common.validation import unique_labels
 
     y = np.array([s.encode() for s in labels]) if as_bytes else np.array(labels)
     got = unique_labels(y)
@@ -138,7 +138,7 @@ def test_unique_labels_matches_numpy_for_strings(labels, as_bytes):
 
 
 def test_unique_labels_many_string_classes():
-    from perceptron._validation import unique_labels
+    from perceptron._common.validation import unique_labels
 
     y = np.array([f"c{i % 40:02d}" for i in range(400)])
     np.testing.assert_array_equal(unique_labels(y), np.unique(y))
@@ -149,7 +149,7 @@ def test_unique_labels_many_string_classes():
 def test_label_signs_is_the_where_of_the_notes(bits, step):
     # +1 where the mask holds, -1 elsewhere, as int8; strided (non-contiguous)
     # masks included; the mask itself is left as it was
-    from perceptron._validation import label_signs
+    from perceptron._common.validation import label_signs
 
     mask = np.array(bits, dtype=bool)[::step]
     before = mask.copy()
@@ -165,7 +165,7 @@ def test_label_signs_is_the_where_of_the_notes(bits, step):
        kinds=st.sampled_from(["ii", "if", "fi", "uu", "bb", "UU", "SS", "Ui", "iU"]))
 def test_labels_not_in_is_setdiff(seen, known, kinds):
     # the binary-search path against np.setdiff1d, for every pairing of kinds
-    from perceptron._training import labels_not_in
+    from perceptron.linear._training import labels_not_in
 
     def as_kind(values, kind):
         if kind == "u":

@@ -4,7 +4,7 @@ import pytest
 
 from perceptron import CentroidClassifier, NotFittedError, Perceptron, VotedPerceptron
 from perceptron._core.online import shuffled_orders
-from perceptron._validation import check_random_seed
+from perceptron._common.validation import check_random_seed
 
 from reference import voted_reference
 

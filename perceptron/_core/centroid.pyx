@@ -12,9 +12,8 @@ from libc.stdint cimport int32_t, int64_t
 
 from perceptron.simd cimport ptn_simd, active_simd
 from perceptron._core.prefetch cimport order_ahead
-from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
-                              row_axpy_acc,
-                              row_prefetch, row_bytes, max_ahead)
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, row_axpy_acc,
+                                    row_prefetch, row_bytes, max_ahead)
 
 
 cdef void _sums(const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
@@ -37,7 +36,7 @@ def class_sums(X, const int32_t[::1] t, const double[::1] sw, double[:, ::1] sum
     """sums[t_i] += s_i x_i and totals[t_i] += s_i over the rows of X.
 
     X: a C-contiguous float32/float64 array, or checked CSR data (``data``,
-    ``indices``, ``indptr``, ``shape``; see perceptron._validation.CsrInput).
+    ``indices``, ``indptr``, ``shape``; see perceptron._common.validation.CsrInput).
     Accumulated in float64 whatever X's dtype; `sw` may be None (all ones).
     Shapes are checked; class indices are trusted.
     """

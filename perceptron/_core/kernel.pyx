@@ -55,7 +55,7 @@ shrinking.  It is applied like a mistake with the coefficient ``-c_j``.
 """
 import numpy as np
 
-from perceptron._parallel import map_threads, row_chunks
+from perceptron._common.parallel import map_threads, row_chunks
 
 from cython cimport floating
 from libc.math cimport isfinite, HUGE_VAL
@@ -396,7 +396,7 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
     `cache_columns` is the capacity of the Gram cache in columns (clamped to
     [1, n]); `block` the most pending columns computed together (clamped to
     [1, min(BLOCK_SIZE, capacity)]); `n_threads` the threads that compute a
-    block (through perceptron._parallel's pool: call with n_threads > 1 only
+    block (through perceptron._common.parallel's pool: call with n_threads > 1 only
     from a thread that is not itself one of that pool's workers).  Inputs are
     trusted: the caller validates shapes, values and labels.
 

@@ -5,7 +5,7 @@ The usual target of a binary fit is an array of integers, booleans, whole
 floats or fixed-width strings holding two values.  ``encode_two`` finds
 them and writes the int8 signs of the binary rule (the greater label +1,
 the lesser -1) in one pass over the labels, where the general encoding
-(``perceptron._validation``: the finiteness and whole-number checks of
+(``perceptron._common.validation``: the finiteness and whole-number checks of
 float labels, the distinct labels, a comparison per row, the signs) makes
 several passes and temporary arrays: most of the fixed cost of a small fit.
 Anything else (more than two values, NaN, infinity, non-whole floats, -0.0,

@@ -1,7 +1,7 @@
 # Shared declarations of the online loops (perceptron/_core/online.pyx and the
 # epochs it cimports: csr_epoch.pxd, batch_epoch.pxd): the update rule
 # (csrc/ptn_update.h), the status codes and counter slots (the only
-# definition: perceptron/_state.py reads them from perceptron._core.online),
+# definition: perceptron/linear/_state.py reads them from perceptron._core.online),
 # the loop's parameters and state as C structs, and the helpers every epoch
 # uses (sample weights, Ctrl-C, the pocket's ratchet).
 
@@ -45,7 +45,7 @@ cdef enum:
     STATUS_STOPPED = 3         # the caller's stop flag was raised
 
 
-# Slots of the int64 counter array of a state (perceptron/_state.py), exposed
+# Slots of the int64 counter array of a state (perceptron/linear/_state.py), exposed
 # to Python by perceptron._core.online.
 cdef enum:
     C_STEPS = 0          # steps taken (examples, or batches): the averaging clock

@@ -7,7 +7,7 @@ the JSON header's bytes and the table of arrays.  ``linear_view`` runs
 ``ptn_model_file_linear``, the function a C program calls to score a linear
 model from a file, so tests can check that C reads what Python wrote.  The
 layout itself is documented in csrc/ptn_model_file.h; the writer is
-``perceptron._model_io``.
+``perceptron.io._model_file``.
 """
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 

@@ -4,7 +4,7 @@
 One call runs a number of epochs without the GIL; Python only sees the
 result.  The model's state (weights, bias, averaging accumulators, pocket,
 counters, generator) lives in numpy arrays owned by a Python object (see
-``perceptron._state``), so a fit can be driven in one call, epoch by epoch
+``perceptron.linear._state``), so a fit can be driven in one call, epoch by epoch
 (early stopping, callbacks), or chunk by chunk (``partial_fit``), and the
 result is the same.
 
@@ -63,14 +63,14 @@ from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport ptn_simd, ptn_scan, ptn_plain, active_simd, ptn_rng, ptn_rng_seed
-from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
-                               row_dot, row_dots, row_axpy, row_axpy_acc, row_prefetch,
-                               row_prefetch_start, row_bytes)
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, row_dot,
+                                    row_dots, row_axpy, row_axpy_acc, row_prefetch,
+                                    row_prefetch_start, row_bytes)
 from perceptron._core cimport loop
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_must_update,
                                     ptn_count_mistake, ptn_binary_update, _all_finite,
-                                    _all_finite_f64, _set_nonfinite, _weight, _check_signals, _ahead,
-                                    _after_update_pocket, _pocket_correct_run,
+                                    _all_finite_f64, _set_nonfinite, _weight, _check_signals,
+                                    _ahead, _after_update_pocket, _pocket_correct_run,
                                     _pocket_step_correct, _training_score_binary,
                                     _training_score_multi)
 from perceptron._core.csr_epoch cimport _epoch_binary_csr
@@ -85,7 +85,7 @@ STATUS_NONFINITE_X = loop.STATUS_NONFINITE_X
 STATUS_OVERFLOW = loop.STATUS_OVERFLOW
 STATUS_STOPPED = loop.STATUS_STOPPED
 
-# slots of a state's int64 counter array (perceptron/_state.py imports them)
+# slots of a state's int64 counter array (perceptron/linear/_state.py imports them)
 C_STEPS = loop.C_STEPS
 C_UPDATES = loop.C_UPDATES
 C_RUN = loop.C_RUN
@@ -349,7 +349,7 @@ cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, cons
 
 cdef struct LossRule:
     # scikit-learn's stopping rule on the epochs' training loss
-    # (perceptron._training.StopRule), kept here so that a fit with a
+    # (perceptron.linear._training.StopRule), kept here so that a fit with a
     # tolerance runs all its epochs in one call
     bint on
     bint raw                    # the unweighted loss (raw_loss), else the weighted one
@@ -631,16 +631,16 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
 
     X is a C-contiguous (n, d) float32 or float64 array, or CSR data (an
     object with `data`, `indices`, `indptr` and `shape`: a scipy CSR matrix
-    or ``perceptron._validation.CsrData``) with float32/float64 values and
+    or ``perceptron._common.validation.CsrData``) with float32/float64 values and
     int32/int64 indices, validated by the Python layer (indices in range,
-    no column repeated in a row).  `state` is a perceptron._state.OnlineState
+    no column repeated in a row).  `state` is a perceptron.linear._state.OnlineState
     whose arrays match X's dtype and width; `labels` are int8 signs (binary
     state) or int32 class indices (multinomial state); `sample_weight` is a
     float64 array or None.  Inputs are trusted.
 
     `params` is a LoopParams (a mapping of its fields is accepted too).
 
-    `rule`: None, or a perceptron._training.StopRule on the training loss
+    `rule`: None, or a perceptron.linear._training.StopRule on the training loss
     (its ``key``, "loss" or "raw_loss", names which), observed after each
     epoch as the Python loop would, its state (``best``, ``count``) read
     before and written back after: the call stops after the epoch at which

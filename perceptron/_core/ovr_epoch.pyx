@@ -5,7 +5,7 @@ all its classes.
 One-vs-rest trains k binary perceptrons, class c on the signs
 y_c = +1 where the row's class is c, -1 elsewhere (Rifkin and Klautau 2004,
 "In Defense of One-Vs-All Classification"), every class visiting the rows
-in one order shared by all of them (perceptron._training.SharedOrder).
+in one order shared by all of them (perceptron.linear._training.SharedOrder).
 Run one class after the other, an epoch reads X k times; here each row is
 read once, scored against every class still training by the kernels'
 ``dots`` (csrc/ptn_simd.h: the level's own dot product once per class,
@@ -18,7 +18,7 @@ and the activations are the bits of the binary loop's (the same kernel at
 the same level), so each class ends the epoch with exactly the weights,
 bias, averaging accumulators, counters and tallies its own binary loop
 (``perceptron._core.online.run_epochs`` with ``keep_order``) gives over
-the same order.  The Python layer (perceptron._training) chooses this
+the same order.  The Python layer (perceptron.linear._training) chooses this
 epoch where it applies and the per-class loops elsewhere.
 """
 import numpy as np
@@ -33,9 +33,9 @@ from perceptron._core.prefetch cimport (ptn_prefetch_range_l1, OVR_L1_ONLY_MAX_R
                                         PTN_PREFETCH_NEAR_ROWS, PTN_PREFETCH_NEAR_MAX_ROW_BYTES)
 from perceptron._core.rows cimport DenseRows, row_axpy, row_axpy_acc, row_prefetch
 from perceptron._core cimport loop
-from perceptron._core.loop cimport (Data, Epoch, ptn_step, ptn_must_update,
-                                    ptn_binary_update, _all_finite, _all_finite_f64,
-                                    _set_nonfinite, _weight, _check_signals, _ahead)
+from perceptron._core.loop cimport (Data, Epoch, ptn_step, ptn_must_update, ptn_binary_update,
+                                    _all_finite, _all_finite_f64, _set_nonfinite, _weight,
+                                    _check_signals, _ahead)
 
 
 cdef struct Classes:
@@ -272,7 +272,7 @@ def run_ovr_epoch(states, X, target, classes, sample_weight, rows, params, stop_
     (C-contiguous float32 or float64), in the order `rows` (not modified),
     each row read once for all of them.
 
-    states[c] is a binary perceptron._state.OnlineState of X's dtype and
+    states[c] is a binary perceptron.linear._state.OnlineState of X's dtype and
     width, trained on the signs +1 where ``target == classes[c]`` (target:
     int32 class index of each row of X), -1 elsewhere; `sample_weight` a
     float64 array or None; `params` a LoopParams of the online rule without

@@ -7,7 +7,7 @@ the GIL; ``take`` hands the rows parsed so far to numpy without a copy (the
 arrays own the C buffers).  ``format_rows`` writes CSR rows as text, every
 number in the shortest form that reads back to the same value.  The
 streaming, the checks against ``n_features`` and the error messages live in
-``perceptron/io.py``.
+``perceptron/io/__init__.py``.
 """
 import numpy as np
 

@@ -1,5 +1,5 @@
 # Type stubs of the compiled module perceptron._core.voted (see voted.pyx).
-# X: a dense float32/float64 array or checked CSR data (perceptron._validation.CsrInput).
+# X: a dense float32/float64 array or checked CSR data (perceptron._common.validation.CsrInput).
 from typing import Any, Dict
 
 import numpy as np

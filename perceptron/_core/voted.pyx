@@ -25,10 +25,9 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron.simd cimport ptn_simd, active_simd, ptn_rng, ptn_rng_seed
 from perceptron._core.prefetch cimport order_ahead, rows_ahead
-from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
-                              row_dot, row_axpy,
-                              row_finite, row_prefetch, row_prefetch_start,
-                              row_bytes, max_ahead)
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, row_dot,
+                                    row_axpy, row_finite, row_prefetch, row_prefetch_start,
+                                    row_bytes, max_ahead)
 
 cdef enum:
     _OK = 0
@@ -163,7 +162,7 @@ def fit_voted(X, y, rows, *, bint fit_intercept, bint shuffle, Py_ssize_t max_it
 
     X is a C-contiguous (n, d) float32 or float64 array, or checked CSR data
     (``data``, ``indices``, ``indptr``, ``shape``: see
-    ``perceptron._validation.CsrInput``).  Epoch e visits `rows` in the order
+    ``perceptron._common.validation.CsrInput``).  Epoch e visits `rows` in the order
     of e + 1 Fisher-Yates shuffles drawn from SplitMix64(seed) when
     `shuffle` (the same orders as the other loops).  The caller validated
     everything.

@@ -5,8 +5,8 @@ from typing import Optional
 
 import numpy as np
 
-from .._validation import check_scalar
-from ._real import Dataset
+from perceptron._common.validation import check_scalar
+from perceptron.datasets._real import Dataset
 
 __all__ = ["SeparableDataset", "make_separable", "make_xor", "make_circles"]
 

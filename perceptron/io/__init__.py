@@ -17,13 +17,13 @@ Dependencies): :func:`read_conllu` yields their sentences as (form, tag)
 pairs, streaming.
 
 This module is the public face of those functions; they live in
-``perceptron._svmlight`` and ``perceptron._model_io``, below the estimators,
+``perceptron.io._svmlight`` and ``perceptron.io._model_file``, below the estimators,
 so that the estimators can save and stream without importing this module.
 """
-from ._conllu import read_conllu
-from ._model_io import load_model, save_model
-from ._svmlight import DEFAULT_BUFFER_SIZE, dump_svmlight, iter_svmlight, load_svmlight
-from ._validation import CSRData
+from perceptron.io._conllu import read_conllu
+from perceptron.io._model_file import load_model, save_model
+from perceptron.io._svmlight import DEFAULT_BUFFER_SIZE, dump_svmlight, iter_svmlight, load_svmlight
+from perceptron._common.validation import CSRData
 
 __all__ = ["CSRData", "load_svmlight", "iter_svmlight", "dump_svmlight", "save_model",
            "load_model", "read_conllu", "DEFAULT_BUFFER_SIZE"]

@@ -6,7 +6,7 @@ its machinery (metadata routing: ``set_fit_request``, ``set_score_request``,
 ``get_metadata_routing``; the HTML display in notebooks; what ``clone`` and
 ``check_estimator`` expect of an estimator); without it they derive from
 ``object`` and numpy alone serves (no routing to take part in, and notebooks
-show ``repr``).  ``perceptron._base.BaseEstimator`` overrides what the package
+show ``repr``).  ``perceptron._common.base.BaseEstimator`` overrides what the package
 defines itself (parameters, ``repr``, pickling, tags).
 
 The cost: importing ``sklearn.base`` (which imports scipy) is part of

@@ -7,14 +7,14 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ._core import structured as _structured
-from ._base import BaseEstimator, no_training_state
-from ._registry import attr, check_common, is_array, need, register_model
-from ._training import StopRule
-from ._typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
-from ._validation import (check_feature_names, check_is_fitted, check_labels, check_n_features,
-                          check_random_seed, check_scalar, check_X, require_two_classes,
-                          unique_labels)
+from perceptron._core import structured as _structured
+from perceptron._common.base import BaseEstimator, no_training_state
+from perceptron.io._registry import attr, check_common, is_array, need, register_model
+from perceptron.linear._training import StopRule
+from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
+from perceptron._common.validation import (check_feature_names, check_is_fitted, check_labels,
+                                           check_n_features, check_random_seed, check_scalar,
+                                           check_X, require_two_classes, unique_labels)
 
 __all__ = ["StructuredPerceptron"]
 

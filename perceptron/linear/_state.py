@@ -9,11 +9,11 @@ equal to one epoch over their concatenation, averaging counters included.
 """
 import numpy as np
 
-from ._core import online as _online
+from perceptron._core import online as _online
 
 # slots of `counters`, defined once for the loops (perceptron/_core/loop.pxd)
-from ._core.online import (C_STEPS, C_UPDATES, C_RUN, C_POCKET_RUN,
-                           C_POCKET_CHECKED, C_EPOCHS, N_COUNTERS)
+from perceptron._core.online import (C_STEPS, C_UPDATES, C_RUN, C_POCKET_RUN, C_POCKET_CHECKED,
+                                     C_EPOCHS, N_COUNTERS)
 
 
 _NO_SCORE = np.array([-np.inf])  # a pocket's score before its first

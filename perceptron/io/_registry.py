@@ -1,6 +1,6 @@
 """What a model file holds for each estimator, declared by the estimator.
 
-The generic model-file codec (``perceptron._model_io``) never imports an
+The generic model-file codec (``perceptron.io._model_file``) never imports an
 estimator: each estimator module registers its class here, next to the
 class, with the fitted attributes a file may hold for it, the check run on a
 loaded model and the version of that layout (``register_model``); a type of
@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, FrozenSet, Optional, Tuple
 
 import numpy as np
 
-from .exceptions import ModelFileError
+from perceptron.exceptions import ModelFileError
 
 __all__ = ["ModelSpec", "ValueType", "register_model", "register_value_type", "models",
            "value_types", "KEEP_TRAINING_STATE", "training_state_of", "attr", "bad", "need",

@@ -30,8 +30,8 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, List, Optional
 
-from ._core import decision as _decision
-from ._version import __version__
+from perceptron._core import decision as _decision
+from perceptron._version import __version__
 
 _lock = threading.Lock()
 _pool = None

@@ -9,11 +9,11 @@ from typing import Dict, Optional
 
 import numpy as np
 
-from ._core import decision as _decision, online as _online, ovr_epoch as _ovr_epoch
-from ._parallel import map_threads, resolve_n_jobs
-from ._registry import attr, need
-from ._state import C_EPOCHS, N_COUNTERS, OnlineState
-from ._validation import CSRData, check_scalar, label_signs
+from perceptron._core import decision as _decision, online as _online, ovr_epoch as _ovr_epoch
+from perceptron._common.parallel import map_threads, resolve_n_jobs
+from perceptron.io._registry import attr, need
+from perceptron.linear._state import C_EPOCHS, N_COUNTERS, OnlineState
+from perceptron._common.validation import CSRData, check_scalar, label_signs
 
 
 def class_weights(class_weight, classes, class_index):

@@ -22,7 +22,7 @@ __all__ = ["MatrixLike", "ArrayLike", "Float64Array", "LabelArray", "Self"]
 
 # The data a fit or a prediction takes.  Both are Any to a type checker: the
 # estimators take more than numpy.typing.ArrayLike says (scipy.sparse matrices,
-# CSRData, pandas objects; checked at run time by perceptron._validation), and
+# CSRData, pandas objects; checked at run time by perceptron._common.validation), and
 # their bodies rebind X and y to the checked arrays.
 MatrixLike = Any  # array-like, scipy.sparse matrix or CSRData, (n_samples, n_features)
 ArrayLike = Any  # array-like: labels, sample weights, a row

@@ -9,17 +9,18 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from ._core import kernel as _kernel
-from ._base import BaseEstimator, ClassifierMixin
-from ._parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
-from ._registry import (attr, bad, check_common, check_history, check_int, is_array, need,
-                        register_model)
-from ._typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
-from ._validation import (check_X, check_array, check_feature_names, check_finite,
-                          check_is_fitted, check_labels, check_n_features, check_random_seed,
-                          check_scalar, encode_binary, label_signs, require_two_classes,
-                          unique_labels, MAX_EPOCHS_RECORDED)
-from .exceptions import ConvergenceWarning
+from perceptron._core import kernel as _kernel
+from perceptron._common.base import BaseEstimator, ClassifierMixin
+from perceptron._common.parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
+from perceptron.io._registry import (attr, bad, check_common, check_history, check_int, is_array,
+                                     need, register_model)
+from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
+from perceptron._common.validation import (check_X, check_array, check_feature_names, check_finite,
+                                           check_is_fitted, check_labels, check_n_features,
+                                           check_random_seed, check_scalar, encode_binary,
+                                           label_signs, require_two_classes, unique_labels,
+                                           MAX_EPOCHS_RECORDED)
+from perceptron.exceptions import ConvergenceWarning
 
 __all__ = ["KernelPerceptron", "kernel_matrix"]
 

@@ -12,8 +12,8 @@ import time
 
 import numpy as np
 
-from ._core import structured as _structured
-from ._validation import check_X, is_sparse
+from perceptron._core import structured as _structured
+from perceptron._common.validation import check_X, is_sparse
 
 __all__ = ["shard_cuts", "build_shard", "shard_labels", "encode_shard", "first_carry",
            "shard_epoch"]

@@ -24,14 +24,14 @@ import weakref
 
 import numpy as np
 
-from ._core.labels import encode_small_ints, encode_two
-from ._mixing import check_mixing
-from ._state import OnlineState
-from ._training import (appended, check_penalty_combination, loss_rule, raise_for_status,
-                        resolve_jobs, run_blocks)
-from .exceptions import ConvergenceWarning, sklearn_compatible
-from ._validation import (CSRData, check_array, check_labels, check_scalar, is_one_of,
-                          require_two_classes, unique_labels)
+from perceptron._core.labels import encode_small_ints, encode_two
+from perceptron.linear._mixing import check_mixing
+from perceptron.linear._state import OnlineState
+from perceptron.linear._training import (appended, check_penalty_combination, loss_rule,
+                                         raise_for_status, resolve_jobs, run_blocks)
+from perceptron.exceptions import ConvergenceWarning, sklearn_compatible
+from perceptron._common.validation import (CSRData, check_array, check_labels, check_scalar,
+                                           is_one_of, require_two_classes, unique_labels)
 
 # the per-epoch counts of a model: (result key, attribute, dtype)
 # (dtype objects: comparing an array's dtype with one costs less than with a type)

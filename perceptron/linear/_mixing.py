@@ -18,11 +18,11 @@ bit.
 """
 import numpy as np
 
-from ._core import online as _online
-from ._parallel import map_threads
-from ._state import C_EPOCHS, C_STEPS, C_UPDATES
-from ._training import fused_ovr_epoch, raise_for_status
-from ._validation import CSRData, is_one_of, mix64
+from perceptron._core import online as _online
+from perceptron._common.parallel import map_threads
+from perceptron.linear._state import C_EPOCHS, C_STEPS, C_UPDATES
+from perceptron.linear._training import fused_ovr_epoch, raise_for_status
+from perceptron._common.validation import CSRData, is_one_of, mix64
 
 MIXINGS = ("uniform", "mistakes")
 

@@ -12,8 +12,8 @@ import os
 import sys
 import time
 
-from .io import read_conllu
-from .tagging import PerceptronTagger
+from perceptron.io import read_conllu
+from perceptron.sequence._tagger import PerceptronTagger
 
 __all__ = ["add_tag_commands"]
 

@@ -24,7 +24,7 @@ names that are strings; object arrays of strings, numbers and booleans),
 ``{"list": [...]}``, ``{"dict": [[key, value], ...]}``, ``{"float": "inf"}``
 and ``{"online_state": {...}}`` (the training state of ``partial_fit`` and
 ``warm_start``, written only when asked for: ``training_state=True``).  Loading accepts only the estimator classes registered in
-``perceptron._registry`` (each estimator module registers its own class,
+``perceptron.io._registry`` (each estimator module registers its own class,
 with the fitted attributes it saves and the check run on load; this module
 imports no estimator) and, for each, only its declared fitted attributes; it rebuilds the estimator from
 its parameters and checks every shape, dtype and index that the compiled
@@ -43,10 +43,10 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ._core import model_file as _model_file
-from ._registry import KEEP_TRAINING_STATE, models, value_types
-from ._version import __version__
-from .exceptions import ModelFileError
+from perceptron._core import model_file as _model_file
+from perceptron.io._registry import KEEP_TRAINING_STATE, models, value_types
+from perceptron._version import __version__
+from perceptron.exceptions import ModelFileError
 
 FORMAT = "perceptron model"
 FORMAT_VERSION = _model_file.VERSION
@@ -288,7 +288,7 @@ def save_model(model: Any, f: Any, training_state: Optional[bool] = None) -> Non
     pocket and counters, which only ``partial_fit`` and ``warm_start`` read),
     so a plain fit's file is about the size of ``coef_``.  It is plain data
     (a binary container of numeric arrays and a JSON header, see
-    ``perceptron._model_io``), never a pickle; a C program can score a
+    ``perceptron.io._model_file``), never a pickle; a C program can score a
     linear model from it (csrc/ptn_model_file.h).
 
     Parameters

@@ -7,12 +7,12 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .model import LinearModel
-from ._base import ClassifierMixin
-from ._core import decision as _decision
-from ._parallel import available_threads, map_threads, row_chunks, scoring_threads
-from ._typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
-from ._validation import CSRData, check_feature_names, check_is_fitted, check_n_features, check_X
+from perceptron.model import LinearModel
+from perceptron._common.base import ClassifierMixin
+from perceptron._core import decision as _decision
+from perceptron._common.parallel import available_threads, map_threads, row_chunks, scoring_threads
+from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
+from perceptron._common.validation import CSRData, check_feature_names, check_is_fitted, check_n_features, check_X
 
 __all__ = ["LinearClassifierMixin", "linear_decision"]
 
@@ -141,7 +141,7 @@ class LinearClassifierMixin(ClassifierMixin):
     activation (the first one on ties); for a multi-label model it is the
     indicator ``a_j > 0`` of every label.  Rows are split among threads when
     there is enough work (at most ``n_jobs`` of them, when the estimator has
-    the parameter; see ``perceptron._parallel``); each thread runs the
+    the parameter; see ``perceptron._common.parallel``); each thread runs the
     compiled loop without the GIL.
     """
 
@@ -263,7 +263,7 @@ class LinearClassifierMixin(ClassifierMixin):
         """Print and return the geometry of this model on (X, y): updates made,
         R, the margin achieved, and the bound (R/gamma)^2 for a separator
         ``w_star``; see ``perceptron.geometry.report``."""
-        from .geometry import report
+        from perceptron.geometry import report
 
         return report(self, X, y, w_star, b_star, file=file, verbose=verbose)
 

@@ -5,15 +5,16 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ._core import voted as _voted
-from ._base import BaseEstimator, ClassifierMixin
-from ._parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
-from ._registry import (attr, check_common, check_history, check_int, is_array, need,
-                        register_model)
-from ._typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
-from ._validation import (CSRData, check_feature_names, check_finite, check_fit_input,
-                          check_is_fitted, check_n_features, check_random_seed, check_scalar,
-                          check_X, label_signs, mix64, MAX_EPOCHS_RECORDED)
+from perceptron._core import voted as _voted
+from perceptron._common.base import BaseEstimator, ClassifierMixin
+from perceptron._common.parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
+from perceptron.io._registry import (attr, check_common, check_history, check_int, is_array, need,
+                                     register_model)
+from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
+from perceptron._common.validation import (CSRData, check_feature_names, check_finite,
+                                           check_fit_input, check_is_fitted, check_n_features,
+                                           check_random_seed, check_scalar, check_X, label_signs,
+                                           mix64, MAX_EPOCHS_RECORDED)
 
 __all__ = ["VotedPerceptron"]
 

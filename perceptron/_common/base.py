@@ -3,7 +3,7 @@
 The protocol is scikit-learn's (``get_params``, ``set_params``, parameters
 stored unchanged by ``__init__``, fitted attributes ending in ``_``), written
 here so that scikit-learn is not a dependency.  Pickles leave out the
-training state an estimator registers (``perceptron._registry``) unless
+training state an estimator registers (``perceptron.io._registry``) unless
 ``keep_training_state()`` was called; copies keep everything.
 """
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
-from ._model_io import save_model
-from ._registry import KEEP_TRAINING_STATE, training_state_of
-from ._sklearn_compat import EstimatorBase
-from ._typing import ArrayLike, MatrixLike, Self
+from perceptron.io._model_file import save_model
+from perceptron.io._registry import KEEP_TRAINING_STATE, training_state_of
+from perceptron._common.sklearn_compat import EstimatorBase
+from perceptron._common.typing import ArrayLike, MatrixLike, Self
 
 
 class BaseEstimator(EstimatorBase):
@@ -25,7 +25,7 @@ class BaseEstimator(EstimatorBase):
 
     A subclass of ``sklearn.base.BaseEstimator`` when scikit-learn is
     installed (its metadata routing and notebook display;
-    ``perceptron._sklearn_compat``), of ``object`` otherwise."""
+    ``perceptron._common.sklearn_compat``), of ``object`` otherwise."""
 
     # every estimator has these (a mixed list of estimators is a list of this class)
     fit: Callable[..., Any]

@@ -5,29 +5,29 @@ from typing import Any, Callable, Dict, Optional, Sequence, Union
 
 import numpy as np
 
-from ._base import BaseEstimator, no_training_state
-from ._core import online as _online
-from ._linear_base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
-from ._linear_fit import (CHECKED_PARAMS, append_histories, check_params, class_index_of,
-                          encode_targets, fit_plain_binary, forget_checked, kept_loop_params,
-                          known_binary_signs, package_class, partial_fit_binary, plain_binary,
-                          warn_not_converged)
-from ._mixing import mixing_runner
-from ._monitor import Monitor
-from ._parallel import map_threads
-from ._registry import (attr, bad, check_common, check_history, check_int, check_linear, need,
-                        register_model, register_value_type)
-from ._sklearn_compat import ONLINE_EXPECTED_FAILURES
-from ._state import OnlineState
-from ._typing import ArrayLike, MatrixLike, Self
-from ._training import (Problem, check_saved_states, check_state_params,
-                        chunk_labels, class_signs, class_weights, fit_epochwise,
-                        initial_weights, labels_not_in, loss_rule, run_blocks,
-                        run_in_shared_order, share_order, validation_split)
-from ._training import raise_for_status as _raise_for_status  # the name _run has always used
-from ._validation import (check_feature_names, check_labels, check_n_features,
-                          check_random_seed, check_sample_weight, check_X, label_signs, mix64,
-                          unique_labels)
+from perceptron._common.base import BaseEstimator, no_training_state
+from perceptron._core import online as _online
+from perceptron.linear._base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
+from perceptron.linear._fit import (CHECKED_PARAMS, append_histories, check_params, class_index_of,
+                                    encode_targets, fit_plain_binary, forget_checked,
+                                    kept_loop_params, known_binary_signs, package_class,
+                                    partial_fit_binary, plain_binary, warn_not_converged)
+from perceptron.linear._mixing import mixing_runner
+from perceptron.linear._monitor import Monitor
+from perceptron._common.parallel import map_threads
+from perceptron.io._registry import (attr, bad, check_common, check_history, check_int,
+                                     check_linear, need, register_model, register_value_type)
+from perceptron._common.sklearn_compat import ONLINE_EXPECTED_FAILURES
+from perceptron.linear._state import OnlineState
+from perceptron._common.typing import ArrayLike, MatrixLike, Self
+from perceptron.linear._training import (Problem, check_saved_states, check_state_params,
+                                         chunk_labels, class_signs, class_weights, fit_epochwise,
+                                         initial_weights, labels_not_in, loss_rule, run_blocks,
+                                         run_in_shared_order, share_order, validation_split)
+from perceptron.linear._training import raise_for_status as _raise_for_status  # the name _run has always used
+from perceptron._common.validation import (check_feature_names, check_labels, check_n_features,
+                                           check_random_seed, check_sample_weight, check_X,
+                                           label_signs, mix64, unique_labels)
 
 __all__ = ["Perceptron"]
 
@@ -278,7 +278,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         object.__delattr__(self, name)
 
     def _check_params(self):
-        """The checked parameters, as a dict (``perceptron._linear_fit.check_params``)."""
+        """The checked parameters, as a dict (``perceptron.linear._fit.check_params``)."""
         return check_params(self)
 
     @staticmethod
@@ -294,7 +294,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     @staticmethod
     def _encode_targets(y, n):
         """(kind, classes, class_index, signs) for binary, multiclass or
-        multi-label y (``perceptron._linear_fit.encode_targets``)."""
+        multi-label y (``perceptron.linear._fit.encode_targets``)."""
         return encode_targets(y, n)
 
     def _problems(self, kind, k, index, d, dtype, seed, p, init, signs=None):
@@ -378,7 +378,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
             scipy.sparse matrix or array, or ``perceptron.io.CSRData``.  CSR
             with float32/float64 values and int32 or int64 indices is used
             without a copy; other formats and value dtypes are converted
-            once (see ``perceptron._validation.check_X``).  The model's
+            once (see ``perceptron._common.validation.check_X``).  The model's
             dtype is the values' dtype.
         y : array-like of shape (n_samples,), or (n_samples, n_labels) 0/1 indicator
         coef_init : array-like of shape (n_classes, n_features), optional
@@ -679,7 +679,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         -------
         self
         """
-        from ._stream import fit_stream
+        from perceptron.linear._stream import fit_stream
 
         return fit_stream(self, source, classes=classes, max_iter=max_iter,
                           chunk_rows=chunk_rows, n_features=n_features)
@@ -721,7 +721,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 # ------------------------------------------------------------- model files
 #
 # What a model file holds for a Perceptron, and the check of a loaded one
-# (read by the generic codec, perceptron._model_io).
+# (read by the generic codec, perceptron.io._model_file).
 
 def _linear_kind(est):
     if not hasattr(est, "coef_"):

@@ -5,12 +5,12 @@ from typing import Optional
 
 import numpy as np
 
-from ._core import centroid as _centroid
-from ._base import BaseEstimator
-from ._linear_base import LinearClassifierMixin
-from ._registry import attr, check_common, check_linear, is_array, need, register_model
-from ._typing import ArrayLike, MatrixLike, Self
-from ._validation import check_feature_names, check_fit_input, check_sample_weight
+from perceptron._core import centroid as _centroid
+from perceptron._common.base import BaseEstimator
+from perceptron.linear._base import LinearClassifierMixin
+from perceptron.io._registry import attr, check_common, check_linear, is_array, need, register_model
+from perceptron._common.typing import ArrayLike, MatrixLike, Self
+from perceptron._common.validation import check_feature_names, check_fit_input, check_sample_weight
 
 __all__ = ["CentroidClassifier"]
 

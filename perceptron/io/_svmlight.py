@@ -16,10 +16,11 @@ from typing import Any, Iterator, Optional, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._core import svmlight as _svmlight
-from ._validation import (CSR_INDEX_TOO_LARGE, CSR_NEGATIVE_INDEX, CSR_NOT_CANONICAL, CSR_OK,
-                          CSRData, canonical_csr, csr_structure, csr_to_dense, csr_to_scipy)
-from .exceptions import SvmlightFormatError
+from perceptron._core import svmlight as _svmlight
+from perceptron._common.validation import (CSR_INDEX_TOO_LARGE, CSR_NEGATIVE_INDEX,
+                                           CSR_NOT_CANONICAL, CSR_OK, CSRData, canonical_csr,
+                                           csr_structure, csr_to_dense, csr_to_scipy)
+from perceptron.exceptions import SvmlightFormatError
 
 __all__ = ["load_svmlight", "iter_svmlight", "dump_svmlight", "DEFAULT_BUFFER_SIZE",
            "DEFAULT_MAX_LINE_LENGTH"]

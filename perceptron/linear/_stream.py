@@ -23,7 +23,7 @@ import os
 
 import numpy as np
 
-from ._svmlight import iter_svmlight
+from perceptron.io._svmlight import iter_svmlight
 
 __all__ = ["fit_stream"]
 

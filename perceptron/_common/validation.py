@@ -15,8 +15,8 @@ from typing import NamedTuple, Tuple
 
 import numpy as np
 
-from ._core import csr as _csr
-from .exceptions import DataConversionWarning, NotFittedError, sklearn_compatible
+from perceptron._core import csr as _csr
+from perceptron.exceptions import DataConversionWarning, NotFittedError, sklearn_compatible
 
 _FLOAT_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 _F32, _F64 = _FLOAT_DTYPES
