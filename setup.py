@@ -108,10 +108,13 @@ def copy_public_sources():
     if not os.path.isdir(CSRC):  # building from an installed tree: nothing to do
         return
     os.makedirs(os.path.join(include, "perceptron"), exist_ok=True)
-    sources = glob.glob(os.path.join(CSRC, "*.h")) + glob.glob(os.path.join(CSRC, "*.c"))
+    # *.inc: parts of one .c file each (simd_avx512_tail.inc, ...), which
+    # that file includes
+    kinds = ("*.h", "*.c", "*.inc")
+    sources = [path for kind in kinds for path in glob.glob(os.path.join(CSRC, kind))]
     names = {os.path.basename(path) for path in sources}
     # a C file renamed or removed in csrc/ must not linger in a built tree
-    for path in glob.glob(os.path.join(include, "*.h")) + glob.glob(os.path.join(include, "*.c")):
+    for path in [path for kind in kinds for path in glob.glob(os.path.join(include, kind))]:
         if os.path.basename(path) not in names:
             os.remove(path)
     for path in sources:

@@ -175,7 +175,7 @@
  * started on are thrown away either way, but leaving the loop at each one,
  * as the scan does, also leaves and re-enters the kernel, and at AVX-512
  * the next row's loads of the weights wait for the update's masked stores
- * (ptn_plain_avx512.h).  An in-order float32 epoch of 200,000 x 100 rows,
+ * (simd_avx512_plain.inc).  An in-order float32 epoch of 200,000 x 100 rows,
  * 4,088 updates, AMD EPYC (Zen 4), one process, alternated rounds
  * (benchmarks/bench_scan_in_process.py): 2.57-2.69 ms as scan, return and
  * update, 2.47-2.60 ms with the update in the loop, over five runs while

@@ -71,7 +71,7 @@
 
 /* the tail one fused multiply-add at a time (FMA: fmaf or fma): the same
  * bits as the masked vector, in stores that later loads can be served from
- * at once (ptn_plain_avx512.h) */
+ * at once (simd_avx512_plain.inc) */
 #define PTN_X86_SCALAR_TAIL(FMA)                                                             \
     for (; i < n; i++) {                                                                     \
         y[i] = FMA(a, x[i], y[i]);                                                           \

@@ -439,7 +439,7 @@ size_t ptn_scan_plain_f64_avx2(const ptn_scan *s, size_t start, size_t stop, dou
 }
 
 /* dots_f32, dots_f64: two weight vectors at a time (see the header) */
-#include "ptn_dots_avx2.h"
+#include "simd_avx2_dots.inc"
 
 PTN_DOTS_F32_TAILS_UNUSED(avx2)
 

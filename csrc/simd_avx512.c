@@ -369,7 +369,7 @@ static inline double ptn_dot_short_f32_avx512(const float *x, const ptn_short_f3
     return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
 }
 
-#include "ptn_tail_avx512.h"
+#include "simd_avx512_tail.inc"
 
 PTN_TARGET("avx512f")
 size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act)
@@ -426,10 +426,10 @@ size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double 
 }
 
 /* scan_plain_f32, scan_plain_f64: the scans with the plain rule inside */
-#include "ptn_plain_avx512.h"
+#include "simd_avx512_plain.inc"
 
 /* dots_f32, dots_f64: four weight vectors at a time (see the header) */
-#include "ptn_dots_avx512.h"
+#include "simd_avx512_dots.inc"
 
 /* ------------------------------------ sparse dot products by gathers */
 

@@ -33,7 +33,7 @@ def data(rng, n=500, d=100, k=2, dtype=np.float32):
 def test_get_include_has_headers_and_pxd():
     inc = pathlib.Path(perceptron.get_include())
     for name in ("ptn_simd.h", "ptn_model.h", "ptn_dispatch.h", "dispatch.c", "simd_avx2.c",
-                 "simd_avx512.c"):
+                 "simd_avx512.c", "simd_avx2_dots.inc", "simd_avx512_tail.inc"):
         assert (inc / name).is_file(), name
     for name in ("simd.pxd", "model.pxd"):
         assert (inc / "perceptron" / name).is_file(), name
