@@ -14,160 +14,25 @@
 #error "dispatch.c must be compiled for the baseline instruction set (no -mavx/-march flags)"
 #endif
 
-/* The tables name their fields: several kernels share a type (scan_f32 and
- * scan_f64, the sparse updates of one dtype), so a table filled by position
- * would compile with two of them swapped.  A level without its own kernel
- * for an operation names the scalar one (or another level's). */
+/* A level's table, from the one list of kernels (PTN_KERNELS, ptn_simd.h):
+ * each field named (designated initializers), each kernel the level's own
+ * or, where it has none, the scalar one. */
+#define PTN_TABLE(L, LEVEL)                       \
+    {                                             \
+        .level = LEVEL,                           \
+        .name = #L,                               \
+        PTN_KERNELS(PTN_KERNEL_ENTRY, L)          \
+    }
 
-static const ptn_simd ptn_table_scalar = {
-    .level = PTN_LEVEL_SCALAR,
-    .name = "scalar",
-    .dot_f32 = ptn_dot_f32_scalar,
-    .dot_f64 = ptn_dot_f64_scalar,
-    .axpy_f32 = ptn_axpy_f32_scalar,
-    .axpy_f64 = ptn_axpy_f64_scalar,
-    .axpy_f32_f64 = ptn_axpy_f32_f64_scalar,
-    .sqdist_f32 = ptn_sqdist_f32_scalar,
-    .sqdist_f64 = ptn_sqdist_f64_scalar,
-    .exp_f64 = ptn_exp_f64_scalar,
-    .dot_block_f32 = ptn_dot_block_f32_scalar,
-    .dot_block_f64 = ptn_dot_block_f64_scalar,
-    .rbf_block_f64 = ptn_rbf_block_f64_scalar,
-    .scan_f32 = ptn_scan_f32_scalar,
-    .scan_f64 = ptn_scan_f64_scalar,
-    .scan_plain_f32 = ptn_scan_plain_f32_scalar,
-    .scan_plain_f64 = ptn_scan_plain_f64_scalar,
-    .dots_f32 = ptn_dots_f32_scalar,
-    .dots_f64 = ptn_dots_f64_scalar,
-    .dots_f32_tails = ptn_dots_f32_tails_scalar,
-    .sdot_f32_i32 = ptn_sdot_f32_i32_scalar,
-    .sdot_f32_i64 = ptn_sdot_f32_i64_scalar,
-    .sdot_f64_i32 = ptn_sdot_f64_i32_scalar,
-    .sdot_f64_i64 = ptn_sdot_f64_i64_scalar,
-    .saxpy_f32_i32 = ptn_saxpy_f32_i32_scalar,
-    .saxpy_f32_i64 = ptn_saxpy_f32_i64_scalar,
-    .saxpy_f64_i32 = ptn_saxpy_f64_i32_scalar,
-    .saxpy_f64_i64 = ptn_saxpy_f64_i64_scalar,
-    .saxpy_f32_f64_i32 = ptn_saxpy_f32_f64_i32_scalar,
-    .saxpy_f32_f64_i64 = ptn_saxpy_f32_f64_i64_scalar,
-    .descents_i32 = ptn_descents_i32_scalar,
-    .descents_i64 = ptn_descents_i64_scalar,
-    .draws = ptn_draws_scalar,
-    .shuffle = ptn_shuffle_scalar,
-};
+static const ptn_simd ptn_table_scalar = PTN_TABLE(scalar, PTN_LEVEL_SCALAR);
 
 #if PTN_HAVE_X86_SIMD
-static const ptn_simd ptn_table_avx2 = {
-    .level = PTN_LEVEL_AVX2,
-    .name = "avx2",
-    .dot_f32 = ptn_dot_f32_avx2,
-    .dot_f64 = ptn_dot_f64_avx2,
-    .axpy_f32 = ptn_axpy_f32_avx2,
-    .axpy_f64 = ptn_axpy_f64_avx2,
-    .axpy_f32_f64 = ptn_axpy_f32_f64_avx2,
-    .sqdist_f32 = ptn_sqdist_f32_avx2,
-    .sqdist_f64 = ptn_sqdist_f64_avx2,
-    .exp_f64 = ptn_exp_f64_avx2,
-    .dot_block_f32 = ptn_dot_block_f32_avx2,
-    .dot_block_f64 = ptn_dot_block_f64_avx2,
-    .rbf_block_f64 = ptn_rbf_block_f64_avx2,
-    .scan_f32 = ptn_scan_f32_avx2,
-    .scan_f64 = ptn_scan_f64_avx2,
-    .scan_plain_f32 = ptn_scan_plain_f32_avx2,
-    .scan_plain_f64 = ptn_scan_plain_f64_avx2,
-    .dots_f32 = ptn_dots_f32_avx2,
-    .dots_f64 = ptn_dots_f64_avx2,
-    .dots_f32_tails = ptn_dots_f32_tails_avx2,
-    .sdot_f32_i32 = ptn_sdot_f32_i32_avx2,
-    .sdot_f32_i64 = ptn_sdot_f32_i64_avx2,
-    .sdot_f64_i32 = ptn_sdot_f64_i32_avx2,
-    .sdot_f64_i64 = ptn_sdot_f64_i64_avx2,
-    .saxpy_f32_i32 = ptn_saxpy_f32_i32_scalar,
-    .saxpy_f32_i64 = ptn_saxpy_f32_i64_scalar,
-    .saxpy_f64_i32 = ptn_saxpy_f64_i32_scalar,
-    .saxpy_f64_i64 = ptn_saxpy_f64_i64_scalar,
-    .saxpy_f32_f64_i32 = ptn_saxpy_f32_f64_i32_scalar,
-    .saxpy_f32_f64_i64 = ptn_saxpy_f32_f64_i64_scalar,
-    .descents_i32 = ptn_descents_i32_avx2,
-    .descents_i64 = ptn_descents_i64_avx2,
-    .draws = ptn_draws_scalar,
-    .shuffle = ptn_shuffle_scalar,
-};
-static const ptn_simd ptn_table_avx512 = {
-    .level = PTN_LEVEL_AVX512,
-    .name = "avx512",
-    .dot_f32 = ptn_dot_f32_avx512,
-    .dot_f64 = ptn_dot_f64_avx512,
-    .axpy_f32 = ptn_axpy_f32_avx512,
-    .axpy_f64 = ptn_axpy_f64_avx512,
-    .axpy_f32_f64 = ptn_axpy_f32_f64_avx512,
-    .sqdist_f32 = ptn_sqdist_f32_avx512,
-    .sqdist_f64 = ptn_sqdist_f64_avx512,
-    .exp_f64 = ptn_exp_f64_avx512,
-    .dot_block_f32 = ptn_dot_block_f32_avx512,
-    .dot_block_f64 = ptn_dot_block_f64_avx512,
-    .rbf_block_f64 = ptn_rbf_block_f64_avx512,
-    .scan_f32 = ptn_scan_f32_avx512,
-    .scan_f64 = ptn_scan_f64_avx512,
-    .scan_plain_f32 = ptn_scan_plain_f32_avx512,
-    .scan_plain_f64 = ptn_scan_plain_f64_avx512,
-    .dots_f32 = ptn_dots_f32_avx512,
-    .dots_f64 = ptn_dots_f64_avx512,
-    .dots_f32_tails = ptn_dots_f32_tails_avx512,
-    .sdot_f32_i32 = ptn_sdot_f32_i32_avx512,
-    .sdot_f32_i64 = ptn_sdot_f32_i64_avx512,
-    .sdot_f64_i32 = ptn_sdot_f64_i32_avx512,
-    .sdot_f64_i64 = ptn_sdot_f64_i64_avx512,
-    .saxpy_f32_i32 = ptn_saxpy_f32_i32_scalar,
-    .saxpy_f32_i64 = ptn_saxpy_f32_i64_scalar,
-    .saxpy_f64_i32 = ptn_saxpy_f64_i32_scalar,
-    .saxpy_f64_i64 = ptn_saxpy_f64_i64_scalar,
-    .saxpy_f32_f64_i32 = ptn_saxpy_f32_f64_i32_scalar,
-    .saxpy_f32_f64_i64 = ptn_saxpy_f32_f64_i64_scalar,
-    .descents_i32 = ptn_descents_i32_avx512,
-    .descents_i64 = ptn_descents_i64_avx512,
-    .draws = ptn_draws_avx512,
-    .shuffle = ptn_shuffle_avx512,
-};
+static const ptn_simd ptn_table_avx2 = PTN_TABLE(avx2, PTN_LEVEL_AVX2);
+static const ptn_simd ptn_table_avx512 = PTN_TABLE(avx512, PTN_LEVEL_AVX512);
 #endif
 
 #if PTN_HAVE_NEON_SIMD
-static const ptn_simd ptn_table_neon = {
-    .level = PTN_LEVEL_NEON,
-    .name = "neon",
-    .dot_f32 = ptn_dot_f32_neon,
-    .dot_f64 = ptn_dot_f64_neon,
-    .axpy_f32 = ptn_axpy_f32_neon,
-    .axpy_f64 = ptn_axpy_f64_neon,
-    .axpy_f32_f64 = ptn_axpy_f32_f64_neon,
-    .sqdist_f32 = ptn_sqdist_f32_neon,
-    .sqdist_f64 = ptn_sqdist_f64_neon,
-    .exp_f64 = ptn_exp_f64_neon,
-    .dot_block_f32 = ptn_dot_block_f32_neon,
-    .dot_block_f64 = ptn_dot_block_f64_neon,
-    .rbf_block_f64 = ptn_rbf_block_f64_neon,
-    .scan_f32 = ptn_scan_f32_neon,
-    .scan_f64 = ptn_scan_f64_neon,
-    .scan_plain_f32 = ptn_scan_plain_f32_neon,
-    .scan_plain_f64 = ptn_scan_plain_f64_neon,
-    .dots_f32 = ptn_dots_f32_neon,
-    .dots_f64 = ptn_dots_f64_neon,
-    .dots_f32_tails = ptn_dots_f32_tails_neon,
-    .sdot_f32_i32 = ptn_sdot_f32_i32_scalar,
-    .sdot_f32_i64 = ptn_sdot_f32_i64_scalar,
-    .sdot_f64_i32 = ptn_sdot_f64_i32_scalar,
-    .sdot_f64_i64 = ptn_sdot_f64_i64_scalar,
-    .saxpy_f32_i32 = ptn_saxpy_f32_i32_scalar,
-    .saxpy_f32_i64 = ptn_saxpy_f32_i64_scalar,
-    .saxpy_f64_i32 = ptn_saxpy_f64_i32_scalar,
-    .saxpy_f64_i64 = ptn_saxpy_f64_i64_scalar,
-    .saxpy_f32_f64_i32 = ptn_saxpy_f32_f64_i32_scalar,
-    .saxpy_f32_f64_i64 = ptn_saxpy_f32_f64_i64_scalar,
-    .descents_i32 = ptn_descents_i32_scalar,
-    .descents_i64 = ptn_descents_i64_scalar,
-    .draws = ptn_draws_scalar,
-    .shuffle = ptn_shuffle_scalar,
-};
+static const ptn_simd ptn_table_neon = PTN_TABLE(neon, PTN_LEVEL_NEON);
 #endif
 
 static const char *const ptn_level_names[PTN_LEVEL_COUNT] = {"scalar", "avx2", "avx512", "neon"};

@@ -9,8 +9,8 @@
  *           Zen 4 and later (simd_avx512.c)
  *   neon    64-bit ARM, where Advanced SIMD is part of every ARMv8-A core
  *           (simd_neon.c)
- * A level may hand an operation to another level's kernel (dispatch.c says
- * which); the contracts below hold for every entry of every table, and the
+ * A level may hand an operation to the scalar kernel (the list PTN_KERNELS
+ * below says which); the contracts below hold for every entry of every table, and the
  * level files do not repeat them.
  *
  * Every kernel:
@@ -316,186 +316,140 @@ typedef size_t (*ptn_descents_i64_fn)(size_t n, const int64_t *a, int strict, in
                                       int64_t *hi);
 typedef void (*ptn_shuffle_fn)(ptn_rng *r, ptrdiff_t *order, size_t n);
 
+/*
+ * The kernels, one line each: the one list from which the table's fields
+ * (struct ptn_simd), each level's prototypes (below) and each level's table
+ * (dispatch.c) are expanded, so the three cannot disagree.
+ *
+ *   X(L, name, type, ret, params, own)
+ *
+ * L is the level the list is expanded for (scalar, avx2, avx512, neon: the
+ * suffix of its kernels' names), `name` the table's field, `type` its
+ * function-pointer type, ret and params the signature, and own a flag per
+ * level, (scalar, avx2, avx512, neon): 1 where the level has its own kernel
+ * ptn_<name>_<level>, 0 where its table holds the scalar one (a scatter
+ * writes each lane on its own; the NEON level has no gathers).
+ */
+#define PTN_KERNELS(X, L)                                                                         \
+    X(L, dot_f32, ptn_dot_f32_fn, double, (size_t n, const float *x, const float *y), (1, 1, 1, 1)) \
+    X(L, dot_f64, ptn_dot_f64_fn, double, (size_t n, const double *x, const double *y),          \
+      (1, 1, 1, 1))                                                                               \
+    X(L, axpy_f32, ptn_axpy_f32_fn, void, (size_t n, float a, const float *x, float *y),         \
+      (1, 1, 1, 1))                                                                               \
+    X(L, axpy_f64, ptn_axpy_f64_fn, void, (size_t n, double a, const double *x, double *y),      \
+      (1, 1, 1, 1))                                                                               \
+    X(L, axpy_f32_f64, ptn_axpy_f32_f64_fn, void,                                                 \
+      (size_t n, double a, const float *x, double *y), (1, 1, 1, 1))                              \
+    /* the kernel methods: squared distances, exp, blocks for the RBF kernel */                   \
+    X(L, sqdist_f32, ptn_sqdist_f32_fn, double, (size_t n, const float *x, const float *y),      \
+      (1, 1, 1, 1))                                                                               \
+    X(L, sqdist_f64, ptn_sqdist_f64_fn, double, (size_t n, const double *x, const double *y),    \
+      (1, 1, 1, 1))                                                                               \
+    X(L, exp_f64, ptn_exp_f64_fn, void, (size_t n, const double *x, double *y), (1, 1, 1, 1))    \
+    X(L, dot_block_f32, ptn_block_f32_fn, void,                                                   \
+      (size_t m, size_t d, const float *A, size_t lda, const double *shift, size_t p,             \
+       const double *BT, double *out),                                                            \
+      (1, 1, 1, 1))                                                                               \
+    X(L, dot_block_f64, ptn_block_f64_fn, void,                                                   \
+      (size_t m, size_t d, const double *A, size_t lda, const double *shift, size_t p,            \
+       const double *BT, double *out),                                                            \
+      (1, 1, 1, 1))                                                                               \
+    X(L, rbf_block_f64, ptn_rbf_block_f64_fn, void,                                               \
+      (size_t m, size_t p, const double *na, const double *nb, double gamma, double *buf),        \
+      (1, 1, 1, 1))                                                                               \
+    /* the perceptron's scan for its next update (ptn_scan.h) */                                  \
+    X(L, scan_f32, ptn_scan_fn, size_t,                                                           \
+      (const ptn_scan *s, size_t start, size_t stop, double *act), (1, 1, 1, 1))                  \
+    X(L, scan_f64, ptn_scan_fn, size_t,                                                           \
+      (const ptn_scan *s, size_t start, size_t stop, double *act), (1, 1, 1, 1))                  \
+    /* sparse (CSR) rows */                                                                       \
+    X(L, sdot_f32_i32, ptn_sdot_f32_i32_fn, double,                                               \
+      (size_t nnz, const float *val, const int32_t *idx, const float *w), (1, 1, 1, 0))           \
+    X(L, sdot_f32_i64, ptn_sdot_f32_i64_fn, double,                                               \
+      (size_t nnz, const float *val, const int64_t *idx, const float *w), (1, 1, 1, 0))           \
+    X(L, sdot_f64_i32, ptn_sdot_f64_i32_fn, double,                                               \
+      (size_t nnz, const double *val, const int32_t *idx, const double *w), (1, 1, 1, 0))         \
+    X(L, sdot_f64_i64, ptn_sdot_f64_i64_fn, double,                                               \
+      (size_t nnz, const double *val, const int64_t *idx, const double *w), (1, 1, 1, 0))         \
+    X(L, saxpy_f32_i32, ptn_saxpy_f32_i32_fn, void,                                               \
+      (size_t nnz, float a, const float *val, const int32_t *idx, float *w), (1, 0, 0, 0))        \
+    X(L, saxpy_f32_i64, ptn_saxpy_f32_i64_fn, void,                                               \
+      (size_t nnz, float a, const float *val, const int64_t *idx, float *w), (1, 0, 0, 0))        \
+    X(L, saxpy_f64_i32, ptn_saxpy_f64_i32_fn, void,                                               \
+      (size_t nnz, double a, const double *val, const int32_t *idx, double *w), (1, 0, 0, 0))     \
+    X(L, saxpy_f64_i64, ptn_saxpy_f64_i64_fn, void,                                               \
+      (size_t nnz, double a, const double *val, const int64_t *idx, double *w), (1, 0, 0, 0))     \
+    X(L, saxpy_f32_f64_i32, ptn_saxpy_f32_f64_i32_fn, void,                                       \
+      (size_t nnz, double a, const float *val, const int32_t *idx, double *w), (1, 0, 0, 0))      \
+    X(L, saxpy_f32_f64_i64, ptn_saxpy_f32_f64_i64_fn, void,                                       \
+      (size_t nnz, double a, const float *val, const int64_t *idx, double *w), (1, 0, 0, 0))      \
+    /* CSR structure checks */                                                                    \
+    X(L, descents_i32, ptn_descents_i32_fn, size_t,                                               \
+      (size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi), (1, 1, 1, 0))           \
+    X(L, descents_i64, ptn_descents_i64_fn, size_t,                                               \
+      (size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi), (1, 1, 1, 0))           \
+    /* an epoch's row order: bounded draws, and the shuffle made with them */                     \
+    X(L, draws, ptn_draws_fn, void, (ptn_rng *r, size_t top, size_t count, uint32_t *out),       \
+      (1, 0, 1, 0))                                                                               \
+    X(L, shuffle, ptn_shuffle_fn, void, (ptn_rng *r, ptrdiff_t *order, size_t n), (1, 0, 1, 0))  \
+    /* one row against several weight vectors (one-vs-rest) */                                    \
+    X(L, dots_f32, ptn_dots_f32_fn, void,                                                         \
+      (size_t n, const float *x, const float *const *w, size_t m, double *out), (1, 1, 1, 1))     \
+    X(L, dots_f64, ptn_dots_f64_fn, void,                                                         \
+      (size_t n, const double *x, const double *const *w, size_t m, double *out), (1, 1, 1, 1))   \
+    X(L, dots_f32_tails, ptn_dots_f32_tails_fn, void,                                             \
+      (size_t n, const float *x, const float *const *w, const double *const *wt, size_t m,        \
+       double *out),                                                                              \
+      (1, 1, 1, 1))                                                                               \
+    /* the scan with the plain binary rule's updates inside it */                                 \
+    X(L, scan_plain_f32, ptn_scan_plain_fn, size_t,                                               \
+      (const ptn_scan *s, size_t start, size_t stop, double *act, ptn_plain *plain),              \
+      (1, 1, 1, 1))                                                                               \
+    X(L, scan_plain_f64, ptn_scan_plain_fn, size_t,                                               \
+      (const ptn_scan *s, size_t start, size_t stop, double *act, ptn_plain *plain),              \
+      (1, 1, 1, 1))
+
+/* PTN_KERNEL_OWN(L, own): own's flag for level L, 1 or 0 */
+#define PTN_KERNEL_OWN(L, own) PTN_KERNEL_OWN_##L own
+#define PTN_KERNEL_OWN_scalar(s, a2, a5, n) s
+#define PTN_KERNEL_OWN_avx2(s, a2, a5, n) a2
+#define PTN_KERNEL_OWN_avx512(s, a2, a5, n) a5
+#define PTN_KERNEL_OWN_neon(s, a2, a5, n) n
+
+/* PTN_KERNEL_IF(c, a, b): a when c expands to 1, b when to 0 */
+#define PTN_KERNEL_IF(c, a, b) PTN_KERNEL_IF_I(c, a, b)
+#define PTN_KERNEL_IF_I(c, a, b) PTN_KERNEL_IF_##c(a, b)
+#define PTN_KERNEL_IF_1(a, b) a
+#define PTN_KERNEL_IF_0(a, b) b
+
+/* the table's field; level L's prototype of a kernel it has; the table's
+ * entry at level L (dispatch.c) */
+#define PTN_KERNEL_FIELD(L, name, type, ret, params, own) type name;
+#define PTN_KERNEL_PROTOTYPE(L, name, type, ret, params, own) \
+    PTN_KERNEL_IF(PTN_KERNEL_OWN(L, own), ret ptn_##name##_##L params;, )
+#define PTN_KERNEL_ENTRY(L, name, type, ret, params, own) \
+    .name = PTN_KERNEL_IF(PTN_KERNEL_OWN(L, own), ptn_##name##_##L, ptn_##name##_scalar),
+
 /* One row of the dispatch table: every kernel of one instruction-set level. */
 typedef struct ptn_simd {
     ptn_level level;
     const char *name;
-    ptn_dot_f32_fn dot_f32;
-    ptn_dot_f64_fn dot_f64;
-    ptn_axpy_f32_fn axpy_f32;
-    ptn_axpy_f64_fn axpy_f64;
-    ptn_axpy_f32_f64_fn axpy_f32_f64;
-    /* the kernel methods: squared distances, exp, blocks for the RBF kernel */
-    ptn_sqdist_f32_fn sqdist_f32;
-    ptn_sqdist_f64_fn sqdist_f64;
-    ptn_exp_f64_fn exp_f64;
-    ptn_block_f32_fn dot_block_f32;
-    ptn_block_f64_fn dot_block_f64;
-    ptn_rbf_block_f64_fn rbf_block_f64;
-    /* the perceptron's scan for its next update (ptn_scan.h) */
-    ptn_scan_fn scan_f32;
-    ptn_scan_fn scan_f64;
-    /* sparse (CSR) rows */
-    ptn_sdot_f32_i32_fn sdot_f32_i32;
-    ptn_sdot_f32_i64_fn sdot_f32_i64;
-    ptn_sdot_f64_i32_fn sdot_f64_i32;
-    ptn_sdot_f64_i64_fn sdot_f64_i64;
-    ptn_saxpy_f32_i32_fn saxpy_f32_i32;
-    ptn_saxpy_f32_i64_fn saxpy_f32_i64;
-    ptn_saxpy_f64_i32_fn saxpy_f64_i32;
-    ptn_saxpy_f64_i64_fn saxpy_f64_i64;
-    ptn_saxpy_f32_f64_i32_fn saxpy_f32_f64_i32;
-    ptn_saxpy_f32_f64_i64_fn saxpy_f32_f64_i64;
-    /* CSR structure checks */
-    ptn_descents_i32_fn descents_i32;
-    ptn_descents_i64_fn descents_i64;
-    /* an epoch's row order: bounded draws, and the shuffle made with them */
-    ptn_draws_fn draws;
-    ptn_shuffle_fn shuffle;
-    /* one row against several weight vectors (one-vs-rest) */
-    ptn_dots_f32_fn dots_f32;
-    ptn_dots_f64_fn dots_f64;
-    ptn_dots_f32_tails_fn dots_f32_tails;
-    /* the scan with the plain binary rule's updates inside it */
-    ptn_scan_plain_fn scan_plain_f32;
-    ptn_scan_plain_fn scan_plain_f64;
+    PTN_KERNELS(PTN_KERNEL_FIELD, scalar)
 } ptn_simd;
 
 /* simd_scalar.c */
-double ptn_dot_f32_scalar(size_t n, const float *x, const float *y);
-double ptn_dot_f64_scalar(size_t n, const double *x, const double *y);
-void ptn_axpy_f32_scalar(size_t n, float a, const float *x, float *y);
-void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y);
-void ptn_axpy_f32_f64_scalar(size_t n, double a, const float *x, double *y);
-double ptn_sqdist_f32_scalar(size_t n, const float *x, const float *y);
-double ptn_sqdist_f64_scalar(size_t n, const double *x, const double *y);
-void ptn_exp_f64_scalar(size_t n, const double *x, double *y);
-void ptn_dot_block_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                              size_t p, const double *BT, double *out);
-void ptn_dot_block_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                              size_t p, const double *BT, double *out);
-void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double *nb, double gamma,
-                              double *buf);
-size_t ptn_scan_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act);
-size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act);
-size_t ptn_scan_plain_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act,
-                                 ptn_plain *plain);
-size_t ptn_scan_plain_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act,
-                                 ptn_plain *plain);
-void ptn_dots_f32_scalar(size_t n, const float *x, const float *const *w, size_t m, double *out);
-void ptn_dots_f64_scalar(size_t n, const double *x, const double *const *w, size_t m, double *out);
-void ptn_dots_f32_tails_scalar(size_t n, const float *x, const float *const *w,
-                               const double *const *wt, size_t m, double *out);
-double ptn_sdot_f32_i32_scalar(size_t nnz, const float *val, const int32_t *idx, const float *w);
-double ptn_sdot_f32_i64_scalar(size_t nnz, const float *val, const int64_t *idx, const float *w);
-double ptn_sdot_f64_i32_scalar(size_t nnz, const double *val, const int32_t *idx, const double *w);
-double ptn_sdot_f64_i64_scalar(size_t nnz, const double *val, const int64_t *idx, const double *w);
-void ptn_saxpy_f32_i32_scalar(size_t nnz, float a, const float *val, const int32_t *idx, float *w);
-void ptn_saxpy_f32_i64_scalar(size_t nnz, float a, const float *val, const int64_t *idx, float *w);
-void ptn_saxpy_f64_i32_scalar(size_t nnz, double a, const double *val, const int32_t *idx, double *w);
-void ptn_saxpy_f64_i64_scalar(size_t nnz, double a, const double *val, const int64_t *idx, double *w);
-void ptn_saxpy_f32_f64_i32_scalar(size_t nnz, double a, const float *val, const int32_t *idx,
-                                  double *w);
-void ptn_saxpy_f32_f64_i64_scalar(size_t nnz, double a, const float *val, const int64_t *idx,
-                                  double *w);
-size_t ptn_descents_i32_scalar(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
-size_t ptn_descents_i64_scalar(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
-void ptn_draws_scalar(ptn_rng *r, size_t top, size_t count, uint32_t *out);
-void ptn_shuffle_scalar(ptn_rng *r, ptrdiff_t *order, size_t n);
+PTN_KERNELS(PTN_KERNEL_PROTOTYPE, scalar)
 
 #if PTN_HAVE_X86_SIMD
 /* simd_avx2.c */
-double ptn_dot_f32_avx2(size_t n, const float *x, const float *y);
-double ptn_dot_f64_avx2(size_t n, const double *x, const double *y);
-void ptn_axpy_f32_avx2(size_t n, float a, const float *x, float *y);
-void ptn_axpy_f64_avx2(size_t n, double a, const double *x, double *y);
-void ptn_axpy_f32_f64_avx2(size_t n, double a, const float *x, double *y);
-double ptn_sqdist_f32_avx2(size_t n, const float *x, const float *y);
-double ptn_sqdist_f64_avx2(size_t n, const double *x, const double *y);
-void ptn_exp_f64_avx2(size_t n, const double *x, double *y);
-void ptn_dot_block_f32_avx2(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                            size_t p, const double *BT, double *out);
-void ptn_dot_block_f64_avx2(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                            size_t p, const double *BT, double *out);
-void ptn_rbf_block_f64_avx2(size_t m, size_t p, const double *na, const double *nb, double gamma,
-                            double *buf);
-size_t ptn_scan_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
-size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act);
-size_t ptn_scan_plain_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act,
-                                 ptn_plain *plain);
-size_t ptn_scan_plain_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act,
-                                 ptn_plain *plain);
-void ptn_dots_f32_avx2(size_t n, const float *x, const float *const *w, size_t m, double *out);
-void ptn_dots_f64_avx2(size_t n, const double *x, const double *const *w, size_t m, double *out);
-void ptn_dots_f32_tails_avx2(size_t n, const float *x, const float *const *w,
-                             const double *const *wt, size_t m, double *out);
-double ptn_sdot_f32_i32_avx2(size_t nnz, const float *val, const int32_t *idx, const float *w);
-double ptn_sdot_f32_i64_avx2(size_t nnz, const float *val, const int64_t *idx, const float *w);
-double ptn_sdot_f64_i32_avx2(size_t nnz, const double *val, const int32_t *idx, const double *w);
-double ptn_sdot_f64_i64_avx2(size_t nnz, const double *val, const int64_t *idx, const double *w);
-size_t ptn_descents_i32_avx2(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
-size_t ptn_descents_i64_avx2(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
+PTN_KERNELS(PTN_KERNEL_PROTOTYPE, avx2)
 /* simd_avx512.c */
-double ptn_dot_f32_avx512(size_t n, const float *x, const float *y);
-double ptn_dot_f64_avx512(size_t n, const double *x, const double *y);
-void ptn_axpy_f32_avx512(size_t n, float a, const float *x, float *y);
-void ptn_axpy_f64_avx512(size_t n, double a, const double *x, double *y);
-void ptn_axpy_f32_f64_avx512(size_t n, double a, const float *x, double *y);
-double ptn_sqdist_f32_avx512(size_t n, const float *x, const float *y);
-double ptn_sqdist_f64_avx512(size_t n, const double *x, const double *y);
-void ptn_exp_f64_avx512(size_t n, const double *x, double *y);
-void ptn_dot_block_f32_avx512(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                              size_t p, const double *BT, double *out);
-void ptn_dot_block_f64_avx512(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                              size_t p, const double *BT, double *out);
-void ptn_rbf_block_f64_avx512(size_t m, size_t p, const double *na, const double *nb, double gamma,
-                              double *buf);
-size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
-size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act);
-size_t ptn_scan_plain_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double *act,
-                                 ptn_plain *plain);
-size_t ptn_scan_plain_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act,
-                                 ptn_plain *plain);
-void ptn_dots_f32_avx512(size_t n, const float *x, const float *const *w, size_t m, double *out);
-void ptn_dots_f64_avx512(size_t n, const double *x, const double *const *w, size_t m, double *out);
-void ptn_dots_f32_tails_avx512(size_t n, const float *x, const float *const *w,
-                               const double *const *wt, size_t m, double *out);
-double ptn_sdot_f32_i32_avx512(size_t nnz, const float *val, const int32_t *idx, const float *w);
-double ptn_sdot_f32_i64_avx512(size_t nnz, const float *val, const int64_t *idx, const float *w);
-double ptn_sdot_f64_i32_avx512(size_t nnz, const double *val, const int32_t *idx, const double *w);
-double ptn_sdot_f64_i64_avx512(size_t nnz, const double *val, const int64_t *idx, const double *w);
-size_t ptn_descents_i32_avx512(size_t n, const int32_t *a, int strict, int32_t *lo, int32_t *hi);
-size_t ptn_descents_i64_avx512(size_t n, const int64_t *a, int strict, int64_t *lo, int64_t *hi);
-void ptn_draws_avx512(ptn_rng *r, size_t top, size_t count, uint32_t *out);
-void ptn_shuffle_avx512(ptn_rng *r, ptrdiff_t *order, size_t n);
+PTN_KERNELS(PTN_KERNEL_PROTOTYPE, avx512)
 #endif
 
 #if PTN_HAVE_NEON_SIMD
 /* simd_neon.c */
-double ptn_dot_f32_neon(size_t n, const float *x, const float *y);
-double ptn_dot_f64_neon(size_t n, const double *x, const double *y);
-void ptn_axpy_f32_neon(size_t n, float a, const float *x, float *y);
-void ptn_axpy_f64_neon(size_t n, double a, const double *x, double *y);
-void ptn_axpy_f32_f64_neon(size_t n, double a, const float *x, double *y);
-double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y);
-double ptn_sqdist_f64_neon(size_t n, const double *x, const double *y);
-void ptn_exp_f64_neon(size_t n, const double *x, double *y);
-void ptn_dot_block_f32_neon(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                            size_t p, const double *BT, double *out);
-void ptn_dot_block_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                            size_t p, const double *BT, double *out);
-void ptn_rbf_block_f64_neon(size_t m, size_t p, const double *na, const double *nb, double gamma,
-                            double *buf);
-size_t ptn_scan_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act);
-size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act);
-size_t ptn_scan_plain_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act,
-                                 ptn_plain *plain);
-size_t ptn_scan_plain_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act,
-                                 ptn_plain *plain);
-void ptn_dots_f32_neon(size_t n, const float *x, const float *const *w, size_t m, double *out);
-void ptn_dots_f64_neon(size_t n, const double *x, const double *const *w, size_t m, double *out);
-void ptn_dots_f32_tails_neon(size_t n, const float *x, const float *const *w,
-                             const double *const *wt, size_t m, double *out);
+PTN_KERNELS(PTN_KERNEL_PROTOTYPE, neon)
 #endif
 
 #ifdef __cplusplus
