@@ -104,7 +104,7 @@ def ref_ambiguity(sentences, tags, folds=10):
 
 
 def test_ambiguity_classes_jackknifed():
-    from perceptron import tagging
+    from perceptron.sequence import _tagger as tagging
     from perceptron._core import featurize as fz
 
     rng = np.random.default_rng(5)
