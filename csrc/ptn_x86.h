@@ -241,6 +241,187 @@ static inline double ptn_block_a(int f32, const void *A, size_t idx)
         }                                                                                    \
     }
 
+/* The public kernel NAME of a level over its inlined INLINE (the scans
+ * inline the dot products; the table holds these). */
+#define PTN_X86_DOT_PUBLIC(NAME, INLINE, T)                                                  \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    double NAME(size_t n, const T *x, const T *y)                                            \
+    {                                                                                        \
+        return INLINE(n, x, y);                                                              \
+    }
+
+/* sum x[i] * y[i] over doubles: four accumulators over blocks of four
+ * vectors, single vectors into the first, the masked tail into the second
+ * (the contract is in ptn_simd.h, dot_f64). */
+#define PTN_X86_DOT_F64(INLINE)                                                              \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    PTN_INLINE double INLINE(size_t n, const double *x, const double *y)                     \
+    {                                                                                        \
+        VD a0 = VD_ZERO(), a1 = VD_ZERO(), a2 = VD_ZERO(), a3 = VD_ZERO();                   \
+        size_t i = 0;                                                                        \
+        for (; i + 4 * VD_W <= n; i += 4 * VD_W) {                                           \
+            a0 = VD_FMADD(VD_LOADU(x + i), VD_LOADU(y + i), a0);                             \
+            a1 = VD_FMADD(VD_LOADU(x + i + VD_W), VD_LOADU(y + i + VD_W), a1);               \
+            a2 = VD_FMADD(VD_LOADU(x + i + 2 * VD_W), VD_LOADU(y + i + 2 * VD_W), a2);       \
+            a3 = VD_FMADD(VD_LOADU(x + i + 3 * VD_W), VD_LOADU(y + i + 3 * VD_W), a3);       \
+        }                                                                                    \
+        for (; i + VD_W <= n; i += VD_W) {                                                   \
+            a0 = VD_FMADD(VD_LOADU(x + i), VD_LOADU(y + i), a0);                             \
+        }                                                                                    \
+        if (i < n) {                                                                         \
+            VD_MASK m = VD_TAIL(n - i);                                                      \
+            a1 = VD_FMADD(VD_MASKLOAD(m, x + i), VD_MASKLOAD(m, y + i), a1);                 \
+        }                                                                                    \
+        return VD_HSUM(VD_ADD(VD_ADD(a0, a1), VD_ADD(a2, a3)));                              \
+    }
+
+/*
+ * Short rows.  A scan over rows of a few vectors spends most of its time on
+ * what the dot product does per call besides the products: loading the
+ * weights, the loops' control, the tail's mask.  None of it changes from
+ * row to row (the weights do not change during a scan), so the short-row
+ * scans load the weights, converted to double where the dot product
+ * converts them, into registers once, and each row runs the same sequence
+ * of products and additions as ptn_dot_<type>_inline_<level> would for a
+ * row of that length: the same bits (tested).
+ *
+ * PTN_X86_SHORT_F64 is the float64 one, for rows of fewer than 32
+ * elements: the block of four vectors (where four vectors are fewer than
+ * 32 elements and the row has them) into a0..a3, up to three single
+ * vectors into a0, the masked tail into a1, as PTN_X86_DOT_F64 runs them.
+ * Where four vectors are 32 elements the block's code folds away.
+ */
+#define PTN_X86_SHORT_BLOCK (4 * VD_W < 32)
+
+#define PTN_X86_SHORT_F64(SHORT, INIT, DOT)                                                  \
+    typedef struct SHORT {                                                                   \
+        VD w4[4], w1[3], wt;                                                                 \
+        VD_MASK tm;                                                                          \
+        size_t block, groups, tail;                                                          \
+    } SHORT;                                                                                 \
+                                                                                             \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    static inline void INIT(SHORT *p, size_t n, const double *w)                             \
+    {                                                                                        \
+        size_t g, i;                                                                         \
+        p->block = PTN_X86_SHORT_BLOCK && n >= 4 * VD_W;                                     \
+        for (g = 0; g < 4; g++) {                                                            \
+            p->w4[g] = p->block ? VD_LOADU(w + VD_W * g) : VD_ZERO();                        \
+        }                                                                                    \
+        i = p->block ? 4 * VD_W : 0;                                                         \
+        p->groups = (n - i) / VD_W;                                                          \
+        for (g = 0; g < 3; g++) {                                                            \
+            p->w1[g] = g < p->groups ? VD_LOADU(w + i + VD_W * g) : VD_ZERO();               \
+        }                                                                                    \
+        i += VD_W * p->groups;                                                               \
+        p->tail = n - i;                                                                     \
+        p->tm = VD_TAIL(p->tail);                                                            \
+        p->wt = p->tail ? VD_MASKLOAD(p->tm, w + i) : VD_ZERO();                             \
+    }                                                                                        \
+                                                                                             \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    static inline double DOT(const double *x, const SHORT *p)                                \
+    {                                                                                        \
+        const VD z = VD_ZERO();                                                              \
+        VD a0 = z, a1 = z, a2 = z, a3 = z;                                                   \
+        size_t i = 0;                                                                        \
+        if (PTN_X86_SHORT_BLOCK && p->block) {                                               \
+            a0 = VD_FMADD(VD_LOADU(x), p->w4[0], a0);                                        \
+            a1 = VD_FMADD(VD_LOADU(x + VD_W), p->w4[1], a1);                                 \
+            a2 = VD_FMADD(VD_LOADU(x + 2 * VD_W), p->w4[2], a2);                             \
+            a3 = VD_FMADD(VD_LOADU(x + 3 * VD_W), p->w4[3], a3);                             \
+            i = 4 * VD_W;                                                                    \
+        }                                                                                    \
+        if (p->groups > 0) {                                                                 \
+            a0 = VD_FMADD(VD_LOADU(x + i), p->w1[0], a0);                                    \
+        }                                                                                    \
+        if (p->groups > 1) {                                                                 \
+            a0 = VD_FMADD(VD_LOADU(x + i + VD_W), p->w1[1], a0);                             \
+        }                                                                                    \
+        if (p->groups > 2) {                                                                 \
+            a0 = VD_FMADD(VD_LOADU(x + i + 2 * VD_W), p->w1[2], a0);                         \
+        }                                                                                    \
+        if (p->tail) {                                                                       \
+            a1 = VD_FMADD(VD_MASKLOAD(p->tm, x + i + VD_W * p->groups), p->wt, a1);          \
+        }                                                                                    \
+        return VD_HSUM(VD_ADD(VD_ADD(a0, a1), VD_ADD(a2, a3)));                              \
+    }
+
+/* The scan (ptn_scan.h) of rows of T: rows of fewer than SHORT_MAX
+ * elements through the short rows' DOTSHORT over a SHORT loaded by INIT,
+ * longer ones through the inlined dot product DOT. */
+#define PTN_X86_SCAN(NAME, T, SHORT_MAX, SHORT, INIT, DOTSHORT, DOT)                         \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    size_t NAME(const ptn_scan *s, size_t start, size_t stop, double *act)                   \
+    {                                                                                        \
+        if (s->d < (SHORT_MAX)) {                                                            \
+            SHORT p;                                                                         \
+            INIT(&p, s->d, (const T *)s->w);                                                 \
+            {                                                                                \
+                PTN_SCAN_LOOP(T, DOTSHORT(x_, &p))                                           \
+            }                                                                                \
+        }                                                                                    \
+        {                                                                                    \
+            PTN_SCAN_BODY(T, DOT)                                                            \
+        }                                                                                    \
+    }
+
+/* scan_plain_<type> (ptn_scan.h): the scan above with the plain rule's
+ * updates, by AXPY, inside it; the short rows' registers are loaded again
+ * after each update. */
+#define PTN_X86_SCAN_PLAIN(NAME, T, SHORT_MAX, SHORT, INIT, DOTSHORT, DOT, AXPY)             \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    size_t NAME(const ptn_scan *s, size_t start, size_t stop, double *act,                   \
+                ptn_plain *plain_)                                                           \
+    {                                                                                        \
+        if (s->d < (SHORT_MAX)) {                                                            \
+            PTN_SCAN_PLAIN_SHORT(T, SHORT, INIT, DOTSHORT, AXPY)                             \
+        }                                                                                    \
+        {                                                                                    \
+            PTN_SCAN_PLAIN_BODY(T, DOT, AXPY)                                                \
+        }                                                                                    \
+    }
+
+/* The dots_<type> (ptn_simd.h) of a level that scores G weight vectors at
+ * a time with GROUP(n, x, w, out) and a vector left over with the inlined
+ * dot product DOT. */
+#define PTN_X86_DOTS(NAME, T, G, GROUP, DOT)                                                 \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    void NAME(size_t n, const T *x, const T *const *w, size_t m, double *out)                \
+    {                                                                                        \
+        size_t c = 0;                                                                        \
+        for (; c + (G) <= m; c += (G)) {                                                     \
+            GROUP(n, x, w + c, out + c);                                                     \
+        }                                                                                    \
+        for (; c < m; c++) {                                                                 \
+            out[c] = DOT(n, x, w[c]);                                                        \
+        }                                                                                    \
+    }
+
+/* sum_j val[j] * w[idx[j]] over a CSR row with the weights fetched by
+ * gathers (ptn_simd.h, sdot), TV the values' type and TI the indices':
+ * BLOCK elements at a time by BODY into a0 (and a1), then what the level
+ * does with the rest of a block (LEFT, which may be empty), the last
+ * values one at a time with exact double products; SUM is the vector
+ * summed, VD_ADD(a0, a1) or a0 where BODY uses a0 alone. */
+#define PTN_X86_SDOT(NAME, TARGET, TV, TI, BLOCK, BODY, LEFT, SUM)                           \
+    PTN_TARGET(TARGET)                                                                       \
+    double NAME(size_t nnz, const TV *val, const TI *idx, const TV *w)                       \
+    {                                                                                        \
+        VD a0 = VD_ZERO(), a1 = VD_ZERO();                                                   \
+        double s = 0.0;                                                                      \
+        size_t j = 0;                                                                        \
+        for (; j + (BLOCK) <= nnz; j += (BLOCK)) {                                           \
+            BODY                                                                             \
+        }                                                                                    \
+        LEFT                                                                                 \
+        for (; j < nnz; j++) {                                                               \
+            s += (double)val[j] * (double)w[idx[j]];                                         \
+        }                                                                                    \
+        (void)a1;                                                                            \
+        return VD_HSUM(SUM) + s;                                                             \
+    }
+
 #endif /* PTN_HAVE_X86_SIMD */
 
 #endif /* PTN_X86_H */

@@ -114,39 +114,9 @@ PTN_INLINE double ptn_dot_f32_inline_avx2(size_t n, const float *x, const float 
     return r;
 }
 
-PTN_TARGET("avx2,fma")
-double ptn_dot_f32_avx2(size_t n, const float *x, const float *y)
-{
-    return ptn_dot_f32_inline_avx2(n, x, y);
-}
-
-PTN_TARGET("avx2,fma")
-PTN_INLINE double ptn_dot_f64_inline_avx2(size_t n, const double *x, const double *y)
-{
-    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
-    __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i), a0);
-        a1 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 4), _mm256_loadu_pd(y + i + 4), a1);
-        a2 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 8), _mm256_loadu_pd(y + i + 8), a2);
-        a3 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 12), _mm256_loadu_pd(y + i + 12), a3);
-    }
-    for (; i + 4 <= n; i += 4) {
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i), _mm256_loadu_pd(y + i), a0);
-    }
-    if (i < n) {
-        __m256i m = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask64 + 4 - (n - i)));
-        a1 = _mm256_fmadd_pd(_mm256_maskload_pd(x + i, m), _mm256_maskload_pd(y + i, m), a1);
-    }
-    return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
-}
-
-PTN_TARGET("avx2,fma")
-double ptn_dot_f64_avx2(size_t n, const double *x, const double *y)
-{
-    return ptn_dot_f64_inline_avx2(n, x, y);
-}
+PTN_X86_DOT_PUBLIC(ptn_dot_f32_avx2, ptn_dot_f32_inline_avx2, float)
+PTN_X86_DOT_F64(ptn_dot_f64_inline_avx2)
+PTN_X86_DOT_PUBLIC(ptn_dot_f64_avx2, ptn_dot_f64_inline_avx2, double)
 
 /* -------------------------------------------------------------- axpy */
 
@@ -254,72 +224,9 @@ PTN_X86_RBF_BLOCK_F64(ptn_rbf_block_f64_avx2, ptn_rbf_pd_avx2)
 
 /* ------------------------------------------------------------- scans */
 
-/*
- * Short rows.  A scan over rows of a few vectors spends most of its time on
- * what the dot product does per call besides the products: loading the
- * weights, the loops' control, the tail's mask.  None of it changes from
- * row to row (the weights do not change during a scan), so the short-row
- * scans load the weights, converted to double where the dot product
- * converts them, into registers once, and each row runs the same sequence
- * of products and additions as ptn_dot_<type>_inline_<level> would for a
- * row of that length: the same bits (tested).  breast cancer, 569 x 30
- * float64, AVX-512: 3.0 -> 2.2 us an epoch.
- */
-
-/* ptn_dot_f64_inline_avx2 for n < 32: a block of 16 into a0..a3, groups of
- * 4 into a0, the tail into a1. */
-typedef struct ptn_short_f64_avx2 {
-    __m256d w16[4], w4[3], wt;
-    __m256i tm;
-    size_t block, groups, tail;
-} ptn_short_f64_avx2;
-
-PTN_TARGET("avx2,fma")
-static inline void ptn_short_f64_init_avx2(ptn_short_f64_avx2 *p, size_t n, const double *w)
-{
-    size_t g, i;
-    p->block = n >= 16;
-    for (g = 0; g < 4; g++) {
-        p->w16[g] = p->block ? _mm256_loadu_pd(w + 4 * g) : _mm256_setzero_pd();
-    }
-    i = p->block ? 16 : 0;
-    p->groups = (n - i) / 4;
-    for (g = 0; g < 3; g++) {
-        p->w4[g] = g < p->groups ? _mm256_loadu_pd(w + i + 4 * g) : _mm256_setzero_pd();
-    }
-    i += 4 * p->groups;
-    p->tail = n - i;
-    p->tm = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask64 + 4 - p->tail));
-    p->wt = p->tail ? _mm256_maskload_pd(w + i, p->tm) : _mm256_setzero_pd();
-}
-
-PTN_TARGET("avx2,fma")
-static inline double ptn_dot_short_f64_avx2(const double *x, const ptn_short_f64_avx2 *p)
-{
-    const __m256d z = _mm256_setzero_pd();
-    __m256d a0 = z, a1 = z, a2 = z, a3 = z;
-    size_t i = 0;
-    if (p->block) {
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x), p->w16[0], a0);
-        a1 = _mm256_fmadd_pd(_mm256_loadu_pd(x + 4), p->w16[1], a1);
-        a2 = _mm256_fmadd_pd(_mm256_loadu_pd(x + 8), p->w16[2], a2);
-        a3 = _mm256_fmadd_pd(_mm256_loadu_pd(x + 12), p->w16[3], a3);
-        i = 16;
-    }
-    if (p->groups > 0) {
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i), p->w4[0], a0);
-    }
-    if (p->groups > 1) {
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 4), p->w4[1], a0);
-    }
-    if (p->groups > 2) {
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(x + i + 8), p->w4[2], a0);
-    }
-    if (p->tail) {
-        a1 = _mm256_fmadd_pd(_mm256_maskload_pd(x + i + 4 * p->groups, p->tm), p->wt, a1);
-    }
-    return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
-}
+/* Short rows (ptn_x86.h): the float64 ones from the template; the float32
+ * ones follow this level's exact float32 dot product. */
+PTN_X86_SHORT_F64(ptn_short_f64_avx2, ptn_short_f64_init_avx2, ptn_dot_short_f64_avx2)
 
 /* ptn_dot_f32_inline_avx2 for n < 32 (its exact path): a block of 16 into
  * a0..a3, groups of 4 into a0, the tail into a1. */
@@ -379,64 +286,18 @@ static inline double ptn_dot_short_f32_avx2(const float *x, const ptn_short_f32_
     return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
 }
 
-PTN_TARGET("avx2,fma")
-size_t ptn_scan_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act)
-{
-    if (s->d < 32) {
-        ptn_short_f32_avx2 p;
-        ptn_short_f32_init_avx2(&p, s->d, (const float *)s->w);
-        {
-            PTN_SCAN_LOOP(float, ptn_dot_short_f32_avx2(x_, &p))
-        }
-    }
-    {
-        PTN_SCAN_BODY(float, ptn_dot_f32_inline_avx2)
-    }
-}
+PTN_X86_SCAN(ptn_scan_f32_avx2, float, 32, ptn_short_f32_avx2, ptn_short_f32_init_avx2,
+             ptn_dot_short_f32_avx2, ptn_dot_f32_inline_avx2)
+PTN_X86_SCAN(ptn_scan_f64_avx2, double, 32, ptn_short_f64_avx2, ptn_short_f64_init_avx2,
+             ptn_dot_short_f64_avx2, ptn_dot_f64_inline_avx2)
 
-PTN_TARGET("avx2,fma")
-size_t ptn_scan_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act)
-{
-    if (s->d < 32) {
-        ptn_short_f64_avx2 p;
-        ptn_short_f64_init_avx2(&p, s->d, (const double *)s->w);
-        {
-            PTN_SCAN_LOOP(double, ptn_dot_short_f64_avx2(x_, &p))
-        }
-    }
-    {
-        PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx2)
-    }
-}
-
-/* scan_plain_f32, scan_plain_f64 (ptn_scan.h): the scans above with the
- * plain rule's updates inside them, the short rows' registers loaded again
- * after each update. */
-PTN_TARGET("avx2,fma")
-size_t ptn_scan_plain_f32_avx2(const ptn_scan *s, size_t start, size_t stop, double *act,
-                               ptn_plain *plain_)
-{
-    if (s->d < 32) {
-        PTN_SCAN_PLAIN_SHORT(float, ptn_short_f32_avx2, ptn_short_f32_init_avx2,
-                             ptn_dot_short_f32_avx2, ptn_axpy_f32_avx2)
-    }
-    {
-        PTN_SCAN_PLAIN_BODY(float, ptn_dot_f32_inline_avx2, ptn_axpy_f32_avx2)
-    }
-}
-
-PTN_TARGET("avx2,fma")
-size_t ptn_scan_plain_f64_avx2(const ptn_scan *s, size_t start, size_t stop, double *act,
-                               ptn_plain *plain_)
-{
-    if (s->d < 32) {
-        PTN_SCAN_PLAIN_SHORT(double, ptn_short_f64_avx2, ptn_short_f64_init_avx2,
-                             ptn_dot_short_f64_avx2, ptn_axpy_f64_avx2)
-    }
-    {
-        PTN_SCAN_PLAIN_BODY(double, ptn_dot_f64_inline_avx2, ptn_axpy_f64_avx2)
-    }
-}
+/* scan_plain_f32, scan_plain_f64 (ptn_scan.h) */
+PTN_X86_SCAN_PLAIN(ptn_scan_plain_f32_avx2, float, 32, ptn_short_f32_avx2,
+                   ptn_short_f32_init_avx2, ptn_dot_short_f32_avx2, ptn_dot_f32_inline_avx2,
+                   ptn_axpy_f32_avx2)
+PTN_X86_SCAN_PLAIN(ptn_scan_plain_f64_avx2, double, 32, ptn_short_f64_avx2,
+                   ptn_short_f64_init_avx2, ptn_dot_short_f64_avx2, ptn_dot_f64_inline_avx2,
+                   ptn_axpy_f64_avx2)
 
 /* dots_f32, dots_f64: two weight vectors at a time (see the header) */
 #include "simd_avx2_dots.inc"
@@ -446,78 +307,35 @@ PTN_DOTS_F32_TAILS_UNUSED(avx2)
 /* ------------------------------------ sparse dot products by gathers */
 
 /* The weights of a CSR row's columns fetched by vector gathers (ptn_simd.h
- * says when they pay).  Exact double products as in the scalar kernel; the
- * tail (fewer than a gather's lanes) is scalar. */
-PTN_TARGET("avx2,fma")
-double ptn_sdot_f32_i32_avx2(size_t nnz, const float *val, const int32_t *idx, const float *w)
-{
-    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
-    double s = 0.0;
-    size_t j = 0;
-    for (; j + 8 <= nnz; j += 8) {
-        __m256i ix = _mm256_loadu_si256((const __m256i *)(idx + j));
-        __m256 g = _mm256_i32gather_ps(w, ix, 4), x = _mm256_loadu_ps(val + j);
-        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)),
-                             _mm256_cvtps_pd(_mm256_castps256_ps128(g)), a0);
-        a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)),
-                             _mm256_cvtps_pd(_mm256_extractf128_ps(g, 1)), a1);
-    }
-    for (; j < nnz; j++) {
-        s += (double)val[j] * (double)w[idx[j]];
-    }
-    return ptn_hsum_pd_avx2(_mm256_add_pd(a0, a1)) + s;
-}
+ * says when they pay), by PTN_X86_SDOT: eight int32 indices at a time into
+ * two accumulators, four int64 ones into one; the tail (fewer than a
+ * gather's lanes) is scalar. */
+#define PTN_SDOT_F32_I32_AVX2                                                                \
+    __m256 g = _mm256_i32gather_ps(w, _mm256_loadu_si256((const __m256i *)(idx + j)), 4);     \
+    __m256 x = _mm256_loadu_ps(val + j);                                                     \
+    a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)),                         \
+                         _mm256_cvtps_pd(_mm256_castps256_ps128(g)), a0);                    \
+    a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)),                       \
+                         _mm256_cvtps_pd(_mm256_extractf128_ps(g, 1)), a1);
+#define PTN_SDOT_F64_I32_AVX2(k, a)                                                          \
+    a = _mm256_fmadd_pd(_mm256_loadu_pd(val + (k)),                                          \
+                        _mm256_i32gather_pd(w, _mm_loadu_si128((const __m128i *)(idx + (k))), 8), a);
+#define PTN_SDOT_F32_I64_AVX2                                                                \
+    a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val + j)),                             \
+                         _mm256_cvtps_pd(_mm256_i64gather_ps(                                \
+                             w, _mm256_loadu_si256((const __m256i *)(idx + j)), 4)),          \
+                         a0);
+#define PTN_SDOT_F64_I64_AVX2                                                                \
+    a0 = _mm256_fmadd_pd(_mm256_loadu_pd(val + j),                                           \
+                         _mm256_i64gather_pd(w, _mm256_loadu_si256((const __m256i *)(idx + j)), 8), \
+                         a0);
 
-PTN_TARGET("avx2,fma")
-double ptn_sdot_f64_i32_avx2(size_t nnz, const double *val, const int32_t *idx, const double *w)
-{
-    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
-    double s = 0.0;
-    size_t j = 0;
-    for (; j + 8 <= nnz; j += 8) {
-        __m128i i0 = _mm_loadu_si128((const __m128i *)(idx + j));
-        __m128i i1 = _mm_loadu_si128((const __m128i *)(idx + j + 4));
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(val + j), _mm256_i32gather_pd(w, i0, 8), a0);
-        a1 = _mm256_fmadd_pd(_mm256_loadu_pd(val + j + 4), _mm256_i32gather_pd(w, i1, 8), a1);
-    }
-    for (; j < nnz; j++) {
-        s += val[j] * w[idx[j]];
-    }
-    return ptn_hsum_pd_avx2(_mm256_add_pd(a0, a1)) + s;
-}
-
-PTN_TARGET("avx2,fma")
-double ptn_sdot_f32_i64_avx2(size_t nnz, const float *val, const int64_t *idx, const float *w)
-{
-    __m256d a0 = _mm256_setzero_pd();
-    double s = 0.0;
-    size_t j = 0;
-    for (; j + 4 <= nnz; j += 4) {
-        __m256i ix = _mm256_loadu_si256((const __m256i *)(idx + j));
-        __m128 g = _mm256_i64gather_ps(w, ix, 4);
-        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(val + j)), _mm256_cvtps_pd(g), a0);
-    }
-    for (; j < nnz; j++) {
-        s += (double)val[j] * (double)w[idx[j]];
-    }
-    return ptn_hsum_pd_avx2(a0) + s;
-}
-
-PTN_TARGET("avx2,fma")
-double ptn_sdot_f64_i64_avx2(size_t nnz, const double *val, const int64_t *idx, const double *w)
-{
-    __m256d a0 = _mm256_setzero_pd();
-    double s = 0.0;
-    size_t j = 0;
-    for (; j + 4 <= nnz; j += 4) {
-        __m256i ix = _mm256_loadu_si256((const __m256i *)(idx + j));
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(val + j), _mm256_i64gather_pd(w, ix, 8), a0);
-    }
-    for (; j < nnz; j++) {
-        s += val[j] * w[idx[j]];
-    }
-    return ptn_hsum_pd_avx2(a0) + s;
-}
+PTN_X86_SDOT(ptn_sdot_f32_i32_avx2, "avx2,fma", float, int32_t, 8, PTN_SDOT_F32_I32_AVX2, ,
+             VD_ADD(a0, a1))
+PTN_X86_SDOT(ptn_sdot_f64_i32_avx2, "avx2,fma", double, int32_t, 8,
+             PTN_SDOT_F64_I32_AVX2(j, a0) PTN_SDOT_F64_I32_AVX2(j + 4, a1), , VD_ADD(a0, a1))
+PTN_X86_SDOT(ptn_sdot_f32_i64_avx2, "avx2,fma", float, int64_t, 4, PTN_SDOT_F32_I64_AVX2, , a0)
+PTN_X86_SDOT(ptn_sdot_f64_i64_avx2, "avx2,fma", double, int64_t, 4, PTN_SDOT_F64_I64_AVX2, , a0)
 
 /* -------------------------------------------------------- CSR checks */
 
@@ -564,7 +382,7 @@ static inline __m256i ptn_max_epi64_avx2(__m256i a, __m256i b)
         }                                                                            \
         /* the least and greatest lanes by shuffles: read back from memory,   \
          * mn and mx were kept there by gcc 12, a store and a load for every  \
-         * vector (451,592 int32 indices: 184 -> 44 us) */                    \
+         * vector */                                                          \
         mn = MIN(mn, _mm256_permute2x128_si256(mn, mn, 1));                          \
         mx = MAX(mx, _mm256_permute2x128_si256(mx, mx, 1));                          \
         mn = MIN(mn, _mm256_shuffle_epi32(mn, 0x4E));                                \

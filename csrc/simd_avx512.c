@@ -126,39 +126,9 @@ PTN_INLINE double ptn_dot_f32_inline_avx512(size_t n, const float *x, const floa
     return r;
 }
 
-PTN_TARGET("avx512f")
-double ptn_dot_f32_avx512(size_t n, const float *x, const float *y)
-{
-    return ptn_dot_f32_inline_avx512(n, x, y);
-}
-
-PTN_TARGET("avx512f")
-PTN_INLINE double ptn_dot_f64_inline_avx512(size_t n, const double *x, const double *y)
-{
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i), _mm512_loadu_pd(y + i), a0);
-        a1 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 8), _mm512_loadu_pd(y + i + 8), a1);
-        a2 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 16), _mm512_loadu_pd(y + i + 16), a2);
-        a3 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i + 24), _mm512_loadu_pd(y + i + 24), a3);
-    }
-    for (; i + 8 <= n; i += 8) {
-        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + i), _mm512_loadu_pd(y + i), a0);
-    }
-    if (i < n) {
-        __mmask8 m = (__mmask8)((1u << (n - i)) - 1u);
-        a1 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(m, x + i), _mm512_maskz_loadu_pd(m, y + i), a1);
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
-}
-
-PTN_TARGET("avx512f")
-double ptn_dot_f64_avx512(size_t n, const double *x, const double *y)
-{
-    return ptn_dot_f64_inline_avx512(n, x, y);
-}
+PTN_X86_DOT_PUBLIC(ptn_dot_f32_avx512, ptn_dot_f32_inline_avx512, float)
+PTN_X86_DOT_F64(ptn_dot_f64_inline_avx512)
+PTN_X86_DOT_PUBLIC(ptn_dot_f64_avx512, ptn_dot_f64_inline_avx512, double)
 
 /* -------------------------------------------------------------- axpy */
 
@@ -269,45 +239,10 @@ PTN_X86_RBF_BLOCK_F64(ptn_rbf_block_f64_avx512, ptn_rbf_pd_avx512)
 
 /* ------------------------------------------------------------- scans */
 
-/* Short rows (see simd_avx2.c).  ptn_dot_f64_inline_avx512 for
- * n < 32: groups of 8 into a0, the tail into a1. */
-typedef struct ptn_short_f64_avx512 {
-    __m512d w[3], wt;
-    __mmask8 tm;
-    size_t groups;
-} ptn_short_f64_avx512;
-
-PTN_TARGET("avx512f")
-static inline void ptn_short_f64_init_avx512(ptn_short_f64_avx512 *p, size_t n, const double *w)
-{
-    size_t g;
-    p->groups = n / 8;
-    for (g = 0; g < 3; g++) {
-        p->w[g] = g < p->groups ? _mm512_loadu_pd(w + 8 * g) : _mm512_setzero_pd();
-    }
-    p->tm = (__mmask8)((1u << (n % 8)) - 1u);
-    p->wt = _mm512_maskz_loadu_pd(p->tm, w + 8 * p->groups);
-}
-
-PTN_TARGET("avx512f")
-static inline double ptn_dot_short_f64_avx512(const double *x, const ptn_short_f64_avx512 *p)
-{
-    const __m512d z = _mm512_setzero_pd();
-    __m512d a0 = z, a1 = z;
-    if (p->groups > 0) {
-        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x), p->w[0], a0);
-    }
-    if (p->groups > 1) {
-        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + 8), p->w[1], a0);
-    }
-    if (p->groups > 2) {
-        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(x + 16), p->w[2], a0);
-    }
-    if (p->tm) {
-        a1 = _mm512_fmadd_pd(_mm512_maskz_loadu_pd(p->tm, x + 8 * p->groups), p->wt, a1);
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(z, z)));
-}
+/* Short rows (ptn_x86.h): the float64 ones from the template (no block of
+ * four vectors below 32 elements here); the float32 ones follow this
+ * level's exact float32 dot product. */
+PTN_X86_SHORT_F64(ptn_short_f64_avx512, ptn_short_f64_init_avx512, ptn_dot_short_f64_avx512)
 
 /* ptn_dot_f32_inline_avx512 for n < 64 (its exact path): a block of 32 into
  * a0..a3, one of 16 into a0 and a1, the tail into a2 and a3. */
@@ -387,9 +322,8 @@ size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double 
         if (t.len == 0) {
             /* whole blocks only (256 features, ...): no tail to add, whose
              * sum would be +0 (the blocks' sum is never -0: its lanes start
-             * at +0 and an exact zero sum rounds to +0), so the same bits;
-             * 200,000 x 256 float32 rows in order on an AMD EPYC (Zen 4):
-             * the scan was 1.09x the pass at this precision with it */
+             * at +0 and an exact zero sum rounds to +0), so the same bits
+             * without the cost of adding it */
             const float *w_ = (const float *)s->w;
             PTN_SCAN_LOOP_F32_BLOCKS(ptn_dot_f32_blocks_avx512(t.at, x_, w_),
                                      ptn_dot_f32_exact_avx512(d_, x_, w_))
@@ -410,20 +344,8 @@ size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double 
     }
 }
 
-PTN_TARGET("avx512f")
-size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double *act)
-{
-    if (s->d < 32) {
-        ptn_short_f64_avx512 p;
-        ptn_short_f64_init_avx512(&p, s->d, (const double *)s->w);
-        {
-            PTN_SCAN_LOOP(double, ptn_dot_short_f64_avx512(x_, &p))
-        }
-    }
-    {
-        PTN_SCAN_BODY(double, ptn_dot_f64_inline_avx512)
-    }
-}
+PTN_X86_SCAN(ptn_scan_f64_avx512, double, 32, ptn_short_f64_avx512, ptn_short_f64_init_avx512,
+             ptn_dot_short_f64_avx512, ptn_dot_f64_inline_avx512)
 
 /* scan_plain_f32, scan_plain_f64: the scans with the plain rule inside */
 #include "simd_avx512_plain.inc"
@@ -439,104 +361,42 @@ size_t ptn_scan_f64_avx512(const ptn_scan *s, size_t start, size_t stop, double 
  * scalar.
  *
  * At AVX-512 the gathers are 8 wide, in blocks of 16 into two accumulators,
- * and none is masked: on the machine this was measured on (AMD Zen 4), a
- * gather costs its full width whatever its mask, and 16 float32 weights cost
- * more as one 512-bit gather than as two 256-bit (AVX2) ones.  An epoch of
- * the online rule over 500,000 rows of 50 non-zeros among 2^18 columns
- * (float32, int32 indices), against the masked 16-wide gathers: 32.1 ->
- * 28.4 ms (float64: 36.5 -> 35.1; int64 indices: 34.8 -> 32.6, float64 the
- * same). */
-PTN_TARGET("avx512f,avx2,fma")
-double ptn_sdot_f32_i32_avx512(size_t nnz, const float *val, const int32_t *idx, const float *w)
-{
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    double s = 0.0;
-    size_t j = 0;
-    for (; j + 16 <= nnz; j += 16) {
-        __m256 g0 = _mm256_i32gather_ps(w, _mm256_loadu_si256((const __m256i *)(idx + j)), 4);
-        __m256 g1 = _mm256_i32gather_ps(w, _mm256_loadu_si256((const __m256i *)(idx + j + 8)), 4);
-        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j)), _mm512_cvtps_pd(g0), a0);
-        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j + 8)), _mm512_cvtps_pd(g1), a1);
-    }
-    if (j + 8 <= nnz) {
-        __m256 g = _mm256_i32gather_ps(w, _mm256_loadu_si256((const __m256i *)(idx + j)), 4);
-        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j)), _mm512_cvtps_pd(g), a0);
-        j += 8;
-    }
-    for (; j < nnz; j++) {
-        s += (double)val[j] * (double)w[idx[j]];
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + s;
-}
+ * and none is masked: on some cores (AMD's Zen 4) a gather costs its full
+ * width whatever its mask, and 16 float32 weights cost more as one 512-bit
+ * gather than as two 256-bit (AVX2) ones. */
+/* one gather of 8 weights (4-byte indices: AVX2's 256-bit gather of floats,
+ * AVX-512's of doubles; 8-byte ones: AVX-512's) at k into the accumulator a */
+#define PTN_SDOT_F32_I32_AVX512(k, a)                                                        \
+    a = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + (k))),                         \
+                        _mm512_cvtps_pd(_mm256_i32gather_ps(                                 \
+                            w, _mm256_loadu_si256((const __m256i *)(idx + (k))), 4)),         \
+                        a);
+#define PTN_SDOT_F64_I32_AVX512(k, a)                                                        \
+    a = _mm512_fmadd_pd(_mm512_loadu_pd(val + (k)),                                          \
+                        _mm512_i32gather_pd(_mm256_loadu_si256((const __m256i *)(idx + (k))), \
+                                            w, 8),                                           \
+                        a);
+#define PTN_SDOT_F32_I64_AVX512(k, a)                                                        \
+    a = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + (k))),                         \
+                        _mm512_cvtps_pd(_mm512_i64gather_ps(_mm512_loadu_si512(idx + (k)), w, 4)), \
+                        a);
+#define PTN_SDOT_F64_I64_AVX512(k, a)                                                        \
+    a = _mm512_fmadd_pd(_mm512_loadu_pd(val + (k)),                                          \
+                        _mm512_i64gather_pd(_mm512_loadu_si512(idx + (k)), w, 8), a);
+/* blocks of 16 into a0 and a1, then a block of 8 into a0 */
+#define PTN_SDOT_AVX512(NAME, TARGET, TV, TI, ONE)                                           \
+    PTN_X86_SDOT(NAME, TARGET, TV, TI, 16, ONE(j, a0) ONE(j + 8, a1),                        \
+                 if (j + 8 <= nnz) {                                                         \
+                     ONE(j, a0)                                                              \
+                     j += 8;                                                                 \
+                 },                                                                          \
+                 VD_ADD(a0, a1))
 
-PTN_TARGET("avx512f")
-double ptn_sdot_f64_i32_avx512(size_t nnz, const double *val, const int32_t *idx, const double *w)
-{
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    double s = 0.0;
-    size_t j = 0;
-    for (; j + 16 <= nnz; j += 16) {
-        __m256i i0 = _mm256_loadu_si256((const __m256i *)(idx + j));
-        __m256i i1 = _mm256_loadu_si256((const __m256i *)(idx + j + 8));
-        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j), _mm512_i32gather_pd(i0, w, 8), a0);
-        a1 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j + 8), _mm512_i32gather_pd(i1, w, 8), a1);
-    }
-    if (j + 8 <= nnz) {
-        __m256i i0 = _mm256_loadu_si256((const __m256i *)(idx + j));
-        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j), _mm512_i32gather_pd(i0, w, 8), a0);
-        j += 8;
-    }
-    for (; j < nnz; j++) {
-        s += val[j] * w[idx[j]];
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + s;
-}
-
-PTN_TARGET("avx512f")
-double ptn_sdot_f32_i64_avx512(size_t nnz, const float *val, const int64_t *idx, const float *w)
-{
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    double s = 0.0;
-    size_t j = 0;
-    for (; j + 16 <= nnz; j += 16) {
-        __m256 g0 = _mm512_i64gather_ps(_mm512_loadu_si512(idx + j), w, 4);
-        __m256 g1 = _mm512_i64gather_ps(_mm512_loadu_si512(idx + j + 8), w, 4);
-        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j)), _mm512_cvtps_pd(g0), a0);
-        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j + 8)), _mm512_cvtps_pd(g1), a1);
-    }
-    if (j + 8 <= nnz) {
-        __m256 g = _mm512_i64gather_ps(_mm512_loadu_si512(idx + j), w, 4);
-        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm256_loadu_ps(val + j)), _mm512_cvtps_pd(g), a0);
-        j += 8;
-    }
-    for (; j < nnz; j++) {
-        s += (double)val[j] * (double)w[idx[j]];
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + s;
-}
-
-PTN_TARGET("avx512f")
-double ptn_sdot_f64_i64_avx512(size_t nnz, const double *val, const int64_t *idx, const double *w)
-{
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    double s = 0.0;
-    size_t j = 0;
-    for (; j + 16 <= nnz; j += 16) {
-        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j),
-                             _mm512_i64gather_pd(_mm512_loadu_si512(idx + j), w, 8), a0);
-        a1 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j + 8),
-                             _mm512_i64gather_pd(_mm512_loadu_si512(idx + j + 8), w, 8), a1);
-    }
-    if (j + 8 <= nnz) {
-        a0 = _mm512_fmadd_pd(_mm512_loadu_pd(val + j),
-                             _mm512_i64gather_pd(_mm512_loadu_si512(idx + j), w, 8), a0);
-        j += 8;
-    }
-    for (; j < nnz; j++) {
-        s += val[j] * w[idx[j]];
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1)) + s;
-}
+PTN_SDOT_AVX512(ptn_sdot_f32_i32_avx512, "avx512f,avx2,fma", float, int32_t,
+                PTN_SDOT_F32_I32_AVX512)
+PTN_SDOT_AVX512(ptn_sdot_f64_i32_avx512, "avx512f", double, int32_t, PTN_SDOT_F64_I32_AVX512)
+PTN_SDOT_AVX512(ptn_sdot_f32_i64_avx512, "avx512f", float, int64_t, PTN_SDOT_F32_I64_AVX512)
+PTN_SDOT_AVX512(ptn_sdot_f64_i64_avx512, "avx512f", double, int64_t, PTN_SDOT_F64_I64_AVX512)
 
 /* -------------------------------------------------------- CSR checks */
 
@@ -603,8 +463,7 @@ PTN_DESCENTS_AVX512(ptn_descents_i64_avx512, int64_t, 64, __mmask8, 8)
  * bound may need the rejection test: the lanes before it are kept, the
  * scalar code draws for it (with as many outputs as the test asks), and the
  * vectors start again after it.  With bounds below 2^32 that happens to a
- * draw with odds of bound / 2^32.  569 rows: 1.02 -> 0.62 us a shuffle;
- * 32,561 rows: 55 -> 34 us. */
+ * draw with odds of bound / 2^32, so the vectors rarely stop. */
 PTN_TARGET("avx512f,avx512dq")
 void ptn_draws_avx512(ptn_rng *r, size_t top, size_t count, uint32_t *out)
 {
