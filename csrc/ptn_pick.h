@@ -40,9 +40,7 @@
  * the bits of all those differences or-ed together are 0 only when every
  * activation is finite.  One pass over the activations where the check,
  * the first column's copy, each column's pick and the indices' conversion
- * took one each: predict of 4,000 x 200 float32 rows in cache, 5 classes,
- * one thread, AMD EPYC (Zen 4): 1.06 -> 1.04x the time of decision_dense
- * (200,000 rows: 1.14 -> 1.05x). */
+ * took one each: one pass reads the activations once. */
 PTN_INLINE int ptn_pick_rows(const double *acts, size_t m, size_t k, size_t stride,
                              ptrdiff_t *picks)
 {
@@ -93,11 +91,8 @@ PTN_INLINE int ptn_pick_rows(const double *acts, size_t m, size_t k, size_t stri
 /* picks[q] = acts[q] > 0 for a block of m rows of one activation each (one
  * row of weights), checked as ptn_pick_rows checks them, in one pass;
  * returns 1, with picks unspecified, when one is infinite or NaN.  Where a
- * pass of its own checked the block and another picked: predict of 4,000
- * x 200 float32 rows in cache, two classes, one thread, AMD EPYC (Zen 4),
- * 1.08 -> 1.02-1.05x the time of decision_dense, and with 3-letter labels
- * (copied by the picks instead of straight from the activations) 1.08-1.10
- * -> 1.05-1.07x. */
+ * pass of its own checked the block and another picked: one pass reads the
+ * activations once. */
 PTN_INLINE int ptn_pick_signs(const double *acts, size_t m, ptrdiff_t *picks)
 {
     size_t q = 0;

@@ -5,9 +5,9 @@
  * cannot guess the next row, so the loop names it a few rows ahead.  The
  * lines are asked for into the L2 cache (x86 PREFETCHT1, ARM PLDL2KEEP), not
  * L1: an L1 request holds one of the core's few L1 miss buffers until the
- * line arrives, which caps the reads in flight; L2 requests do not, and
- * random 1 KB rows read 1.5x faster that way on the machines measured
- * (benchmarks/bench_fit_dense.py).
+ * line arrives, which caps the reads in flight; L2 requests do not, so
+ * random rows read faster that way (benchmarks/bench_fit_dense.py; the
+ * figures are on the performance page of the docs).
  */
 #ifndef PTN_PREFETCH_H
 #define PTN_PREFETCH_H
@@ -53,13 +53,9 @@
 /* A loop that asks for its rows into L2 far ahead (ptn_prefetch_range) asks
  * again for rows of at most PTN_PREFETCH_NEAR_MAX_ROW_BYTES into L1, this
  * many rows ahead: by then they are in L2, and the row's own loads no
- * longer wait for its lines to come up to L1 (AMD EPYC, Zen 4, 200,000
- * shuffled float32 rows a perceptron epoch: 400 B 14.0 -> 10.3 ms, 800 B
- * 23.4 -> 15.4 ms, 1 KB 20.0 -> 17.5 ms; float64 rows of 800 B 17.3 ->
- * 16.4 ms; 3 or 6 rows ahead alike).  Rows of 1.6 KB gain too, measured
- * build against build, run after run: float64 26-32.5 -> 22.8-26.4 ms,
- * float32 29.7-32.2 -> 24.5-29.9 ms (rows of 1.2 KB neither gain nor
- * lose); rows of 2 KB lose 0-10%. */
+ * longer wait for its lines to come up to L1: shuffled epochs over rows of
+ * up to 1.6 KB gained, rows of 2 KB lost (the performance page of the docs
+ * has the measurements). */
 #define PTN_PREFETCH_NEAR_ROWS 4
 #define PTN_PREFETCH_NEAR_MAX_ROW_BYTES 1600
 
@@ -69,11 +65,10 @@
  * line boundary the range touches one line more than nbytes / 64 (numpy
  * aligns arrays to 16 bytes only, so a 1 KiB row usually spans 17 lines),
  * and without the last request the 17th line was left to a demand miss, a
- * whole memory latency on every shuffled row (22.5 ms instead of 18 ms for
- * a random-order epoch over 200,000 such rows).  The loop's trip count
+ * whole memory latency on every shuffled row.  The loop's trip count
  * depends on nbytes only, not on where p falls in its line: a count that
- * changed from row to row would be a mispredicted branch per row (+13% on
- * a shuffled a9a epoch, whose rows are two or three lines).
+ * changed from row to row would be a mispredicted branch per row, which
+ * shows on rows of two or three lines (a9a).
  */
 #define PTN_PREFETCH_RANGE(NAME, LINE)                                               \
     PTN_INLINE void NAME(const void *p, size_t nbytes)                               \

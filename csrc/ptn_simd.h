@@ -36,10 +36,10 @@
  *     summation's, whatever n is (a float32 accumulator's error would grow
  *     with n, and 2^24 + 1 ones would sum to 2^24).  Converting every
  *     product to double instead costs twice the instructions, which a
- *     shuffled epoch cannot hide behind its memory reads (1.5x slower,
- *     measured).  The tail of fewer than a block, and the scalar level, use
- *     exact double products (the product of two floats is exact in double),
- *     so short vectors and integer-valued data sum exactly as in float64.
+ *     shuffled epoch cannot hide behind its memory reads.  The tail of
+ *     fewer than a block, and the scalar level, use exact double products
+ *     (the product of two floats is exact in double), so short vectors
+ *     and integer-valued data sum exactly as in float64.
  *     Out of float32's range the blocks are not used: a result that is not
  *     finite, or smaller than n * PTN_F32_BLOCK_FLOOR (2^-102, where
  *     products may have underflowed), is computed again with exact
@@ -139,8 +139,8 @@
  *     their column indices, int32 or int64 as scipy stores them), in double
  *     with exact double products.  At the AVX2 and AVX-512 levels the
  *     weights are fetched with vector gathers, which keep many loads in
- *     flight and pay when the weights miss L1 (measured: 2x faster than the
- *     scalar loop with 1 MB of weights, 1.3x slower with 512 bytes); so a
+ *     flight and pay when the weights miss L1 and cost when they fit in it
+ *     (the performance page of the docs has the timings); so a
  *     loop uses the level's sdot for weight vectors larger than
  *     PTN_SPARSE_GATHER_MIN_BYTES and the scalar one below.
  * saxpy_<value>_<index>(nnz, a, val, idx, w), saxpy_f32_f64_<index>(...)
