@@ -14,6 +14,7 @@ PACKAGE = ROOT / "perceptron"
 MAX_LINES = 800
 
 
+@pytest.mark.slow  # import-linter reads the whole package
 def test_import_contracts():
     pytest.importorskip("importlinter", reason="import-linter is not installed (pip install "
                                                "import-linter, or the test extra)")

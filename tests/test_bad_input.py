@@ -1,7 +1,14 @@
-"""Every kind of bad input at every public entry point: a clear exception or
-a correct result, never a crash, and the caller's arrays byte-for-byte
-unchanged.  Each case records which of the two it got, and the
-record is checked against what the package promises."""
+"""Bad data at the public entry points, the suite's one sweep of them: X of
+every odd kind (memory maps, objects, strings, complex, NaN, empty, views,
+byte orders, ...), bad labels, weights and shapes, through fit, predict and
+decision_function of every estimator, the geometry functions, the svmlight
+reader and the model loader, plus hypothesis-drawn shapes and edge values.
+Each call must give a clear exception (ValueError, TypeError or
+FloatingPointError, with a message) or a finite result, never a crash, and
+leave the caller's arrays byte-for-byte unchanged; which of the two it gives
+is checked against what the package promises.  The exact messages for
+Perceptron's data are in test_validation.py; bad parameter values are in
+test_param_checks.py."""
 import io
 import os
 import tempfile

@@ -26,6 +26,7 @@ CSRC = ROOT / "csrc"
 KERNEL_SOURCES = c_sources("kernels")
 
 pytestmark = [
+    pytest.mark.slow,  # compilers and objdump
     pytest.mark.skipif(not CHECKER.exists(),
                        reason="wheelhouse-config/ is not beside the tests (a copy of tests/)"),
     pytest.mark.skipif(not sys.platform.startswith("linux") or platform.machine() != "x86_64",

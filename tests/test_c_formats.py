@@ -77,6 +77,7 @@ def test_readers_ship_in_get_include():
         assert (include / name).is_file(), name
 
 
+@pytest.mark.slow  # compilers
 @pytest.mark.parametrize("compiler", compilers())
 def test_model_file_reader_builds_without_warnings(compiler, tmp_path):
     # (the svmlight parser is built with the same flags by the next test)
@@ -84,6 +85,7 @@ def test_model_file_reader_builds_without_warnings(compiler, tmp_path):
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow  # compilers
 @pytest.mark.parametrize("compiler", compilers())
 def test_svmlight_parser_every_cut(compiler, tmp_path):
     exe, result = build(compiler, "test_svmlight", tmp_path, [*WARNINGS, "-O2"])
@@ -93,6 +95,7 @@ def test_svmlight_parser_every_cut(compiler, tmp_path):
     assert "checks pass" in run.stdout
 
 
+@pytest.mark.slow  # a sanitized build
 def test_svmlight_parser_under_sanitizers(tmp_path):
     exe = sanitized("test_svmlight", tmp_path)
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600, env=_own_env())
@@ -106,6 +109,7 @@ def _fit(X, y, **kw):
         return Perceptron(random_state=0, max_iter=20, **kw).fit(X, y)
 
 
+@pytest.mark.slow  # a sanitized build
 def test_model_file_robust_under_sanitizers(tmp_path, rng):
     X = rng.standard_normal((40, 3)).astype(np.float32)
     model = _fit(X, rng.integers(0, 3, 40))
@@ -131,6 +135,7 @@ def _models(rng):
         yield "centroid", CentroidClassifier().fit(Xd, y3), Xd, 1
 
 
+@pytest.mark.slow  # a compiler
 def test_c_program_scores_a_saved_model(tmp_path, rng):
     compiler = compilers()[0]
     exe, result = build(compiler, "test_model_file", tmp_path, [*WARNINGS, "-O2"])

@@ -13,6 +13,8 @@ from c_sources import CSRC, c_sources
 
 
 
+pytestmark = pytest.mark.slow  # compilers (and QEMU)
+
 SOURCES = ["tests/test_simd.c", *c_sources("kernels")]
 
 

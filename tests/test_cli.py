@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 import perceptron
 from perceptron.cli import main
@@ -23,6 +24,7 @@ def test_demo_prints_the_results():
     assert test_acc > 0.9
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_info_and_module_entry_point():
     env = dict(os.environ)
     package_parent = os.path.dirname(os.path.dirname(os.path.abspath(perceptron.__file__)))

@@ -123,6 +123,7 @@ def test_errors_are_one_line_and_exit_1(tmp_path, monkeypatch, capsys, argv, mes
     assert message in err
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_console_entry_point_runs(tmp_path, rng):
     X, y = blobs(rng, n=50)
     write_csv(tmp_path / "d.csv", X, y)
@@ -259,6 +260,7 @@ def test_label_text_rule():
         ["+1", "-1", "0", "+1", "0.5"]
 
 
+@pytest.mark.slow  # a fresh interpreter
 @pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
 def test_standard_input_and_output(tmp_path, rng):
     X, y = binary_data(rng, n=80)
@@ -369,6 +371,7 @@ def test_progress_validation_of_the_averaged_model(tmp_path, rng):
 
 # ------------------------------------------------- every failure is one line
 
+@pytest.mark.slow  # a fresh interpreter
 def test_failures_are_one_line_in_a_process(tmp_path):
     (tmp_path / "d.svm").write_text("+1 1:1\n-1 2:1\n")
     model = tmp_path / "m.ptn"
@@ -409,6 +412,7 @@ def test_memory_error_is_one_line(monkeypatch, capsys, tmp_path):
     assert capsys.readouterr().err == "perceptron train: error: out of memory\n"
 
 
+@pytest.mark.slow  # a fresh interpreter
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
 def test_dev_zero_returns_at_once(tmp_path):
     for argv, stdin in ((["train", "/dev/zero", "-o", str(tmp_path / "m.ptn")], None),

@@ -8,25 +8,19 @@ import io
 import json
 import pickle
 import struct
-import warnings
 
 import numpy as np
 import pytest
 
 import perceptron
-from perceptron import (CentroidClassifier, ConvergenceWarning, KernelPerceptron, Perceptron,
-                        VotedPerceptron)
+from perceptron import CentroidClassifier, KernelPerceptron, Perceptron, VotedPerceptron
 from perceptron.io import save_model
+
+from helpers import quiet
 
 # a file's fixed cost: the preamble, the table, the JSON header, the alignment
 FILE_OVERHEAD = 4096
 PICKLE_OVERHEAD = 2048
-
-
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return fn(*args, **kw)
 
 
 def data(n=200, d=5000, k=2, seed=0, dtype=np.float64):

@@ -14,15 +14,6 @@ import perceptron.dask as pdask  # noqa: E402
 from perceptron import ConvergenceWarning, Perceptron  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def client():
-    """Two single-threaded in-process workers (quick to start)."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=":0") as cluster:
-        with distributed.Client(cluster) as c:
-            yield c
-
-
 def separable(rng, n=600, d=6, gap=0.2):
     X = rng.normal(size=(n, d))
     w = rng.normal(size=d)
@@ -369,6 +360,7 @@ def _kill_worker(cluster, address=None):
             return
 
 
+@pytest.mark.slow  # a cluster of worker processes
 def test_worker_killed_during_a_fit(rng):
     """Processes, so that a worker can be killed.  A shard built from a graph
     is recomputed (with the row orders and weights of every epoch), giving

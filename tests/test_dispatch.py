@@ -4,32 +4,16 @@ The level is fixed when the package is imported, so each case runs in a
 fresh interpreter.
 """
 import json
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
-import perceptron
 from perceptron import simd_info
 
+from helpers import run_python
+
+pytestmark = pytest.mark.slow  # a fresh interpreter per case
+
 LEVELS = simd_info()["supported"]
-
-
-def run_python(code, simd=None):
-    env = dict(os.environ)
-    env.pop("PERCEPTRON_SIMD", None)
-    # the child imports the same package as this process, installed or not
-    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(perceptron.__file__)))
-    env["PYTHONPATH"] = os.pathsep.join([package_parent, env.get("PYTHONPATH", "")])
-    if simd is not None:
-        env["PERCEPTRON_SIMD"] = simd
-    proc = subprocess.run([sys.executable, "-W", "always", "-c", textwrap.dedent(code)],
-                          capture_output=True, text=True, env=env, cwd=os.path.dirname(__file__))
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout, proc.stderr
-
 
 INFO = "import json, perceptron; print(json.dumps(perceptron.simd_info()))"
 

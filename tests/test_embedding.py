@@ -149,6 +149,7 @@ def _build_example(tmp_path):
     return score
 
 
+@pytest.mark.slow  # Cython and a C compiler
 def test_cython_example_scores_equal_decision_function(tmp_path, rng):
     score = _build_example(tmp_path)
     for dtype in (np.float32, np.float64):

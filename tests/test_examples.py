@@ -8,6 +8,8 @@ import pytest
 
 import perceptron
 
+pytestmark = pytest.mark.slow  # each example in a fresh interpreter
+
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
 

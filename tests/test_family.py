@@ -1,34 +1,15 @@
 """The perceptron family against numpy references of the published algorithms."""
-import warnings
 
 import numpy as np
 import pytest
 
-from perceptron import ConvergenceWarning, Perceptron
+from perceptron import Perceptron
 from perceptron._core.online import shuffled_orders
 from perceptron._common.validation import check_random_seed
 
+from helpers import integer_data, quiet_fit, signs
 from reference import (family_reference, minibatch_reference, multinomial_reference,
                        perceptron_reference)
-
-
-def integer_data(rng, n, d, k=2, noise=0.1, dtype=np.float64):
-    X = rng.integers(-4, 5, size=(n, d)).astype(dtype)
-    W = rng.integers(-3, 4, size=(k, d))
-    t = np.argmax(X @ W.T + rng.integers(-1, 2, size=k), axis=1)
-    flip = rng.random(n) < noise
-    t[flip] = rng.integers(0, k, size=flip.sum())
-    return X, t
-
-
-def quiet(model, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return model.fit(*args, **kw)
-
-
-def signs(t):
-    return np.where(t == 1, 1, -1)
 
 
 # ---------------------------------------------------------------- averaged
@@ -38,7 +19,7 @@ def signs(t):
 @pytest.mark.parametrize("shuffle", [False, True])
 def test_averaged_equals_explicit_average_of_all_weight_vectors(dtype, shuffle, rng):
     X, t = integer_data(rng, 120, 7, dtype=dtype)
-    m = quiet(Perceptron(average=True, max_iter=8, shuffle=shuffle, random_state=5), X, t)
+    m = quiet_fit(Perceptron(average=True, max_iter=8, shuffle=shuffle, random_state=5), X, t)
     orders = shuffled_orders(len(t), 8, check_random_seed(5)) if shuffle else None
     w, b, mistakes, updates, _ = family_reference(X, signs(t), max_iter=8, average=True,
                                                   orders=orders)
@@ -50,8 +31,8 @@ def test_averaged_equals_explicit_average_of_all_weight_vectors(dtype, shuffle, 
 
 def test_averaged_differs_from_plain_and_keeps_raw_weights(rng):
     X, t = integer_data(rng, 200, 5)
-    plain = quiet(Perceptron(max_iter=5, shuffle=False), X, t)
-    avg = quiet(Perceptron(average=True, max_iter=5, shuffle=False), X, t)
+    plain = quiet_fit(Perceptron(max_iter=5, shuffle=False), X, t)
+    avg = quiet_fit(Perceptron(average=True, max_iter=5, shuffle=False), X, t)
     np.testing.assert_array_equal(plain.mistakes_, avg.mistakes_)  # same trajectory
     assert not np.allclose(plain.coef_, avg.coef_)
     np.testing.assert_array_equal(avg._states[0].W, plain.coef_)
@@ -63,7 +44,7 @@ def test_averaged_differs_from_plain_and_keeps_raw_weights(rng):
 @pytest.mark.parametrize("tau", [0.0, 0.5, 3.0])
 def test_margin_equals_reference_exactly(tau, rng):
     X, t = integer_data(rng, 150, 6)
-    m = quiet(Perceptron(margin=tau, max_iter=10, shuffle=False), X, t)
+    m = quiet_fit(Perceptron(margin=tau, max_iter=10, shuffle=False), X, t)
     w, b, mistakes, updates, loss = family_reference(X, signs(t), max_iter=10, margin=tau)
     np.testing.assert_array_equal(m.coef_[0], w)
     assert m.intercept_[0] == b
@@ -88,7 +69,7 @@ def test_margin_gives_a_margin_on_separable_data(rng):
 @pytest.mark.parametrize("shuffle", [False, True])
 def test_pocket_equals_gallant_reference(shuffle, rng):
     X, t = integer_data(rng, 100, 5, noise=0.2)
-    m = quiet(Perceptron(pocket=True, max_iter=6, shuffle=shuffle, random_state=2), X, t)
+    m = quiet_fit(Perceptron(pocket=True, max_iter=6, shuffle=shuffle, random_state=2), X, t)
     orders = shuffled_orders(len(t), 6, check_random_seed(2)) if shuffle else None
     w, b, mistakes, _, _ = family_reference(X, signs(t), max_iter=6, pocket=True, orders=orders)
     np.testing.assert_array_equal(m.coef_[0], w)
@@ -105,7 +86,7 @@ def test_multinomial_pocket_equals_gallant_reference(dtype, shuffle, sparse, rng
     Xf = X
     if sparse:
         Xf = pytest.importorskip("scipy.sparse").csr_matrix(X)
-    m = quiet(Perceptron(pocket=True, multiclass="multinomial", max_iter=6, shuffle=shuffle,
+    m = quiet_fit(Perceptron(pocket=True, multiclass="multinomial", max_iter=6, shuffle=shuffle,
                          random_state=2), Xf, t)
     orders = shuffled_orders(len(t), 6, check_random_seed(2)) if shuffle else None
     W, b, mistakes = multinomial_reference(X, t, 3, max_iter=6, orders=orders, pocket=True)
@@ -116,8 +97,8 @@ def test_multinomial_pocket_equals_gallant_reference(dtype, shuffle, sparse, rng
 
 def test_pocket_is_never_worse_than_its_start_and_beats_last_weights(rng):
     X, t = integer_data(rng, 400, 8, noise=0.25)
-    plain = quiet(Perceptron(max_iter=30, random_state=1), X, t)
-    pocket = quiet(Perceptron(pocket=True, max_iter=30, random_state=1), X, t)
+    plain = quiet_fit(Perceptron(max_iter=30, random_state=1), X, t)
+    pocket = quiet_fit(Perceptron(pocket=True, max_iter=30, random_state=1), X, t)
     assert pocket.score(X, t) >= plain.score(X, t)
 
 
@@ -129,7 +110,7 @@ def test_pocket_is_never_worse_than_its_start_and_beats_last_weights(rng):
 def test_minibatch_equals_reference_exactly(batch_size, dtype, rng):
     # power-of-two batches with integer data: every step is exact
     X, t = integer_data(rng, 64, 5, dtype=dtype)
-    m = quiet(Perceptron(batch_size=batch_size, max_iter=12, random_state=3, tol=None), X, t)
+    m = quiet_fit(Perceptron(batch_size=batch_size, max_iter=12, random_state=3, tol=None), X, t)
     orders = shuffled_orders(len(t), 12, check_random_seed(3))
     w, b, mistakes = minibatch_reference(X, signs(t), batch_size=batch_size, max_iter=12,
                                          orders=orders)
@@ -141,21 +122,21 @@ def test_minibatch_equals_reference_exactly(batch_size, dtype, rng):
 def test_full_batch_is_gradient_descent_on_the_perceptron_loss(rng):
     X, t = integer_data(rng, 64, 5)
     y = signs(t)
-    m = quiet(Perceptron(batch_size=64, max_iter=1, shuffle=False), X, y)
+    m = quiet_fit(Perceptron(batch_size=64, max_iter=1, shuffle=False), X, y)
     # one step from w = 0: every row violates (a = 0), the step is the mean of y x
     np.testing.assert_allclose(m.coef_[0], (y[:, None] * X).mean(axis=0))
     assert m.intercept_[0] == pytest.approx(y.mean())
     # the loss history decreases on separable data
     Xs = rng.standard_normal((500, 3))
     ys = np.where(Xs @ [1.0, 2.0, -1.0] > 0, 1, -1)
-    full = quiet(Perceptron(batch_size=500, max_iter=50, shuffle=False), Xs, ys)
+    full = quiet_fit(Perceptron(batch_size=500, max_iter=50, shuffle=False), Xs, ys)
     assert full.loss_[-1] < full.loss_[1]
 
 
 def test_batch_size_one_is_the_online_rule(rng):
     X, t = integer_data(rng, 80, 4)
-    a = quiet(Perceptron(batch_size=1, max_iter=5, random_state=0), X, t)
-    b = quiet(Perceptron(max_iter=5, random_state=0), X, t)
+    a = quiet_fit(Perceptron(batch_size=1, max_iter=5, random_state=0), X, t)
+    b = quiet_fit(Perceptron(max_iter=5, random_state=0), X, t)
     np.testing.assert_array_equal(a.coef_, b.coef_)
 
 
@@ -167,7 +148,7 @@ def test_batch_size_one_is_the_online_rule(rng):
 def test_multinomial_equals_reference_exactly(dtype, shuffle, rng):
     X, t = integer_data(rng, 150, 6, k=4, dtype=dtype)
     labels = np.array(["a", "b", "c", "d"])[t]
-    m = quiet(Perceptron(multiclass="multinomial", max_iter=10, shuffle=shuffle, tol=None,
+    m = quiet_fit(Perceptron(multiclass="multinomial", max_iter=10, shuffle=shuffle, tol=None,
                          random_state=4), X, labels)
     orders = shuffled_orders(len(t), 10, check_random_seed(4)) if shuffle else None
     W, b, mistakes = multinomial_reference(X, t, 4, max_iter=10, orders=orders)
@@ -188,7 +169,7 @@ def test_multinomial_of_many_classes_and_features_equals_reference(dtype, k, d, 
     # take one dot product a class (perceptron/_core/rows.pxd, row_dots)
     X, t = integer_data(rng, 300, d, k=k, dtype=dtype)
     t[:k] = np.arange(k)  # every class present
-    m = quiet(Perceptron(multiclass="multinomial", max_iter=4, tol=None, random_state=2), X, t)
+    m = quiet_fit(Perceptron(multiclass="multinomial", max_iter=4, tol=None, random_state=2), X, t)
     orders = shuffled_orders(len(t), 4, check_random_seed(2))
     W, b, mistakes = multinomial_reference(X, t, k, max_iter=4, orders=orders)
     np.testing.assert_array_equal(m.coef_, W)
@@ -198,7 +179,7 @@ def test_multinomial_of_many_classes_and_features_equals_reference(dtype, k, d, 
 
 def test_ovr_classes_equal_binary_references(rng):
     X, t = integer_data(rng, 120, 5, k=3)
-    m = quiet(Perceptron(max_iter=6, shuffle=False), X, t)
+    m = quiet_fit(Perceptron(max_iter=6, shuffle=False), X, t)
     assert m.coef_.shape == (3, 5)
     total = np.zeros(6, dtype=np.int64)
     for j in range(3):
@@ -211,9 +192,9 @@ def test_ovr_classes_equal_binary_references(rng):
 
 def test_ovr_is_identical_on_one_and_two_threads(rng):
     X, t = integer_data(rng, 2000, 20, k=5, dtype=np.float32)
-    one = quiet(Perceptron(max_iter=5, random_state=0, n_jobs=1), X, t)
-    two = quiet(Perceptron(max_iter=5, random_state=0, n_jobs=2), X, t)
-    every = quiet(Perceptron(max_iter=5, random_state=0, n_jobs=-1), X, t)
+    one = quiet_fit(Perceptron(max_iter=5, random_state=0, n_jobs=1), X, t)
+    two = quiet_fit(Perceptron(max_iter=5, random_state=0, n_jobs=2), X, t)
+    every = quiet_fit(Perceptron(max_iter=5, random_state=0, n_jobs=-1), X, t)
     for other in (two, every):
         np.testing.assert_array_equal(one.coef_, other.coef_)
         np.testing.assert_array_equal(one.intercept_, other.intercept_)
@@ -262,7 +243,7 @@ def test_multilabel_refuses_other_values(rng):
 @pytest.mark.parametrize("multiclass", ["ovr", "multinomial"])
 def test_partial_fit_chunks_equal_one_epoch(average, multiclass, rng):
     X, t = integer_data(rng, 300, 6, k=3)
-    whole = quiet(Perceptron(max_iter=1, shuffle=False, average=average,
+    whole = quiet_fit(Perceptron(max_iter=1, shuffle=False, average=average,
                              multiclass=multiclass), X, t)
     chunked = Perceptron(shuffle=False, average=average, multiclass=multiclass)
     for lo, hi in [(0, 70), (70, 71), (71, 200), (200, 300)]:
@@ -415,7 +396,7 @@ def test_partial_fit_histories_grow_in_place(rng):
 def test_sample_weight_scales_the_step(rng):
     X, t = integer_data(rng, 100, 5)
     sw = rng.integers(0, 4, size=100).astype(float)
-    m = quiet(Perceptron(max_iter=5, shuffle=False), X, t, sample_weight=sw)
+    m = quiet_fit(Perceptron(max_iter=5, shuffle=False), X, t, sample_weight=sw)
     keep = sw > 0  # rows of weight 0 are left out
     w, b, mistakes, _, _ = family_reference(X[keep], signs(t)[keep], max_iter=5,
                                             sample_weight=sw[keep])
@@ -428,11 +409,11 @@ def test_class_weight_balanced_equals_sample_weights(rng):
     t[:150] = 0
     counts = np.bincount(t)
     sw = (len(t) / (2 * counts))[t]
-    a = quiet(Perceptron(class_weight="balanced", max_iter=5, random_state=0), X, t)
-    b = quiet(Perceptron(max_iter=5, random_state=0), X, t, sample_weight=sw)
+    a = quiet_fit(Perceptron(class_weight="balanced", max_iter=5, random_state=0), X, t)
+    b = quiet_fit(Perceptron(max_iter=5, random_state=0), X, t, sample_weight=sw)
     np.testing.assert_array_equal(a.coef_, b.coef_)
-    c = quiet(Perceptron(class_weight={0: 2.0}, max_iter=5, random_state=0), X, t)
-    d = quiet(Perceptron(max_iter=5, random_state=0), X, t,
+    c = quiet_fit(Perceptron(class_weight={0: 2.0}, max_iter=5, random_state=0), X, t)
+    d = quiet_fit(Perceptron(max_iter=5, random_state=0), X, t,
               sample_weight=np.where(t == 0, 2.0, 1.0))
     np.testing.assert_array_equal(c.coef_, d.coef_)
 
@@ -464,7 +445,7 @@ def test_early_stopping_multinomial_and_ovr(rng):
 
 def test_history_is_recorded(rng):
     X, t = integer_data(rng, 200, 5, noise=0.2)
-    m = quiet(Perceptron(max_iter=7, random_state=0), X, t)
+    m = quiet_fit(Perceptron(max_iter=7, random_state=0), X, t)
     assert m.mistakes_.shape == m.loss_.shape == m.updates_.shape == (7,)
     assert (m.loss_ >= 0).all() and m.loss_[0] > 0
 
@@ -509,7 +490,7 @@ def test_a9a_averaged_and_pocket_beat_plain(a9a_path):
     acc = {}
     for name, kw in {"plain": {}, "average": {"average": True},
                      "pocket": {"pocket": True}}.items():
-        m = quiet(Perceptron(max_iter=10, random_state=0, **kw), X[train], y[train])
+        m = quiet_fit(Perceptron(max_iter=10, random_state=0, **kw), X[train], y[train])
         acc[name] = m.score(X[test], y[test])
     assert acc["average"] > acc["plain"]
     assert acc["pocket"] > acc["plain"]
@@ -522,7 +503,7 @@ def test_digits_multiclass():
     X = X / 16.0
     train, test = slice(0, 1400), slice(1400, None)
     for multiclass in ("ovr", "multinomial"):
-        m = quiet(Perceptron(multiclass=multiclass, average=True, max_iter=30, random_state=0),
+        m = quiet_fit(Perceptron(multiclass=multiclass, average=True, max_iter=30, random_state=0),
                   X[train], y[train])
         assert m.score(X[test], y[test]) > 0.88, multiclass
 

@@ -1,7 +1,6 @@
 """KernelPerceptron against the numpy reference of the dual algorithm, the
 primal Perceptron, and the problems no line solves."""
 import pickle
-import warnings
 
 import numpy as np
 import pytest
@@ -14,13 +13,8 @@ from perceptron._common.validation import check_random_seed
 from perceptron.datasets import make_circles, make_separable, make_xor
 from perceptron.kernel import kernel_matrix
 
+from helpers import quiet_fit
 from kernel_reference import kernel_matrix_reference, kernel_perceptron_reference
-
-
-def quiet_fit(model, X, y):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return model.fit(X, y)
 
 
 def integer_problem(rng, n=120, d=5, flips=9):
@@ -451,6 +445,7 @@ def test_bad_data_is_refused_and_inputs_are_not_modified():
         kernel_matrix(X, kernel="precomputed")
 
 
+@pytest.mark.slow  # a fresh interpreter per level
 def test_every_simd_level_gives_the_same_exact_fit(rng):
     """The loop reads the active table; on integer data every level's sums are
     exact, so a fit in a fresh process at each level gives the same model."""

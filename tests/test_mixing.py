@@ -1,37 +1,18 @@
 """n_jobs for one problem: iterative parameter mixing on threads (McDonald,
 Hall and Mann 2010), compared exactly with the numpy reference over the
 sequential reference, on the same shards and the same per-shard orders."""
-import warnings
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from perceptron import ConvergenceWarning, Perceptron
+from perceptron import Perceptron
 from perceptron.linear import _mixing
 from perceptron._core.online import shuffled_orders
 from perceptron._common.validation import check_random_seed
 
+from helpers import integer_data, quiet_fit, signs
 from reference import family_reference, mixing_reference
-
-
-def integer_data(rng, n, d, k=2, noise=0.1, dtype=np.float64):
-    X = rng.integers(-4, 5, size=(n, d)).astype(dtype)
-    W = rng.integers(-3, 4, size=(k, d))
-    t = np.argmax(X @ W.T + rng.integers(-1, 2, size=k), axis=1)
-    flip = rng.random(n) < noise
-    t[flip] = rng.integers(0, k, size=flip.sum())
-    return X, t
-
-
-def quiet(model, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return model.fit(*args, **kw)
-
-
-def signs(t):
-    return np.where(t == 1, 1, -1)
 
 
 def shards_and_orders(n, n_shards, random_state, epochs, shuffle=True, rows=None):
@@ -51,7 +32,7 @@ def shards_and_orders(n, n_shards, random_state, epochs, shuffle=True, rows=None
 @pytest.mark.parametrize("shuffle", [False, True])
 def test_binary_uniform_mixing_equals_reference_exactly(dtype, n_jobs, shuffle, rng):
     X, t = integer_data(rng, 240, 6, dtype=dtype)
-    est = quiet(Perceptron(max_iter=8, tol=None, n_jobs=n_jobs, shuffle=shuffle,
+    est = quiet_fit(Perceptron(max_iter=8, tol=None, n_jobs=n_jobs, shuffle=shuffle,
                            random_state=3), X, t)
     shards, orders = shards_and_orders(len(t), n_jobs, 3, 8, shuffle)
     W, b, _, _, mistakes, losses, _ = mixing_reference(X, signs(t), shards, orders, max_iter=8)
@@ -64,7 +45,7 @@ def test_binary_uniform_mixing_equals_reference_exactly(dtype, n_jobs, shuffle, 
 
 def test_mistake_weighted_mixing_equals_reference(rng):
     X, t = integer_data(rng, 300, 5)
-    est = quiet(Perceptron(max_iter=10, tol=None, n_jobs=3, mixing="mistakes",
+    est = quiet_fit(Perceptron(max_iter=10, tol=None, n_jobs=3, mixing="mistakes",
                            random_state=1), X, t)
     shards, orders = shards_and_orders(len(t), 3, 1, 10)
     W, b, _, _, mistakes, _, _ = mixing_reference(X, signs(t), shards, orders, max_iter=10,
@@ -79,7 +60,7 @@ def test_mistake_weighted_mixing_equals_reference(rng):
 def test_margin_and_sample_weights_equal_reference(rng):
     X, t = integer_data(rng, 200, 5)
     sw = rng.integers(0, 4, size=len(t)).astype(np.float64)
-    est = quiet(Perceptron(max_iter=6, tol=None, n_jobs=2, margin=2.0, random_state=4), X, t,
+    est = quiet_fit(Perceptron(max_iter=6, tol=None, n_jobs=2, margin=2.0, random_state=4), X, t,
                 sample_weight=sw)
     rows = np.flatnonzero(sw > 0)  # rows of weight 0 are left out, as sequentially
     shards, orders = shards_and_orders(len(t), 2, 4, 6, rows=rows)
@@ -93,8 +74,8 @@ def test_margin_and_sample_weights_equal_reference(rng):
 def test_class_weight_is_the_sample_weight_of_each_class(rng):
     X, t = integer_data(rng, 200, 5)
     cw = {0: 1.0, 1: 3.0}
-    a = quiet(Perceptron(max_iter=6, n_jobs=2, class_weight=cw), X, t)
-    b = quiet(Perceptron(max_iter=6, n_jobs=2), X, t, sample_weight=np.where(t == 1, 3.0, 1.0))
+    a = quiet_fit(Perceptron(max_iter=6, n_jobs=2, class_weight=cw), X, t)
+    b = quiet_fit(Perceptron(max_iter=6, n_jobs=2), X, t, sample_weight=np.where(t == 1, 3.0, 1.0))
     np.testing.assert_array_equal(a.coef_, b.coef_)
     np.testing.assert_array_equal(a.intercept_, b.intercept_)
 
@@ -102,7 +83,7 @@ def test_class_weight_is_the_sample_weight_of_each_class(rng):
 @pytest.mark.parametrize("mixing", ["uniform", "mistakes"])
 def test_averaged_model_is_the_mix_of_the_shards_averages(mixing, rng):
     X, t = integer_data(rng, 160, 5)
-    est = quiet(Perceptron(max_iter=7, tol=None, n_jobs=2, average=True, mixing=mixing,
+    est = quiet_fit(Perceptron(max_iter=7, tol=None, n_jobs=2, average=True, mixing=mixing,
                            random_state=6), X, t)
     shards, orders = shards_and_orders(len(t), 2, 6, 7)
     W, b, aW, ab, mistakes, _, _ = mixing_reference(X, signs(t), shards, orders, max_iter=7,
@@ -120,7 +101,7 @@ def test_one_shard_is_the_sequential_fit_bit_for_bit(average, batch_size, rng):
     # the same driver with one shard: mixing with coefficient 1 changes nothing
     X, t = integer_data(rng, 200, 6)
     kw = dict(max_iter=5, tol=None, average=average, batch_size=batch_size, random_state=2)
-    seq = quiet(Perceptron(**kw), X, t)
+    seq = quiet_fit(Perceptron(**kw), X, t)
     est = Perceptron(**kw)
     p = est._check_params()
 
@@ -131,7 +112,7 @@ def test_one_shard_is_the_sequential_fit_bit_for_bit(average, batch_size, rng):
     try:
         import perceptron.linear._perceptron as linear
         linear.mixing_runner = one_shard
-        quiet(est, X, t)
+        quiet_fit(est, X, t)
     finally:
         linear.mixing_runner = original
     assert p["average"] == average
@@ -144,7 +125,7 @@ def test_one_shard_is_the_sequential_fit_bit_for_bit(average, batch_size, rng):
 
 def test_multinomial_mixing_equals_reference_exactly(rng):
     X, t = integer_data(rng, 240, 5, k=4)
-    est = quiet(Perceptron(max_iter=6, tol=None, n_jobs=2, multiclass="multinomial",
+    est = quiet_fit(Perceptron(max_iter=6, tol=None, n_jobs=2, multiclass="multinomial",
                            random_state=9), X, t)
     shards, orders = shards_and_orders(len(t), 2, 9, 6)
     W, b, _, _, mistakes, _, _ = mixing_reference(X, t.astype(np.int32), shards, orders,
@@ -158,8 +139,8 @@ def test_dense_and_csr_give_the_same_model(rng):
     sparse = pytest.importorskip("scipy.sparse")
     X, t = integer_data(rng, 300, 8)
     X[rng.random(X.shape) < 0.5] = 0.0
-    dense = quiet(Perceptron(max_iter=8, n_jobs=2, average=True), X, t)
-    csr = quiet(Perceptron(max_iter=8, n_jobs=2, average=True), sparse.csr_matrix(X), t)
+    dense = quiet_fit(Perceptron(max_iter=8, n_jobs=2, average=True), X, t)
+    csr = quiet_fit(Perceptron(max_iter=8, n_jobs=2, average=True), sparse.csr_matrix(X), t)
     np.testing.assert_array_equal(dense.coef_, csr.coef_)
     np.testing.assert_array_equal(dense.intercept_, csr.intercept_)
     np.testing.assert_array_equal(dense.mistakes_, csr.mistakes_)
@@ -167,10 +148,10 @@ def test_dense_and_csr_give_the_same_model(rng):
 
 def test_deterministic_and_the_same_on_one_thread_or_many(rng, monkeypatch):
     X, t = integer_data(rng, 3000, 30, dtype=np.float32)
-    runs = [quiet(Perceptron(max_iter=6, n_jobs=2, random_state=5), X, t) for _ in range(3)]
+    runs = [quiet_fit(Perceptron(max_iter=6, n_jobs=2, random_state=5), X, t) for _ in range(3)]
     # a small fit runs its shards on the calling thread: the same model
     monkeypatch.setattr(_mixing, "THREAD_MIN_WORK", 1 << 60)
-    runs.append(quiet(Perceptron(max_iter=6, n_jobs=2, random_state=5), X, t))
+    runs.append(quiet_fit(Perceptron(max_iter=6, n_jobs=2, random_state=5), X, t))
     for other in runs[1:]:
         np.testing.assert_array_equal(runs[0].coef_, other.coef_)
         np.testing.assert_array_equal(runs[0].intercept_, other.intercept_)
@@ -179,34 +160,34 @@ def test_deterministic_and_the_same_on_one_thread_or_many(rng, monkeypatch):
 
 def test_n_jobs_one_is_the_sequential_algorithm(rng):
     X, t = integer_data(rng, 150, 5)
-    est = quiet(Perceptron(max_iter=6, tol=None, n_jobs=1, random_state=2), X, t)
+    est = quiet_fit(Perceptron(max_iter=6, tol=None, n_jobs=1, random_state=2), X, t)
     w, b, mistakes, _, _ = family_reference(X, signs(t), max_iter=6,
                                             orders=shuffled_orders(len(t), 6,
                                                                    check_random_seed(2)))
     np.testing.assert_array_equal(est.coef_[0], w)
     np.testing.assert_array_equal(est.mistakes_, mistakes)
-    default = quiet(Perceptron(max_iter=6, tol=None, random_state=2), X, t)
+    default = quiet_fit(Perceptron(max_iter=6, tol=None, random_state=2), X, t)
     np.testing.assert_array_equal(default.coef_, est.coef_)
 
 
 def test_several_problems_run_side_by_side_as_before(rng):
     X, t = integer_data(rng, 200, 6, k=4)
-    one = quiet(Perceptron(max_iter=5, n_jobs=1), X, t)
-    two = quiet(Perceptron(max_iter=5, n_jobs=2), X, t)
+    one = quiet_fit(Perceptron(max_iter=5, n_jobs=1), X, t)
+    two = quiet_fit(Perceptron(max_iter=5, n_jobs=2), X, t)
     np.testing.assert_array_equal(one.coef_, two.coef_)
     Y = np.stack([t == 0, t == 1], axis=1).astype(int)
-    one = quiet(Perceptron(max_iter=5, n_jobs=1), X, Y)
-    two = quiet(Perceptron(max_iter=5, n_jobs=2), X, Y)
+    one = quiet_fit(Perceptron(max_iter=5, n_jobs=1), X, Y)
+    two = quiet_fit(Perceptron(max_iter=5, n_jobs=2), X, Y)
     np.testing.assert_array_equal(one.coef_, two.coef_)
     # the pocket keeps its sequential run
-    one = quiet(Perceptron(max_iter=5, n_jobs=1, pocket=True), X, t == 1)
-    two = quiet(Perceptron(max_iter=5, n_jobs=2, pocket=True), X, t == 1)
+    one = quiet_fit(Perceptron(max_iter=5, n_jobs=1, pocket=True), X, t == 1)
+    two = quiet_fit(Perceptron(max_iter=5, n_jobs=2, pocket=True), X, t == 1)
     np.testing.assert_array_equal(one.coef_, two.coef_)
     # so does a penalized fit: the lazy scale and the cumulative L1 penalty
     # follow one row schedule, which shards cannot share
     for penalty in ("l2", "l1", "elasticnet"):
-        one = quiet(Perceptron(max_iter=5, n_jobs=1, penalty=penalty), X, t == 1)
-        two = quiet(Perceptron(max_iter=5, n_jobs=2, penalty=penalty), X, t == 1)
+        one = quiet_fit(Perceptron(max_iter=5, n_jobs=1, penalty=penalty), X, t == 1)
+        two = quiet_fit(Perceptron(max_iter=5, n_jobs=2, penalty=penalty), X, t == 1)
         np.testing.assert_array_equal(one.coef_, two.coef_)
         np.testing.assert_array_equal(one.intercept_, two.intercept_)
 
@@ -225,7 +206,7 @@ def test_separable_data_converge_and_are_separated(mixing, rng):
 
 def test_tol_is_decided_on_the_summed_loss_of_the_mixed_epochs(rng):
     X, t = integer_data(rng, 400, 6, noise=0.3)
-    est = quiet(Perceptron(max_iter=60, tol=0.5, n_iter_no_change=3, n_jobs=2,
+    est = quiet_fit(Perceptron(max_iter=60, tol=0.5, n_iter_no_change=3, n_jobs=2,
                            random_state=7), X, t)
     shards, orders = shards_and_orders(len(t), 2, 7, 60)
     _, _, _, _, mistakes, losses, path = mixing_reference(X, signs(t), shards, orders,
@@ -244,7 +225,7 @@ def test_tol_is_decided_on_the_summed_loss_of_the_mixed_epochs(rng):
 def test_early_stopping_scores_the_mixed_model(rng):
     X, t = integer_data(rng, 500, 6, noise=0.2)
     seen = []
-    est = quiet(Perceptron(max_iter=40, n_jobs=2, early_stopping=True, n_iter_no_change=3,
+    est = quiet_fit(Perceptron(max_iter=40, n_jobs=2, early_stopping=True, n_iter_no_change=3,
                            callback=lambda info: seen.append(info) and False), X, t)
     assert len(seen) == est.n_iter_ == len(est.validation_scores_)
     # each epoch's score is the mixed model's (the callback gets those weights)
@@ -266,8 +247,8 @@ def test_bad_mixing_and_bad_rows_are_clear_errors(rng):
 
 def test_warm_start_and_mini_batches_mix_from_the_given_weights(rng):
     X, t = integer_data(rng, 300, 5)
-    first = quiet(Perceptron(max_iter=3, n_jobs=2), X, t)
-    again = quiet(Perceptron(max_iter=3, n_jobs=2, tol=None), X, t, coef_init=first.coef_,
+    first = quiet_fit(Perceptron(max_iter=3, n_jobs=2), X, t)
+    again = quiet_fit(Perceptron(max_iter=3, n_jobs=2, tol=None), X, t, coef_init=first.coef_,
                   intercept_init=first.intercept_)
     shards, orders = shards_and_orders(len(t), 2, 0, 3)
     W, b, _, _, mistakes, _, _ = mixing_reference(X, signs(t), shards, orders, max_iter=3,
@@ -275,7 +256,7 @@ def test_warm_start_and_mini_batches_mix_from_the_given_weights(rng):
     np.testing.assert_array_equal(again.coef_, W)
     np.testing.assert_array_equal(again.intercept_, b)
     np.testing.assert_array_equal(again.mistakes_, mistakes)
-    batch = quiet(Perceptron(max_iter=20, n_jobs=2, batch_size=8, average=True), X, t)
+    batch = quiet_fit(Perceptron(max_iter=20, n_jobs=2, batch_size=8, average=True), X, t)
     assert batch.score(X, t) > 0.75 and batch.n_iter_ >= 2
 
 
@@ -289,7 +270,7 @@ def test_any_shape_equals_the_reference(seed, n, d, n_jobs, dtype, shuffle, fit_
     X = rng.integers(-4, 5, size=(n, d)).astype(dtype)
     y = np.where(rng.random(n) < 0.5, 1, -1)
     y[:2] = [1, -1]
-    est = quiet(Perceptron(max_iter=4, tol=None, n_jobs=n_jobs, shuffle=shuffle,
+    est = quiet_fit(Perceptron(max_iter=4, tol=None, n_jobs=n_jobs, shuffle=shuffle,
                            fit_intercept=fit_intercept, random_state=seed), X, y)
     shards, orders = shards_and_orders(n, min(n_jobs, n), seed, 4, shuffle)
     W, b, _, _, mistakes, _, _ = mixing_reference(X, y, shards, orders, max_iter=4,

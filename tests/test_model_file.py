@@ -6,7 +6,6 @@ import io
 import json
 import pickle
 import struct
-import warnings
 import zlib
 from decimal import Decimal
 
@@ -16,17 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import perceptron
-from perceptron import (CentroidClassifier, ConvergenceWarning, KernelPerceptron, Perceptron,
-                        VotedPerceptron)
+from perceptron import CentroidClassifier, KernelPerceptron, Perceptron, VotedPerceptron
 from perceptron._core import model_file as _model_file
 from perceptron.exceptions import ModelFileError
 from perceptron.io import load_model, save_model
 
-
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return fn(*args, **kw)
+from helpers import quiet
 
 
 def make_data(rng, n=90, d=6, dtype=np.float64):

@@ -13,27 +13,21 @@ import json
 import os
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 import perceptron.linear._training as training
-from perceptron import ConvergenceWarning, Perceptron, simd as _simd
+from perceptron import Perceptron, simd as _simd
 from perceptron._core import online, ovr_epoch
 from perceptron._core.online import shuffled_orders
 from perceptron._common.validation import check_random_seed
 
+from helpers import quiet
 from reference import ovr_reference
 
 LEVELS = _simd.simd_info()["supported"]
-
-
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return fn(*args, **kw)
 
 
 def per_class(monkeypatch):
@@ -314,6 +308,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow  # a fresh interpreter
 @pytest.mark.parametrize("level", LEVELS)
 def test_fused_epoch_at_every_simd_level(level):
     """In a fresh process at each level: fused and per-class loops agree bit

@@ -9,31 +9,16 @@ stops after an epoch without an update.  The classes never hold k label
 arrays or k row orders of n rows at once.
 """
 import tracemalloc
-import warnings
 
 import numpy as np
 import pytest
 
-from perceptron import ConvergenceWarning, Perceptron
+from perceptron import Perceptron
 from perceptron._core.online import shuffled_orders
 from perceptron._common.validation import check_random_seed
 
+from helpers import integer_data, quiet
 from reference import perceptron_reference
-
-
-def integer_data(rng, n, d, k, noise=0.1, dtype=np.float64):
-    X = rng.integers(-4, 5, size=(n, d)).astype(dtype)
-    W = rng.integers(-3, 4, size=(k, d))
-    t = np.argmax(X @ W.T + rng.integers(-1, 2, size=k), axis=1)
-    flip = rng.random(n) < noise
-    t[flip] = rng.integers(0, k, size=flip.sum())
-    return X, t
-
-
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return fn(*args, **kw)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

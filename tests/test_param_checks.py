@@ -1,6 +1,9 @@
-"""Every parameter is checked when fit starts: a bad value gives ValueError or
+"""Bad parameter values, for every constructor parameter of Perceptron,
+VotedPerceptron, KernelPerceptron and StructuredPerceptron (hypothesis draws
+the values): checked when fit starts, a bad value gives ValueError or
 TypeError naming the parameter, never an OverflowError or a numpy message
-from deeper down, and never a fit that runs on with it."""
+from deeper down, and never a fit that runs on with it.  Bad data is
+test_bad_input.py's and test_validation.py's."""
 import contextlib
 import io
 import inspect

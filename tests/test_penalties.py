@@ -11,10 +11,11 @@ from hypothesis import assume, given, settings, strategies as st
 
 import perceptron
 import perceptron.simd as simd
-from perceptron import ConvergenceWarning, Perceptron
+from perceptron import Perceptron
 from perceptron._core.online import shuffled_orders
 from perceptron._common.validation import check_random_seed
 
+from helpers import quiet_fit, signs
 from reference import penalized_minibatch_reference, penalized_reference
 
 PENALTIES = ("l2", "l1", "elasticnet")
@@ -35,16 +36,6 @@ def gaussian_data(rng, n, d, k=2, dtype=np.float64):
     W = rng.standard_normal((k, d))
     t = np.argmax(X @ W.T + 0.7 * rng.standard_normal((n, k)), axis=1)
     return X, t
-
-
-def signs(t):
-    return np.where(t == 1, 1, -1)
-
-
-def fit(model, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return model.fit(*args, **kw)
 
 
 def assert_same_fit(m, ref, j=None):
@@ -71,7 +62,7 @@ def assert_same_fit(m, ref, j=None):
 def test_binary_equals_reference_bits(penalty, dtype, average, shuffle, rng):
     X, t = gaussian_data(rng, 150, 9, dtype=dtype)
     kw = dict(penalty=penalty, alpha=0.003, l1_ratio=0.3, eta0=0.7)
-    m = fit(Perceptron(max_iter=6, tol=None, shuffle=shuffle, average=average, random_state=5,
+    m = quiet_fit(Perceptron(max_iter=6, tol=None, shuffle=shuffle, average=average, random_state=5,
                        **kw), X, t)
     orders = shuffled_orders(len(t), 6, check_random_seed(5)) if shuffle else None
     ref = penalized_reference(X, signs(t), penalty=penalty, alpha=0.003, l1_ratio=0.3, eta=0.7,
@@ -88,7 +79,7 @@ def test_binary_equals_reference_bits(penalty, dtype, average, shuffle, rng):
 def test_margin_sample_weight_and_no_intercept_equal_reference_bits(penalty, dtype, rng):
     X, t = gaussian_data(rng, 120, 6, dtype=dtype)
     sw = rng.uniform(0.2, 2.0, len(t))
-    m = fit(Perceptron(max_iter=5, tol=None, shuffle=False, margin=0.5, fit_intercept=False,
+    m = quiet_fit(Perceptron(max_iter=5, tol=None, shuffle=False, margin=0.5, fit_intercept=False,
                        penalty=penalty, alpha=0.01, l1_ratio=0.6), X, t, sample_weight=sw)
     ref = penalized_reference(X, signs(t), penalty=penalty, alpha=0.01, l1_ratio=0.6,
                               max_iter=5, margin=0.5, fit_intercept=False, sample_weight=sw,
@@ -103,7 +94,7 @@ def test_margin_sample_weight_and_no_intercept_equal_reference_bits(penalty, dty
 @pytest.mark.parametrize("average", [False, True])
 def test_multinomial_equals_reference_bits(penalty, dtype, average, rng):
     X, t = gaussian_data(rng, 140, 7, k=4, dtype=dtype)
-    m = fit(Perceptron(max_iter=5, tol=None, shuffle=False, multiclass="multinomial",
+    m = quiet_fit(Perceptron(max_iter=5, tol=None, shuffle=False, multiclass="multinomial",
                        average=average, penalty=penalty, alpha=0.004, l1_ratio=0.5), X, t)
     ref = penalized_reference(X, t=t, k=4, penalty=penalty, alpha=0.004, l1_ratio=0.5,
                               max_iter=5, average=average, dot=kernel_dot, axpy=kernel_axpy)
@@ -114,7 +105,7 @@ def test_multinomial_equals_reference_bits(penalty, dtype, average, rng):
 @pytest.mark.parametrize("penalty", PENALTIES)
 def test_ovr_classes_equal_binary_references(penalty, rng):
     X, t = gaussian_data(rng, 120, 5, k=3)
-    m = fit(Perceptron(max_iter=4, tol=None, shuffle=False, penalty=penalty, alpha=0.02), X, t)
+    m = quiet_fit(Perceptron(max_iter=4, tol=None, shuffle=False, penalty=penalty, alpha=0.02), X, t)
     for j in range(3):
         ref = penalized_reference(X, np.where(t == j, 1, -1), penalty=penalty, alpha=0.02,
                                   max_iter=4, dot=kernel_dot, axpy=kernel_axpy)
@@ -125,7 +116,7 @@ def test_ovr_classes_equal_binary_references(penalty, rng):
 @pytest.mark.parametrize("average", [False, True])
 def test_tol_rule_reads_loss_plus_penalty_as_reference(penalty, average, rng):
     X, t = gaussian_data(rng, 200, 8)
-    m = fit(Perceptron(shuffle=False, penalty=penalty, alpha=0.002, average=average,
+    m = quiet_fit(Perceptron(shuffle=False, penalty=penalty, alpha=0.002, average=average,
                        max_iter=200), X, t)
     ref = penalized_reference(X, signs(t), penalty=penalty, alpha=0.002, average=average,
                               max_iter=200, tol=1e-3, dot=kernel_dot, axpy=kernel_axpy)
@@ -148,7 +139,7 @@ def test_the_averaged_weights_are_the_explicit_average_of_the_effective_weights(
                                       axpy=kernel_axpy)
             total_w += ref["W"][0]
             total_b += ref["b"][0]
-    m = fit(Perceptron(max_iter=3, tol=None, shuffle=False, average=True, penalty="elasticnet",
+    m = quiet_fit(Perceptron(max_iter=3, tol=None, shuffle=False, average=True, penalty="elasticnet",
                        alpha=0.01, l1_ratio=0.4), X, t)
     np.testing.assert_array_equal(m.coef_[0], total_w / 240)
     np.testing.assert_array_equal(m.intercept_[0], total_b / 240)
@@ -168,7 +159,7 @@ def test_hypothesis_equals_reference_bits(n, d, seed, penalty, dtype, alpha, l1_
     X, _ = gaussian_data(rng, n, d, k=k, dtype=dtype)
     t = rng.permutation(np.arange(n) % k)  # every class present
     kw = dict(penalty=penalty, alpha=alpha, l1_ratio=l1_ratio, average=average)
-    m = fit(Perceptron(max_iter=3, tol=None, shuffle=False,
+    m = quiet_fit(Perceptron(max_iter=3, tol=None, shuffle=False,
                        multiclass="multinomial" if multinomial else "ovr", **kw), X, t)
     if multinomial:
         ref = penalized_reference(X, t=t, k=k, max_iter=3, dot=kernel_dot, axpy=kernel_axpy,
@@ -195,7 +186,7 @@ def test_minibatch_equals_reference_bits(penalty, kw, dtype, multinomial, averag
     t = np.argmax(X @ rng.integers(-3, 4, size=(7, 3)), axis=1)
     if not multinomial:
         t = (t == 1).astype(int)
-    m = fit(Perceptron(max_iter=5, tol=None, shuffle=True, random_state=2, batch_size=4,
+    m = quiet_fit(Perceptron(max_iter=5, tol=None, shuffle=True, random_state=2, batch_size=4,
                        average=average, penalty=penalty,
                        multiclass="multinomial" if multinomial else "ovr", **kw), X, t)
     orders = shuffled_orders(90, 5, check_random_seed(2))
@@ -209,7 +200,7 @@ def test_minibatch_equals_reference_bits(penalty, kw, dtype, multinomial, averag
 @pytest.mark.parametrize("penalty", PENALTIES)
 def test_minibatch_agrees_with_reference_on_real_valued_data(penalty, rng):
     X, t = gaussian_data(rng, 100, 6)
-    m = fit(Perceptron(max_iter=5, tol=None, shuffle=False, batch_size=8, penalty=penalty,
+    m = quiet_fit(Perceptron(max_iter=5, tol=None, shuffle=False, batch_size=8, penalty=penalty,
                        alpha=0.01, l1_ratio=0.3, average=True), X, t)
     ref = penalized_minibatch_reference(X, signs(t), batch_size=8, penalty=penalty, alpha=0.01,
                                         l1_ratio=0.3, max_iter=5, average=True)
@@ -246,8 +237,8 @@ def test_sparse_equals_dense_bits(penalty, kw, dtype, index, average, rng):
                                    ("ovr", t, 4)):
         args = dict(max_iter=8, tol=None, random_state=3, average=average, multiclass=multiclass,
                     penalty=penalty, batch_size=bs, **kw)
-        dense = fit(Perceptron(**args), X, labels)
-        sparse = fit(Perceptron(**args), S, labels)
+        dense = quiet_fit(Perceptron(**args), X, labels)
+        sparse = quiet_fit(Perceptron(**args), S, labels)
         np.testing.assert_array_equal(dense.coef_, sparse.coef_)
         np.testing.assert_array_equal(dense.intercept_, sparse.intercept_)
         np.testing.assert_array_equal(dense.mistakes_, sparse.mistakes_)
@@ -259,8 +250,8 @@ def test_sparse_agrees_with_dense_on_real_valued_data(penalty, rng):
     X, t = gaussian_data(rng, 200, 10)
     X[rng.random(X.shape) < 0.5] = 0.0
     args = dict(max_iter=5, tol=None, shuffle=False, penalty=penalty, alpha=1e-3)
-    dense = fit(Perceptron(**args), X, t)
-    sparse = fit(Perceptron(**args), sp.csr_matrix(X), t)
+    dense = quiet_fit(Perceptron(**args), X, t)
+    sparse = quiet_fit(Perceptron(**args), sp.csr_matrix(X), t)
     np.testing.assert_allclose(dense.coef_, sparse.coef_, rtol=1e-9, atol=1e-12)
 
 
@@ -310,19 +301,19 @@ def test_agrees_with_sklearn_one_vs_rest_and_sample_weights(penalty, rng):
 def test_l1_gives_sparse_weights_and_alpha_zero_is_no_penalty(rng):
     X, t = gaussian_data(rng, 300, 30)
     X[:, 10:] = 0.01 * rng.standard_normal((300, 20))  # 20 nearly useless features
-    plain = fit(Perceptron(max_iter=10, tol=None, shuffle=False), X, t)
-    l1 = fit(Perceptron(max_iter=10, tol=None, shuffle=False, penalty="l1", alpha=0.01), X, t)
+    plain = quiet_fit(Perceptron(max_iter=10, tol=None, shuffle=False), X, t)
+    l1 = quiet_fit(Perceptron(max_iter=10, tol=None, shuffle=False, penalty="l1", alpha=0.01), X, t)
     assert np.count_nonzero(l1.coef_) < np.count_nonzero(plain.coef_)
     # alpha = 0: the plain rule's steps (it runs on after an epoch without
     # an update, which changes nothing)
-    zero = fit(Perceptron(max_iter=10, tol=None, shuffle=False, penalty="l2", alpha=0.0), X, t)
+    zero = quiet_fit(Perceptron(max_iter=10, tol=None, shuffle=False, penalty="l2", alpha=0.0), X, t)
     np.testing.assert_array_equal(zero.coef_, plain.coef_)
     np.testing.assert_array_equal(zero.intercept_, plain.intercept_)
 
 
 def test_a_huge_l2_step_zeroes_the_weights_instead_of_flipping_them(rng):
     X, t = gaussian_data(rng, 50, 4)
-    m = fit(Perceptron(max_iter=3, tol=None, shuffle=False, penalty="l2", alpha=50.0), X, t)
+    m = quiet_fit(Perceptron(max_iter=3, tol=None, shuffle=False, penalty="l2", alpha=50.0), X, t)
     ref = penalized_reference(X, signs(t), penalty="l2", alpha=50.0, max_iter=3,
                               dot=kernel_dot, axpy=kernel_axpy)
     assert_same_fit(m, ref)
@@ -335,7 +326,7 @@ def test_partial_fit_epochs_equal_fit_epochs(rng):
     m = Perceptron(**kw)
     for _ in range(3):
         m.partial_fit(X, t, classes=[0, 1, 2])
-    f = fit(Perceptron(max_iter=3, tol=None, **kw), X, t)
+    f = quiet_fit(Perceptron(max_iter=3, tol=None, **kw), X, t)
     np.testing.assert_array_equal(m.coef_, f.coef_)
     np.testing.assert_array_equal(m.intercept_, f.intercept_)
     # the training state carries u, q and the norms through a pickle
@@ -357,7 +348,7 @@ def test_partial_fit_chunks_equal_one_epoch_and_fit_stream_equals_fit(penalty, d
     np.testing.assert_array_equal(whole.coef_, chunks.coef_)
     np.testing.assert_array_equal(whole.intercept_, chunks.intercept_)
     streamed = Perceptron(max_iter=4, **kw).fit_stream((X, t), chunk_rows=40)
-    f = fit(Perceptron(max_iter=4, tol=None, **kw), X, t)
+    f = quiet_fit(Perceptron(max_iter=4, tol=None, **kw), X, t)
     assert streamed.n_iter_ == f.n_iter_ == 4
     np.testing.assert_array_equal(streamed.coef_, f.coef_)
     np.testing.assert_array_equal(streamed.intercept_, f.intercept_)
@@ -407,7 +398,7 @@ def test_dask_refuses_a_penalty(rng):
 
 def test_early_stopping_with_a_penalty_stops_on_the_held_out_score(rng):
     X, t = gaussian_data(rng, 400, 6)
-    m = fit(Perceptron(penalty="l2", alpha=1e-3, early_stopping=True, n_iter_no_change=3,
+    m = quiet_fit(Perceptron(penalty="l2", alpha=1e-3, early_stopping=True, n_iter_no_change=3,
                        max_iter=500), X, t)
     assert 3 < m.n_iter_ < 500
     assert len(m.validation_scores_) == m.n_iter_

@@ -11,6 +11,7 @@ from perceptron import ConvergenceWarning, NotFittedError, Perceptron
 from perceptron._core.online import shuffled_orders
 from perceptron._common.validation import check_random_seed
 
+from helpers import quiet_fit
 from reference import perceptron_reference
 
 
@@ -23,12 +24,6 @@ def separable(rng, n, d, dtype=np.float64, integer=False, margin=0.0):
     return X.astype(dtype), np.where(s > 0, 1, -1)
 
 
-def fit_quiet(model, X, y):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return model.fit(X, y)
-
-
 # --------------------------------------------------------------- reference
 
 
@@ -38,7 +33,7 @@ def fit_quiet(model, X, y):
 def test_unshuffled_fit_equals_reference_exactly(dtype, fit_intercept, eta, rng):
     X, y = separable(rng, 200, 13, dtype, integer=True)
     y[::17] *= -1  # not separable any more: many epochs, many updates
-    model = fit_quiet(Perceptron(eta0=eta, max_iter=20, shuffle=False, tol=None,
+    model = quiet_fit(Perceptron(eta0=eta, max_iter=20, shuffle=False, tol=None,
                                  fit_intercept=fit_intercept), X, y)
     w, b, mistakes, loss = perceptron_reference(X, y, eta=eta, max_iter=20,
                                                 fit_intercept=fit_intercept)
@@ -55,7 +50,7 @@ def test_unshuffled_fit_equals_reference_exactly(dtype, fit_intercept, eta, rng)
 def test_shuffled_fit_equals_reference_on_the_same_orders(dtype, rng):
     X, y = separable(rng, 150, 9, dtype, integer=True)
     y[::11] *= -1
-    model = fit_quiet(Perceptron(max_iter=15, random_state=42, tol=None), X, y)
+    model = quiet_fit(Perceptron(max_iter=15, random_state=42, tol=None), X, y)
     orders = shuffled_orders(len(y), 15, check_random_seed(42))
     w, b, mistakes, _ = perceptron_reference(X, y, max_iter=15, orders=orders)
     np.testing.assert_array_equal(model.coef_[0], w)
@@ -191,16 +186,16 @@ def test_label_list_input_and_column_vector(rng):
 def test_shuffle_is_reproducible_and_seed_dependent(rng):
     X, y = separable(rng, 300, 8)
     y[::7] *= -1
-    a = fit_quiet(Perceptron(max_iter=5, random_state=3), X, y)
-    b = fit_quiet(Perceptron(max_iter=5, random_state=3), X, y)
-    c = fit_quiet(Perceptron(max_iter=5, random_state=4), X, y)
+    a = quiet_fit(Perceptron(max_iter=5, random_state=3), X, y)
+    b = quiet_fit(Perceptron(max_iter=5, random_state=3), X, y)
+    c = quiet_fit(Perceptron(max_iter=5, random_state=4), X, y)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     assert not np.array_equal(a.coef_, c.coef_)
-    g1 = fit_quiet(Perceptron(max_iter=5, random_state=np.random.default_rng(9)), X, y)
-    g2 = fit_quiet(Perceptron(max_iter=5, random_state=np.random.default_rng(9)), X, y)
+    g1 = quiet_fit(Perceptron(max_iter=5, random_state=np.random.default_rng(9)), X, y)
+    g2 = quiet_fit(Perceptron(max_iter=5, random_state=np.random.default_rng(9)), X, y)
     np.testing.assert_array_equal(g1.coef_, g2.coef_)
-    r1 = fit_quiet(Perceptron(max_iter=5, random_state=np.random.RandomState(9)), X, y)
-    r2 = fit_quiet(Perceptron(max_iter=5, random_state=np.random.RandomState(9)), X, y)
+    r1 = quiet_fit(Perceptron(max_iter=5, random_state=np.random.RandomState(9)), X, y)
+    r2 = quiet_fit(Perceptron(max_iter=5, random_state=np.random.RandomState(9)), X, y)
     np.testing.assert_array_equal(r1.coef_, r2.coef_)
 
 
@@ -228,14 +223,14 @@ def test_shuffle_is_roughly_uniform():
 def test_warm_start_continues_from_previous_weights(rng):
     X, y = separable(rng, 200, 6)
     y[::9] *= -1
-    full = fit_quiet(Perceptron(max_iter=6, shuffle=False), X, y)
-    warm = fit_quiet(Perceptron(max_iter=3, shuffle=False, warm_start=True), X, y)
-    fit_quiet(warm, X, y)
+    full = quiet_fit(Perceptron(max_iter=6, shuffle=False), X, y)
+    warm = quiet_fit(Perceptron(max_iter=3, shuffle=False, warm_start=True), X, y)
+    quiet_fit(warm, X, y)
     np.testing.assert_array_equal(full.coef_, warm.coef_)
     np.testing.assert_array_equal(full.intercept_, warm.intercept_)
-    cold = fit_quiet(Perceptron(max_iter=3, shuffle=False), X, y)
+    cold = quiet_fit(Perceptron(max_iter=3, shuffle=False), X, y)
     first = cold.coef_.copy()
-    fit_quiet(cold, X, y)
+    quiet_fit(cold, X, y)
     np.testing.assert_array_equal(cold.coef_, first)
 
 
@@ -301,7 +296,7 @@ def test_pickle_round_trip(rng):
 def test_caller_arrays_are_not_modified(dtype, rng):
     X, y = separable(rng, 100, 6, dtype)
     X2, y2 = X.copy(), y.copy()
-    m = fit_quiet(Perceptron(random_state=0), X, y)
+    m = quiet_fit(Perceptron(random_state=0), X, y)
     m.predict(X)
     m.decision_function(X)
     m.score(X, y)
@@ -327,9 +322,9 @@ def test_read_only_and_non_contiguous_input(rng):
 def test_integer_and_bool_input_become_float64(rng):
     X = rng.integers(-3, 4, size=(50, 4))
     y = np.where(X @ [1, -2, 3, 1] + 0.5 > 0, 1, 0)
-    m = fit_quiet(Perceptron(random_state=0), X, y)
+    m = quiet_fit(Perceptron(random_state=0), X, y)
     assert m.coef_.dtype == np.float64
-    mb = fit_quiet(Perceptron(random_state=0), X > 0, y)
+    mb = quiet_fit(Perceptron(random_state=0), X > 0, y)
     assert mb.coef_.dtype == np.float64
 
 
@@ -338,7 +333,7 @@ def test_float32_fit_makes_no_copy_of_X(rng):
     y = np.where(X[:, 0] > 0, 1, -1)
     model = Perceptron(max_iter=2, random_state=0)
     tracemalloc.start()
-    fit_quiet(model, X, y)
+    quiet_fit(model, X, y)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < X.nbytes / 4, f"fit allocated {peak} bytes for a {X.nbytes}-byte X"
@@ -355,7 +350,7 @@ def test_big_endian_input(rng):
 def test_large_predict_uses_threads_and_matches(rng):
     X = rng.standard_normal((40000, 64)).astype(np.float32)
     y = np.where(X[:, :3].sum(axis=1) > 0, 1, -1)
-    m = fit_quiet(Perceptron(max_iter=3, random_state=0), X, y)
+    m = quiet_fit(Perceptron(max_iter=3, random_state=0), X, y)
     w = m.coef_[0].astype(np.float64)
     expected = X.astype(np.float64) @ w + m.intercept_[0]
     # float32 dot products: four-product float32 blocks summed in double

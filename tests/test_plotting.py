@@ -213,6 +213,7 @@ def test_learning_steps_say_before_and_after(rng):
     render(fig)
 
 
+@pytest.mark.slow  # renders every frame of a GIF
 def test_gif_frame_budget(tmp_path):
     from PIL import Image
 

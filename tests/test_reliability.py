@@ -20,6 +20,7 @@ from perceptron import ConvergenceWarning, Perceptron
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 
+@pytest.mark.slow  # a fresh interpreter
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is sent differently on Windows")
 def test_ctrl_c_stops_a_long_fit_and_leaves_the_model_as_it_was(tmp_path):
     script = textwrap.dedent("""
@@ -101,6 +102,7 @@ def _resident_bytes():
         return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+@pytest.mark.slow  # hundreds of fits, saves and loads
 @pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="needs Linux's /proc")
 def test_repeated_fit_predict_save_load_keeps_memory_flat(rng, tmp_path):
     X = rng.standard_normal((300, 20))

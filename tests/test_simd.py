@@ -5,9 +5,20 @@ from hypothesis import given, settings, strategies as st
 
 from perceptron import simd as _simd, simd_info
 
+from helpers import grid
+
 LEVELS = simd_info()["supported"]
 LENGTHS = [0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 97, 1536]
+OFFSETS = [0, 1, 3]
 DTYPES = [np.float32, np.float64]
+
+
+def misaligned_or_long(*case):
+    """The quick run's part of a grid ending in (length, offset): every length
+    (every tail) at a misaligned start, and every start for 33 and 1536
+    elements (blocks and a tail); the rest is marked slow."""
+    n, offset = case[-2:]
+    return offset == 1 or n in (33, 1536)
 
 
 def _buffers(rng, n, offset, dtype):
@@ -25,10 +36,7 @@ def test_levels_include_scalar_and_active():
     assert set(info["supported"]) <= set(info["compiled"])
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("n", LENGTHS)
-@pytest.mark.parametrize("offset", [0, 1, 3])
+@grid("level, dtype, n, offset", LEVELS, DTYPES, LENGTHS, OFFSETS, fast=misaligned_or_long)
 def test_dot_matches_numpy(level, dtype, n, offset, rng):
     _, _, x, y = _buffers(rng, n, offset, dtype)
     terms = x.astype(np.float64) * y.astype(np.float64)
@@ -41,10 +49,7 @@ def test_dot_matches_numpy(level, dtype, n, offset, rng):
     assert abs(got - expected) <= tol + 1e-12 * abs(expected)
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("n", LENGTHS)
-@pytest.mark.parametrize("offset", [0, 1, 3])
+@grid("level, dtype, n, offset", LEVELS, DTYPES, LENGTHS, OFFSETS, fast=misaligned_or_long)
 def test_axpy_matches_numpy_and_stays_in_bounds(level, dtype, n, offset, rng):
     bx, by, x, y = _buffers(rng, n, offset, dtype)
     before = by.copy()
@@ -58,9 +63,7 @@ def test_axpy_matches_numpy_and_stays_in_bounds(level, dtype, n, offset, rng):
     np.testing.assert_array_equal(by[offset + n:], before[offset + n:])
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("n", LENGTHS)
-@pytest.mark.parametrize("offset", [0, 1, 3])
+@grid("level, n, offset", LEVELS, LENGTHS, OFFSETS, fast=misaligned_or_long)
 def test_axpy_float32_into_float64(level, n, offset, rng):
     bx = rng.standard_normal(n + offset + 8).astype(np.float32)
     by = rng.standard_normal(n + offset + 8)
@@ -158,10 +161,7 @@ def test_bad_arguments_to_test_wrappers():
 # ------------------------------------------------------ squared distance and exp
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("n", LENGTHS)
-@pytest.mark.parametrize("offset", [0, 1, 3])
+@grid("level, dtype, n, offset", LEVELS, DTYPES, LENGTHS, OFFSETS, fast=misaligned_or_long)
 def test_sqdist_matches_numpy(level, dtype, n, offset, rng):
     _, _, x, y = _buffers(rng, n, offset, dtype)
     diff = x.astype(np.float64) - y.astype(np.float64)
@@ -186,9 +186,7 @@ def _ulps(got, want):
     return np.abs(got - want) / spacing
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("n", LENGTHS)
-@pytest.mark.parametrize("offset", [0, 1, 3])
+@grid("level, n, offset", LEVELS, LENGTHS, OFFSETS, fast=misaligned_or_long)
 def test_exp_matches_numpy_over_the_whole_range(level, n, offset, rng):
     buf = rng.uniform(-750.0, 712.0, size=n + offset + 8)
     out_buf = np.full_like(buf, 7.0)
@@ -250,11 +248,12 @@ def test_sqdist_and_exp_property(n, offset, dtype, seed, scale, shift):
         assert np.all(_ulps(out, want) <= 4)
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("m", [0, 1, 3, 7])
-@pytest.mark.parametrize("d", [1, 7, 50])
-@pytest.mark.parametrize("p", [1, 3, 4, 8, 9, 31, 32, 33, 64, 65, 130])
+# the quick run: every block width p (the blocks of 8 vectors, of one vector,
+# and the masked tail, at each level's width) for 3 rows of 7 features, and
+# every row count and feature count for p = 33; the rest is marked slow
+@grid("level, dtype, m, d, p", LEVELS, DTYPES, [0, 1, 3, 7], [1, 7, 50],
+      [1, 3, 4, 8, 9, 31, 32, 33, 64, 65, 130],
+      fast=lambda level, dtype, m, d, p: (m, d) == (3, 7) or p == 33)
 def test_dot_block_matches_numpy(level, dtype, m, d, p, rng):
     A = rng.standard_normal((m, d + 3)).astype(dtype)  # 3 extra columns: a row stride > d
     shift = rng.standard_normal(d)
@@ -384,11 +383,11 @@ def test_scan_stops_at_non_finite_activations(level, dtype):
     assert pos == 0 and a == 0.0
 
 
-@pytest.mark.parametrize("level", LEVELS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
-@pytest.mark.parametrize("d", [50, 70000])  # weights in L1, and large enough for the gathers
-@pytest.mark.parametrize("nnz", [0, 1, 3, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 50])
+# d: weights in L1, and large enough for the gathers; the quick run takes the
+# counts that end a gather of 8 or 16 lanes with 0, 1, 7 or 9 left over
+@grid("level, dtype, index_dtype, d, nnz", LEVELS, DTYPES, [np.int32, np.int64], [50, 70000],
+      [0, 1, 3, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 50],
+      fast=lambda *case: case[-1] in (0, 1, 7, 9, 16, 17, 25, 33))
 def test_sparse_dot_and_axpy_match_numpy(level, dtype, index_dtype, d, nnz, rng):
     if nnz > d:
         pytest.skip("more values than columns")

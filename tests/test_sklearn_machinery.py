@@ -152,6 +152,7 @@ def test_old_and_new_tags_agree():
     assert get_tags(Perceptron()).classifier_tags.multi_label
 
 
+@pytest.mark.slow  # worker processes
 def test_grid_search_over_processes(rng):
     # loky workers: the estimators, fitted or not, travel by pickle
     X, y = data(rng)
@@ -240,6 +241,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_the_package_works_without_scikit_learn():
     result = subprocess.run([sys.executable, "-c", WITHOUT_SKLEARN], capture_output=True,
                             text=True, timeout=300)

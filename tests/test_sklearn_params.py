@@ -15,21 +15,12 @@ from perceptron._core.online import shuffled_orders
 from perceptron._common.validation import check_random_seed
 from perceptron.datasets import load_breast_cancer
 
+from helpers import quiet_fit, signs
 from reference import tol_rule_reference
 
 SHARED = ("penalty", "alpha", "l1_ratio", "fit_intercept", "max_iter", "tol", "shuffle",
           "verbose", "eta0", "n_jobs", "random_state", "early_stopping", "validation_fraction",
           "n_iter_no_change", "class_weight", "warm_start")
-
-
-def quiet(model, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return model.fit(*args, **kw)
-
-
-def signs(t):
-    return np.where(t == 1, 1, -1)
 
 
 def iris_like(rng, n=150, d=4, k=3, dtype=np.float64, scale=0.35):
@@ -87,7 +78,7 @@ def test_n_jobs_follows_joblibs_convention():
 def test_sparsify_and_densify_keep_predictions():
     sp = pytest.importorskip("scipy.sparse")
     X, t = iris_like(np.random.default_rng(2))
-    m = quiet(Perceptron(shuffle=False), X, t)
+    m = quiet_fit(Perceptron(shuffle=False), X, t)
     dense_scores, dense_coef = m.decision_function(X), m.coef_.copy()
     assert m.sparsify() is m and sp.issparse(m.coef_) and m.coef_.format == "csr"
     np.testing.assert_array_equal(m.decision_function(X), dense_scores)
@@ -99,13 +90,13 @@ def test_sparsify_and_densify_keep_predictions():
 @pytest.mark.parametrize("multiclass", ["ovr", "multinomial"])
 def test_coef_init_and_intercept_init_start_the_fit(multiclass):
     X, t = iris_like(np.random.default_rng(3))
-    first = quiet(Perceptron(shuffle=False, max_iter=3, tol=None, multiclass=multiclass), X, t)
+    first = quiet_fit(Perceptron(shuffle=False, max_iter=3, tol=None, multiclass=multiclass), X, t)
     # three more epochs from its weights: the same as three more by warm start
     warm = Perceptron(shuffle=False, max_iter=3, tol=None, multiclass=multiclass,
                       warm_start=True)
-    quiet(warm, X, t)
-    quiet(warm, X, t)
-    init = quiet(Perceptron(shuffle=False, max_iter=3, tol=None, multiclass=multiclass), X, t,
+    quiet_fit(warm, X, t)
+    quiet_fit(warm, X, t)
+    init = quiet_fit(Perceptron(shuffle=False, max_iter=3, tol=None, multiclass=multiclass), X, t,
                  coef_init=first.coef_, intercept_init=first.intercept_)
     np.testing.assert_array_equal(init.coef_, warm.coef_)
     np.testing.assert_array_equal(init.intercept_, warm.intercept_)
@@ -116,9 +107,9 @@ def test_coef_init_and_intercept_init_start_the_fit(multiclass):
 def test_binary_coef_init_takes_a_vector():
     X, y = breast_cancer()
     w0 = np.linspace(-1, 1, X.shape[1])
-    a = quiet(Perceptron(shuffle=False, max_iter=2, tol=None), X, y, coef_init=w0,
+    a = quiet_fit(Perceptron(shuffle=False, max_iter=2, tol=None), X, y, coef_init=w0,
               intercept_init=0.5)
-    b = quiet(Perceptron(shuffle=False, max_iter=2, tol=None), X, y, coef_init=w0[None],
+    b = quiet_fit(Perceptron(shuffle=False, max_iter=2, tol=None), X, y, coef_init=w0[None],
               intercept_init=[0.5])
     np.testing.assert_array_equal(a.coef_, b.coef_)
 
@@ -132,7 +123,7 @@ def test_binary_coef_init_takes_a_vector():
 def test_tol_rule_equals_its_reference(dtype, shuffle, tol, patience):
     X, t = breast_cancer()
     X = (X / X.max(axis=0)).astype(dtype)
-    m = quiet(Perceptron(shuffle=shuffle, random_state=7, tol=tol, n_iter_no_change=patience),
+    m = quiet_fit(Perceptron(shuffle=shuffle, random_state=7, tol=tol, n_iter_no_change=patience),
               X, t)
     orders = shuffled_orders(len(t), 1000, check_random_seed(7)) if shuffle else None
     w, b, mistakes, losses = tol_rule_reference(X, signs(t), tol=tol,
@@ -149,7 +140,7 @@ def test_tol_rule_reads_the_unweighted_loss(dtype):
     X, t = breast_cancer()
     X = (X / X.max(axis=0)).astype(dtype)
     sw = np.random.default_rng(5).uniform(0.2, 3.0, len(t))
-    m = quiet(Perceptron(shuffle=False), X, t, sample_weight=sw)
+    m = quiet_fit(Perceptron(shuffle=False), X, t, sample_weight=sw)
     w, b, mistakes, losses = tol_rule_reference(X, signs(t), sample_weight=sw)
     # real-valued steps: the compiled axpy may fuse the multiply-add, so the
     # weights agree to rounding; the trajectory (mistakes, epochs) exactly
@@ -163,7 +154,7 @@ def test_tol_rule_reads_the_unweighted_loss(dtype):
 
 def test_tol_none_is_the_old_rule():
     X, t = breast_cancer()
-    m = quiet(Perceptron(shuffle=False, tol=None, max_iter=40), X, t)
+    m = quiet_fit(Perceptron(shuffle=False, tol=None, max_iter=40), X, t)
     assert m.n_iter_ == 40 and not m.converged_
     with pytest.warns(ConvergenceWarning):
         Perceptron(shuffle=False, tol=None, max_iter=40).fit(X, t)
@@ -188,7 +179,7 @@ def sklearn_fit(X, t, sample_weight=None, **kw):
 
 
 def assert_agrees(X, t, **kw):
-    ours = quiet(Perceptron(**kw), X, t)
+    ours = quiet_fit(Perceptron(**kw), X, t)
     theirs = sklearn_fit(X, t, **kw)
     assert ours.n_iter_ == theirs.n_iter_
     np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=0)
@@ -227,7 +218,7 @@ def test_weighted_fits_agree_with_sklearn():
     X, t = breast_cancer()
     X = X / X.max(axis=0)
     sw = np.random.default_rng(6).uniform(0.2, 3.0, len(t))
-    ours = quiet(Perceptron(shuffle=False, class_weight="balanced"), X, t, sample_weight=sw)
+    ours = quiet_fit(Perceptron(shuffle=False, class_weight="balanced"), X, t, sample_weight=sw)
     theirs = sklearn_fit(X, t, shuffle=False, class_weight="balanced", sample_weight=sw)
     assert ours.n_iter_ == theirs.n_iter_ > 5
     np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=0)
@@ -247,6 +238,7 @@ def test_a9a_agrees_with_sklearn(a9a_path):
 # --------------------------------------------- scikit-learn's own test module
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_sklearns_perceptron_test_module_passes_with_ours(tmp_path):
     sklearn = pytest.importorskip("sklearn")
     source = pathlib.Path(sklearn.__file__).parent / "linear_model" / "tests" / "test_perceptron.py"
@@ -284,7 +276,7 @@ def test_the_rule_sums_unweighted_for_the_plain_rule_and_weighted_for_the_additi
     X, t = breast_cancer()
     X = X / X.max(axis=0)
     sw = np.random.default_rng(7).uniform(0.2, 3.0, len(t))
-    m = quiet(Perceptron(shuffle=False, average=True, n_iter_no_change=3), X, t, sample_weight=sw)
+    m = quiet_fit(Perceptron(shuffle=False, average=True, n_iter_no_change=3), X, t, sample_weight=sw)
     losses = m.loss_ * sw.sum()
     best, count = np.inf, 0
     for epoch, value in enumerate(losses, 1):

@@ -22,9 +22,10 @@ from perceptron._core.online import shuffled_orders  # noqa: E402
 from perceptron._common.validation import CSRData, check_X, check_random_seed  # noqa: E402
 from perceptron.io import CSRData, load_svmlight  # noqa: E402
 
+from helpers import run_python  # noqa: E402
 from reference import perceptron_reference  # noqa: E402
-from test_dispatch import LEVELS, run_python  # noqa: E402
 
+LEVELS = perceptron.simd_info()["supported"]
 KINDS = ["csr32", "csr64", "csc", "coo", "noncanonical", "csrdata32", "csrdata64"]
 
 
@@ -414,6 +415,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow  # a fresh interpreter per level
 def test_sparse_fits_equal_dense_at_every_level():
     results = {}
     for level in LEVELS:

@@ -14,14 +14,6 @@ from perceptron.sequence._dask import shard_cuts, shard_sequences  # noqa: E402
 from test_structured import sequences  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=":0") as cluster:
-        with distributed.Client(cluster) as c:
-            yield c
-
-
 def test_shards_hold_whole_sequences():
     rng = np.random.default_rng(0)
     for n_shards in (1, 2, 3, 7, 50):

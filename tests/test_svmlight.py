@@ -235,6 +235,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_numbers_do_not_depend_on_the_locale(tmp_path):
     """Under a locale with a decimal comma (LC_NUMERIC), where strtod would
     stop at the '.', numbers read and write the same (the slow path of the
@@ -609,6 +610,7 @@ def _run(code, timeout=120):
                           timeout=timeout)
 
 
+@pytest.mark.slow  # a fresh interpreter
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero here")
 def test_dev_zero_is_refused_at_once():
     code = """if True:
@@ -648,6 +650,7 @@ def _vm_hwm_code(path, max_line_length):
         """
 
 
+@pytest.mark.slow  # a fresh interpreter
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
 def test_one_huge_line_in_a_small_bz2_is_read_in_bounded_memory(tmp_path):
     # 4 GiB of one line without a newline, in a bz2 file of a few hundred KiB:

@@ -155,6 +155,7 @@ def test_save_load_and_pickle(tmp_path, fitted):
     assert PerceptronTagger.load(unfitted).max_iter == 3
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_load_in_a_fresh_process(tmp_path, fitted):
     import os
     import subprocess

@@ -9,17 +9,17 @@ import sys
 import textwrap
 import threading
 import time
-import warnings
 
 import numpy as np
 import pytest
 
 import perceptron
-from perceptron import (CentroidClassifier, ConvergenceWarning, KernelPerceptron, Perceptron,
-                        VotedPerceptron)
+from perceptron import CentroidClassifier, KernelPerceptron, Perceptron, VotedPerceptron
 from perceptron._common import parallel as _parallel
 from perceptron._core import decision as _decision, kernel as _kernel
 from perceptron._core import online as _online, ovr_epoch as _ovr_epoch, voted as _voted
+
+from helpers import quiet
 
 
 class Counter:
@@ -63,12 +63,6 @@ def count(monkeypatch, module, name):
     counter = Counter(getattr(module, name))
     monkeypatch.setattr(module, name, counter)
     return counter
-
-
-def quiet(fn, *args, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        return fn(*args, **kw)
 
 
 def data(n=64, d=6, k=2, seed=0):
@@ -300,6 +294,7 @@ COUNT_SCORING = """
 """
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_omp_num_threads_in_a_new_process():
     cpus = _parallel._cpus()
     assert run_python(COUNT_SCORING, OMP_NUM_THREADS="1") == ["1", "1"]
@@ -308,6 +303,7 @@ def test_omp_num_threads_in_a_new_process():
                       PERCEPTRON_NUM_THREADS="3") == ["3", "3"]
 
 
+@pytest.mark.slow  # loky worker processes
 def test_joblib_workers_score_on_their_share():
     # joblib's loky workers set OMP_NUM_THREADS to their share of the CPUs
     joblib = pytest.importorskip("joblib")

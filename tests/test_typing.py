@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # mypy
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 

@@ -1,4 +1,10 @@
-"""Every bad input gets a clear exception naming the problem."""
+"""The messages of Perceptron's checks: each bad X, y or parameter value
+given to fit or predict raises the exception whose text names the problem
+(dtype, dimensions, empty, non-finite values and the row they are in,
+unseen features, sparse input, weights that overflow), and a failed fit
+leaves the fitted model as it was.  Also the label utilities behind those
+checks (unique_labels, label_signs, labels_not_in) against numpy.  The
+sweep of bad data across every entry point is test_bad_input.py."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
