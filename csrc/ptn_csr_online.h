@@ -4,11 +4,11 @@
  * size_t ptn_csr_online_<T>_<I>(ptn_csr_online *s, size_t start, size_t stop, double *act)
  *
  * For k = start, start + 1, ... < stop, with i = s->rows[k] and the row's
- * activation a = w . x_i + b: when ptn_must_update (ptn_update.h) says so,
- * the binary rule of ptn_binary_update acts on row i: w += step * x_i, and
- * U += acc * x_i when averaging (s->U not NULL), with c = s->steps, the
- * averaging clock, which counts every row visited.  Mistakes, updates and
- * the loss sum(-sw_i * y_i * a) over mistakes are added to s's counters.
+ * activation a = w . x_i + b: when the rule's trigger (ptn_rule_acts,
+ * ptn_update.h) says so, the rule acts on row i through ptn_binary_update:
+ * w += step * x_i, and U += acc * x_i when averaging (s->U not NULL), with
+ * c = s->steps, the averaging clock, which counts every row visited.
+ * Mistakes, updates and the rule's loss are added to s's counters.
  *
  * Returns stop, or the first k whose activation is not finite (*act gets it;
  * the row is not counted, nothing is updated from it): the caller tells NaN
@@ -59,9 +59,10 @@ typedef struct ptn_csr_online {
     double *b;
     double *U;              /* averaging accumulators (double), or NULL */
     double *ub;
-    /* the rule */
-    double eta;
-    double margin;
+    /* the rule (ptn_update.h), and the rows' squared norms when it reads
+     * them (ptn_rule_needs_norm), else NULL */
+    ptn_rule rule;
+    const double *sqnorm;
     int fit_intercept;
     /* the level's sdot for large weights, or NULL for the inline scalar one */
     ptn_sdot_f32_i32_fn dot_f32_i32;
@@ -111,7 +112,7 @@ PTN_INLINE int ptn_rows_identity(const ptrdiff_t *rows, size_t n)
         const signed char *y = s->y;                                                 \
         const double *sw = PLAIN ? NULL : s->sw;                                     \
         const size_t n_rows = s->n_rows, ahead = s->ahead;                           \
-        const double eta = s->eta, margin = s->margin;                               \
+        const ptn_rule rule = s->rule;                                               \
         const int fit_intercept = s->fit_intercept;                                  \
         T *w = (T *)s->w;                                                            \
         double *U = PLAIN ? NULL : s->U;                                             \
@@ -147,16 +148,17 @@ PTN_INLINE int ptn_rows_identity(const ptrdiff_t *rows, size_t n)
                                                : SDOT(m, val + lo, idx + lo, w)) +     \
                 b;                                                                   \
             ya = (double)y[i] * a;                                                   \
-            if (PTN_UNLIKELY(ptn_must_update(margin, ya))) {                         \
+            if (PTN_UNLIKELY(ptn_rule_acts(&rule, ya))) {                            \
                 ptn_step st;                                                         \
+                const double *const sqn = s->sqnorm;                                 \
                 if (!isfinite(a)) {                                                  \
                     *act = a;                                                        \
                     break;                                                           \
                 }                                                                    \
-                st = ptn_binary_update(eta, fit_intercept, U != NULL, ya,            \
+                st = ptn_binary_update(&rule, fit_intercept, U != NULL, ya,          \
                                        sw == NULL ? 1.0 : sw[i], (double)y[i],       \
-                                       (double)steps, &b, s->ub, &mistakes,          \
-                                       &updates, &loss, &raw);                       \
+                                       sqn == NULL ? 0.0 : sqn[i], (double)steps,    \
+                                       &b, s->ub, &mistakes, &updates, &loss, &raw); \
                 if (ONES) {                                                          \
                     ADD1(m, (T)st.step, idx + lo, w);                                \
                 } else {                                                             \

@@ -183,19 +183,16 @@
  */
 #define PTN_PLAIN_ACT(T, AXPY, REFRESH)                                              \
     {                                                                                \
-        double step_;                                                                \
+        ptn_step st_;                                                                \
         if (!isfinite(a_)) {                                                         \
             *act = a_;                                                               \
             PTN_PLAIN_SAVE                                                           \
             return k_;                                                               \
         }                                                                            \
-        ptn_count_mistake(ya_, 1.0, &mistakes_, &loss_, &raw_);                      \
-        step_ = eta_ * 1.0 * (double)y_[i_];                                         \
-        if (fit_intercept_) {                                                        \
-            b_ += step_;                                                             \
-        }                                                                            \
-        updates_ += 1;                                                               \
-        AXPY(d_, (T)step_, x_, wm_);                                                 \
+        st_ = ptn_binary_update(&rule_, fit_intercept_, 0, ya_, 1.0, (double)y_[i_],  \
+                                sqn_ != NULL ? sqn_[i_] : 0.0, 0.0, &b_, NULL,        \
+                                &mistakes_, &updates_, &loss_, &raw_);               \
+        AXPY(d_, (T)st_.step, x_, wm_);                                              \
         REFRESH;                                                                     \
     }
 
@@ -216,7 +213,8 @@
 #define PTN_PLAIN_WEIGHTS(T)                                                         \
     T *const wm_ = (T *)s->w;                                                        \
     const T *const w_ = wm_;                                                         \
-    const double eta_ = plain_->eta;                                                 \
+    const ptn_rule rule_ = plain_->rule;                                             \
+    const double *const sqn_ = plain_->sqnorm;                                       \
     const int fit_intercept_ = plain_->fit_intercept;                                \
     int64_t mistakes_ = plain_->mistakes, updates_ = plain_->updates;                \
     double loss_ = plain_->loss, raw_ = plain_->raw_loss;

@@ -104,10 +104,10 @@
  * scan_plain_f32(s, start, stop, act, plain), scan_plain_f64(...)
  *     the scan with the plain binary rule applied where it must act (no
  *     averaging, no pocket, sample weights of 1): for each such row with a
- *     finite activation, the mistake (when y_i*a <= 0) and the update are
- *     counted into *plain as ptn_count_mistake and ptn_binary_update count
- *     them, the bias moves by the step eta*y_i (fit_intercept) and
- *     w += step * x_i by the level's axpy_<type>, all in the order and with
+ *     finite activation, ptn_binary_update (ptn_update.h) counts the row
+ *     into *plain and gives the rule's step, the bias moves by it
+ *     (fit_intercept) and w += step * x_i by the level's axpy_<type>, all
+ *     in the order and with
  *     the bits of the binary loop that scans and updates itself; then the
  *     scan goes on with the new weights.  Returns stop, or the first k whose
  *     activation is not finite (*act receives it; nothing is counted or
@@ -177,6 +177,7 @@
 
 #include "ptn_config.h"
 #include "ptn_rng.h"
+#include "ptn_update.h"
 
 /* 2^-102: a blocked float32 dot product of n terms smaller than n times this
  * is computed again exactly (see dot_f32 above). */
@@ -237,15 +238,18 @@ typedef struct ptn_scan {
 
 typedef size_t (*ptn_scan_fn)(const ptn_scan *s, size_t start, size_t stop, double *act);
 
-/* The plain binary rule's state for scan_plain_<type>: the step size and
- * intercept flag in, the bias out, the counts added to. */
+/* The plain binary rule's state for scan_plain_<type>: the rule (its
+ * margin is the scan's), the rows' squared norms when the rule reads them
+ * (ptn_rule_needs_norm; else NULL) and the intercept flag in, the bias out,
+ * the counts added to. */
 typedef struct ptn_plain {
-    double eta;
+    ptn_rule rule;
+    const double *sqnorm;   /* by row, or NULL */
     int fit_intercept;
     double b;               /* the bias when the kernel returns */
     int64_t mistakes;       /* added to */
     int64_t updates;        /* added to */
-    double loss;            /* added to: -y*a over mistakes */
+    double loss;            /* added to: the rule's loss (ptn_rule_count) */
     double raw_loss;        /* the same, unweighted (equal here) */
 } ptn_plain;
 

@@ -55,16 +55,24 @@ typedef struct ptn_step {
     double acc;
 } ptn_step;
 
-/* Whether the rule acts on a row whose y*a (or, multiclass, the true
- * class's lead over the best other) is ya: a mistake, a margin violation
- * or a non-finite activation. */
+/* The multiclass steps of a row: w_t += t * x for its true class t, and
+ * w_r += r * x for the best-scoring other class r. */
+typedef struct ptn_pair {
+    double t;
+    double r;
+} ptn_pair;
+
+/* Whether a row whose y*a (or, multiclass, the true class's lead over the
+ * best other) is ya fails the test margin < ya < +inf: a mistake, a margin
+ * violation or a non-finite activation.  The rules' trigger, and the test
+ * the scans (ptn_scan.h) make with the rule's margin. */
 PTN_INLINE int ptn_must_update(double margin, double ya)
 {
     return !(margin < ya && ya < HUGE_VAL);
 }
 
-/* Counts a row the rule acts on: a mistake (with its loss -s*ya, and -ya
- * unweighted in raw) when ya <= 0, nothing for a margin violation. */
+/* Counts a row the perceptron acts on: a mistake (with its loss -s*ya, and
+ * -ya unweighted in raw) when ya <= 0, nothing for a margin violation. */
 PTN_INLINE void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss,
                                   double *raw)
 {
@@ -76,21 +84,97 @@ PTN_INLINE void ptn_count_mistake(double ya, double s, int64_t *mistakes, double
 }
 
 /*
- * The binary rule on a row it acts on (ptn_must_update was true and the
- * activation is finite): counts the mistake and the update, moves the bias
+ * The update rules of the linear family (ptn_rule.kind).  A rule is the
+ * four functions below; every loop (the dense and CSR scans, the dense
+ * epoch of perceptron/_core/online.pyx, the penalties, the mini-batch,
+ * multinomial and one-vs-rest epochs, and so the mixing shards) asks them,
+ * and nothing else, when to act and by how much.
+ */
+enum { PTN_RULE_PERCEPTRON = 0, PTN_RULE_COUNT };
+
+typedef struct ptn_rule {
+    int kind;       /* PTN_RULE_* */
+    double eta;     /* the perceptron's step size */
+    double margin;  /* the trigger: the rule acts when y*a <= margin */
+    double C;       /* the aggressiveness of a rule that bounds its step */
+} ptn_rule;
+
+/* The rule of the given kind and parameters, its trigger included. */
+PTN_INLINE ptn_rule ptn_rule_make(int kind, double eta, double margin, double C)
+{
+    ptn_rule r;
+    r.kind = kind;
+    r.eta = eta;
+    r.margin = margin;
+    r.C = C;
+    return r;
+}
+
+/* Whether the rule's step reads the row's squared norm ||x||^2 (the
+ * loops then have the norms of the rows at hand; otherwise they pass 0). */
+PTN_INLINE int ptn_rule_needs_norm(const ptn_rule *r)
+{
+    return r->kind != PTN_RULE_PERCEPTRON;
+}
+
+/* The trigger: whether the rule acts on a row whose y*a (multiclass: the
+ * true class's lead) is ya, or whose activation is not finite. */
+PTN_INLINE int ptn_rule_acts(const ptn_rule *r, double ya)
+{
+    return ptn_must_update(r->margin, ya);
+}
+
+/* Counts a row the rule acts on into the epoch's tallies: mistakes (ya <=
+ * 0), the weighted loss and the unweighted one scikit-learn's stopping rule
+ * reads. */
+PTN_INLINE void ptn_rule_count(const ptn_rule *r, double ya, double s, int64_t *mistakes,
+                               double *loss, double *raw)
+{
+    (void)r;
+    ptn_count_mistake(ya, s, mistakes, loss, raw);
+}
+
+/* The binary step on a row the rule acts on: w += step*x, b += step, from
+ * its label y, ya = y*a, the squared norm sqnorm of x (without the bias)
+ * and the sample weight s. */
+PTN_INLINE double ptn_rule_step(const ptn_rule *r, double y, double ya, double sqnorm,
+                                double s)
+{
+    (void)ya;
+    (void)sqnorm;
+    return r->eta * s * y;
+}
+
+/* The multiclass steps on a row the rule acts on, from the true class's
+ * lead over the best other class (a_t - a_r), the row's squared norm and
+ * its sample weight (Collins 2002; Crammer and Singer 2003: the true class
+ * moves toward the row, the other away from it by as much). */
+PTN_INLINE ptn_pair ptn_rule_multiclass(const ptn_rule *r, double lead, double sqnorm, double s)
+{
+    ptn_pair p;
+    (void)lead;
+    (void)sqnorm;
+    p.t = r->eta * s;
+    p.r = -p.t;
+    return p;
+}
+
+/*
+ * The binary rule on a row it acts on (ptn_rule_acts was true and the
+ * activation is finite): counts the row and the update, moves the bias
  * (fit_intercept) and its averaging accumulator (average; ub is not read
  * otherwise), and returns the coefficients by which the caller adds the row
  * to the weights (step) and, when averaging, to U (acc).  c is the
  * averaging clock: the steps taken before this one.
  */
-PTN_INLINE ptn_step ptn_binary_update(double eta, int fit_intercept, int average, double ya,
-                                      double s, double y, double c, double *b, double *ub,
-                                      int64_t *mistakes, int64_t *updates, double *loss,
-                                      double *raw)
+PTN_INLINE ptn_step ptn_binary_update(const ptn_rule *rule, int fit_intercept, int average,
+                                      double ya, double s, double y, double sqnorm, double c,
+                                      double *b, double *ub, int64_t *mistakes,
+                                      int64_t *updates, double *loss, double *raw)
 {
     ptn_step r;
-    ptn_count_mistake(ya, s, mistakes, loss, raw);
-    r.step = eta * s * y;
+    ptn_rule_count(rule, ya, s, mistakes, loss, raw);
+    r.step = ptn_rule_step(rule, y, ya, sqnorm, s);
     r.acc = r.step * c;
     if (fit_intercept) {
         *b += r.step;

@@ -13,6 +13,19 @@ cdef extern from "ptn_rng.h" nogil:
     # the scalar Fisher-Yates shuffle; the levels' `shuffle` give the same
     void ptn_shuffle(ptn_rng *r, ptrdiff_t *order, size_t n)
 
+cdef extern from "ptn_update.h" nogil:
+    # an update rule of the linear family (csrc/ptn_update.h documents it;
+    # perceptron/_core/loop.pxd declares its functions)
+    enum:
+        PTN_RULE_PERCEPTRON
+        PTN_RULE_COUNT
+    ctypedef struct ptn_rule:
+        int kind
+        double eta
+        double margin
+        double C
+    ptn_rule ptn_rule_make(int kind, double eta, double margin, double C)
+
 cdef extern from "ptn_simd.h" nogil:
     ctypedef double (*ptn_dot_f32_fn)(size_t n, const float *x, const float *y) noexcept nogil
     ctypedef double (*ptn_dot_f64_fn)(size_t n, const double *x, const double *y) noexcept nogil
@@ -44,7 +57,8 @@ cdef extern from "ptn_simd.h" nogil:
     ctypedef size_t (*ptn_scan_fn)(const ptn_scan *s, size_t start, size_t stop,
                                    double *act) noexcept nogil
     ctypedef struct ptn_plain:
-        double eta
+        ptn_rule rule
+        const double *sqnorm
         int fit_intercept
         double b
         int64_t mistakes

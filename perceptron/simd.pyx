@@ -441,7 +441,8 @@ def _py_scan_plain(X, rows, y, w, double b, double margin, double eta, bint fit_
     cdef double act = 0.0
     cdef size_t pos
     _scan_setup(&s, X, r, yy, w, b, margin, start, stop, ahead)
-    p.eta = eta
+    p.rule = ptn_rule_make(PTN_RULE_PERCEPTRON, eta, margin, 0.0)
+    p.sqnorm = NULL
     p.fit_intercept = fit_intercept
     p.b = b
     p.mistakes = 0

@@ -17,9 +17,11 @@ from libc.string cimport memset
 from perceptron.simd cimport ptn_simd, active_simd
 from perceptron._core.rows cimport (Rows, row_dot, row_axpy_acc, row_finite, row_prefetch,
                                     row_prefetch_start)
+from perceptron.simd cimport ptn_rule
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_NONFINITE_X,
-                                    STATUS_OVERFLOW, STATUS_STOPPED, _weight, _ahead,
-                                    _check_signals, ptn_must_update, ptn_count_mistake,
+                                    STATUS_OVERFLOW, STATUS_STOPPED, _weight, _sqnorm, _ahead,
+                                    _check_signals, ptn_pair, ptn_rule_acts, ptn_rule_count,
+                                    ptn_rule_step, ptn_rule_multiclass,
                                     PTN_PENALTY_NONE, PTN_PENALTY_L1, ptn_l2_factor,
                                     ptn_penalty_term)
 from perceptron._core.penalty_epoch cimport _l1_ratio, _norms, _l1_step, _accumulate
@@ -50,14 +52,19 @@ cdef inline int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M
     cdef Py_ssize_t ahead = _ahead(R, D, W)
     cdef ptrdiff_t i
     cdef int32_t t
-    cdef double a, ya, best, diff, s, scale, c, term = 0.0, sq, l1n
+    cdef double a, ya, best, diff, s, scale, c, term = 0.0, sq, l1n, g
+    cdef ptn_pair gp
+    # the rule with a unit step: a batch sums the rows' steps and moves by
+    # eta/B times the sum (the rule's eta*s*y with eta = 1 is s*y)
+    cdef ptn_rule unit = P.rule
+    unit.eta = 1.0
     cdef bint any_violation
     cdef Py_ssize_t f
     cdef bint pen = P.penalty != PTN_PENALTY_NONE
     cdef double l1r = _l1_ratio(P)
     cdef bint l2 = pen and P.penalty != PTN_PENALTY_L1
     cdef bint l1 = P.penalty >= PTN_PENALTY_L1
-    cdef double f2 = ptn_l2_factor(P.eta, P.alpha, l1r)
+    cdef double f2 = ptn_l2_factor(P.rule.eta, P.alpha, l1r)
     start = 0
     while start < n:
         stop = min(start + P.batch_size, n)
@@ -84,14 +91,15 @@ cdef inline int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M
             if not multinomial:
                 a = row_dot(R, K, i, W) + M.b[0]
                 ya = D.y[i] * a
-                if ptn_must_update(P.margin, ya):
+                if ptn_rule_acts(&unit, ya):
                     if not isfinite(a):
                         E.status = STATUS_NONFINITE_X if not row_finite(R, i, W) else STATUS_OVERFLOW
                         E.bad_row = i
                         return 0
-                    ptn_count_mistake(ya, s, &E.mistakes, &E.loss, &E.raw_loss)
-                    row_axpy_acc(R, K, i, s * D.y[i], M.G, W)
-                    M.gb[0] += s * D.y[i]
+                    ptn_rule_count(&unit, ya, s, &E.mistakes, &E.loss, &E.raw_loss)
+                    g = ptn_rule_step(&unit, D.y[i], ya, _sqnorm(D, i), s)
+                    row_axpy_acc(R, K, i, g, M.G, W)
+                    M.gb[0] += g
                     any_violation = True
             else:
                 t = D.t[i]
@@ -103,16 +111,17 @@ cdef inline int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M
                         best = M.acts[j]
                         r = j
                 diff = M.acts[t] - best
-                if ptn_must_update(P.margin, diff):
+                if ptn_rule_acts(&unit, diff):
                     if not (isfinite(M.acts[t]) and isfinite(best)):
                         E.status = STATUS_NONFINITE_X if not row_finite(R, i, W) else STATUS_OVERFLOW
                         E.bad_row = i
                         return 0
-                    ptn_count_mistake(diff, s, &E.mistakes, &E.loss, &E.raw_loss)
-                    row_axpy_acc(R, K, i, s, M.G + t * d, W)
-                    row_axpy_acc(R, K, i, -s, M.G + r * d, W)
-                    M.gb[t] += s
-                    M.gb[r] -= s
+                    ptn_rule_count(&unit, diff, s, &E.mistakes, &E.loss, &E.raw_loss)
+                    gp = ptn_rule_multiclass(&unit, diff, _sqnorm(D, i), s)
+                    row_axpy_acc(R, K, i, gp.t, M.G + t * d, W)
+                    row_axpy_acc(R, K, i, gp.r, M.G + r * d, W)
+                    M.gb[t] += gp.t
+                    M.gb[r] += gp.r
                     any_violation = True
             if _check_signals(countdown, check_every, D):
                 E.status = STATUS_STOPPED
@@ -124,7 +133,7 @@ cdef inline int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M
                 M.norms[2 * j] *= f2 * f2
                 M.norms[2 * j + 1] *= fabs(f2)
         if any_violation:
-            scale = P.eta / <double>bs
+            scale = P.rule.eta / <double>bs
             c = <double>M.counters[C_STEPS]
             for j in range(kc):
                 _add_scaled(W + j * d, scale, M.G + j * d, d, K)
@@ -138,7 +147,7 @@ cdef inline int _epoch_batch(const Rows *R, floating *W, const Data *D, Model *M
                     _norms(W + j * d, d, 1.0, M.norms + 2 * j)
             E.updates += 1
         if l1:
-            M.u[0] += l1r * P.eta * P.alpha
+            M.u[0] += l1r * P.rule.eta * P.alpha
             for j in range(kc):
                 _l1_step(W + j * d, M.q + j * d, d, M.u[0], 1.0)
         if pen and P.average:

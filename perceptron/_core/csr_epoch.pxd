@@ -6,7 +6,7 @@ from cython cimport floating
 from libc.stdint cimport int64_t
 from libc.stddef cimport ptrdiff_t
 
-from perceptron.simd cimport (ptn_simd, sparse_dot_kernels, ptn_sdot_f32_i32_fn,
+from perceptron.simd cimport (ptn_simd, ptn_rule, sparse_dot_kernels, ptn_sdot_f32_i32_fn,
                                ptn_sdot_f32_i64_fn, ptn_sdot_f64_i32_fn, ptn_sdot_f64_i64_fn)
 from perceptron._core.rows cimport Rows, DenseRows, CsrRows32, CsrRows64
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_STOPPED, _ahead,
@@ -26,8 +26,8 @@ cdef extern from "ptn_csr_online.h" nogil:
         double *b
         double *U
         double *ub
-        double eta
-        double margin
+        ptn_rule rule
+        const double *sqnorm
         int fit_intercept
         ptn_sdot_f32_i32_fn dot_f32_i32
         ptn_sdot_f32_i64_fn dot_f32_i64
@@ -150,8 +150,8 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
         C.b = M.b
         C.U = M.U if P.average else NULL
         C.ub = M.ub
-        C.eta = P.eta
-        C.margin = P.margin
+        C.rule = P.rule
+        C.sqnorm = D.sqnorm
         C.fit_intercept = P.fit_intercept
         # the inline scalar dot unless the rows' table is a gathering level's
         # and the rows come in order: rows prefetched in random order (ahead

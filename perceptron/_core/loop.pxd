@@ -12,7 +12,7 @@ from libc.stddef cimport ptrdiff_t
 from libc.string cimport memcpy
 from cpython.exc cimport PyErr_CheckSignals
 
-from perceptron.simd cimport ptn_simd, ptn_rng, ptn_scan
+from perceptron.simd cimport ptn_simd, ptn_rng, ptn_scan, ptn_rule
 from perceptron._core.prefetch cimport order_ahead
 from perceptron._core.rows cimport Rows, DenseRows, row_dot, row_bytes, row_finite, max_ahead
 
@@ -21,11 +21,20 @@ cdef extern from "ptn_update.h" nogil:
     ctypedef struct ptn_step:
         double step             # w += step * x
         double acc              # U += acc * x (averaging)
+    ctypedef struct ptn_pair:
+        double t                # w_t += t * x (the true class)
+        double r                # w_r += r * x (the best-scoring other class)
     bint ptn_must_update(double margin, double ya)
-    void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss, double *raw)
-    ptn_step ptn_binary_update(double eta, int fit_intercept, int average, double ya, double s,
-                               double y, double c, double *b, double *ub, int64_t *mistakes,
-                               int64_t *updates, double *loss, double *raw)
+    bint ptn_rule_needs_norm(const ptn_rule *r)
+    bint ptn_rule_acts(const ptn_rule *r, double ya)
+    void ptn_rule_count(const ptn_rule *r, double ya, double s, int64_t *mistakes, double *loss,
+                        double *raw)
+    double ptn_rule_step(const ptn_rule *r, double y, double ya, double sqnorm, double s)
+    ptn_pair ptn_rule_multiclass(const ptn_rule *r, double lead, double sqnorm, double s)
+    ptn_step ptn_binary_update(const ptn_rule *rule, int fit_intercept, int average, double ya,
+                               double s, double y, double sqnorm, double c, double *b,
+                               double *ub, int64_t *mistakes, int64_t *updates, double *loss,
+                               double *raw)
     # the penalties
     enum:
         PTN_PENALTY_NONE
@@ -62,8 +71,7 @@ cdef enum:
 
 
 cdef struct Params:
-    double eta
-    double margin
+    ptn_rule rule               # the update rule, its step size and trigger (csrc/ptn_update.h)
     bint fit_intercept
     bint shuffle
     bint average
@@ -117,6 +125,7 @@ cdef struct Data:
     const signed char *y        # binary: labels in {-1, +1}
     const int32_t *t            # multinomial: class index of each row
     const double *sw            # sample weights, or NULL for all ones
+    const double *sqnorm        # ||x_i||^2 by row when the rule reads it, else NULL
     ptrdiff_t *rows             # the rows to visit, permuted in place when shuffling
     Py_ssize_t n_rows
     bint in_order               # the call does not permute rows (often 0, 1, 2, ...)
@@ -154,6 +163,11 @@ cdef inline void _set_nonfinite(const Rows *R, ptrdiff_t i, const floating *w,
 
 cdef inline double _weight(const Data *D, ptrdiff_t i) noexcept nogil:
     return 1.0 if D.sw == NULL else D.sw[i]
+
+
+cdef inline double _sqnorm(const Data *D, ptrdiff_t i) noexcept nogil:
+    """Row i's squared norm for the rule (0 for a rule that does not read it)."""
+    return 0.0 if D.sqnorm == NULL else D.sqnorm[i]
 
 
 cdef inline int _check_signals(Py_ssize_t *countdown, Py_ssize_t reset, const Data *D) except -1 nogil:

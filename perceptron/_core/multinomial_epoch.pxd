@@ -12,7 +12,8 @@ from perceptron.simd cimport ptn_simd, active_simd
 from perceptron._core.rows cimport (Rows, DenseRows, row_dots, row_axpy, row_axpy_acc,
                                     row_prefetch, row_prefetch_start)
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_STOPPED,
-                                    ptn_must_update, ptn_count_mistake, _set_nonfinite, _weight,
+                                    ptn_pair, ptn_rule_acts, ptn_rule_count, ptn_rule_multiclass,
+                                    _set_nonfinite, _weight, _sqnorm,
                                     _check_signals, _ahead, _after_update_pocket,
                                     _pocket_step_correct)
 from perceptron._core.prefetch cimport (ptn_prefetch_range_l1, PTN_PREFETCH_NEAR_ROWS,
@@ -44,7 +45,8 @@ cdef inline int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Mo
                       PTN_PREFETCH_NEAR_ROWS < ahead < n)
     cdef ptrdiff_t i
     cdef int32_t t
-    cdef double best, diff, step, s, c
+    cdef double best, diff, s, c
+    cdef ptn_pair step
     cdef bint take
     if l1_only:
         ahead = min(ahead, <Py_ssize_t>PTN_PREFETCH_NEAR_ROWS)
@@ -70,25 +72,25 @@ cdef inline int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Mo
             best = M.acts[j] if take else best
             r = j if take else r
         diff = M.acts[t] - best
-        if ptn_must_update(P.margin, diff):
+        if ptn_rule_acts(&P.rule, diff):
             if not (isfinite(M.acts[t]) and isfinite(best)):
                 _set_nonfinite(R, i, W, E)
                 return 0
             s = _weight(D, i)
-            ptn_count_mistake(diff, s, &E.mistakes, &E.loss, &E.raw_loss)
-            step = P.eta * s
-            row_axpy(R, K, i, step, W + t * d)
-            row_axpy(R, K, i, -step, W + r * d)
+            ptn_rule_count(&P.rule, diff, s, &E.mistakes, &E.loss, &E.raw_loss)
+            step = ptn_rule_multiclass(&P.rule, diff, _sqnorm(D, i), s)
+            row_axpy(R, K, i, step.t, W + t * d)
+            row_axpy(R, K, i, step.r, W + r * d)
             if P.fit_intercept:
-                M.b[t] += step
-                M.b[r] -= step
+                M.b[t] += step.t
+                M.b[r] += step.r
             if P.average:
                 c = <double>M.counters[C_STEPS]
-                row_axpy_acc(R, K, i, step * c, M.U + t * d, W)
-                row_axpy_acc(R, K, i, -step * c, M.U + r * d, W)
+                row_axpy_acc(R, K, i, step.t * c, M.U + t * d, W)
+                row_axpy_acc(R, K, i, step.r * c, M.U + r * d, W)
                 if P.fit_intercept:
-                    M.ub[t] += step * c
-                    M.ub[r] -= step * c
+                    M.ub[t] += step.t * c
+                    M.ub[r] += step.r * c
             E.updates += 1
             if P.pocket:
                 _after_update_pocket(M)

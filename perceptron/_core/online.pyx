@@ -62,18 +62,15 @@ from libc.math cimport isfinite, HUGE_VAL
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
 
-from perceptron.simd cimport ptn_simd, ptn_scan, ptn_plain, active_simd, ptn_rng, ptn_rng_seed
-from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, row_dot,
-                                    row_dots, row_axpy, row_axpy_acc, row_prefetch,
-                                    row_prefetch_start, row_bytes)
+from perceptron.simd cimport (ptn_simd, active_simd, ptn_rng, ptn_rng_seed, ptn_rule_make,
+                               PTN_RULE_PERCEPTRON)
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, row_bytes,
+                                    row_sqnorms)
 from perceptron._core cimport loop
-from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_must_update,
-                                    ptn_count_mistake, ptn_binary_update, _all_finite,
-                                    _all_finite_f64, _set_nonfinite, _weight, _check_signals,
-                                    _ahead, _after_update_pocket, _pocket_correct_run,
-                                    _pocket_step_correct, _training_score_binary,
+from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_rule_needs_norm, _all_finite,
+                                    _all_finite_f64, _training_score_binary,
                                     _training_score_multi)
-from perceptron._core.csr_epoch cimport _epoch_binary_csr
+from perceptron._core.binary_epoch cimport _epoch_binary
 from perceptron._core.batch_epoch cimport _epoch_batch
 from perceptron._core.penalty_epoch cimport _epoch_penalized
 from perceptron._core.multinomial_epoch cimport _epoch_multinomial
@@ -99,6 +96,11 @@ _PENALTIES = {None: loop.PTN_PENALTY_NONE, "l2": loop.PTN_PENALTY_L2,
               "l1": loop.PTN_PENALTY_L1, "elasticnet": loop.PTN_PENALTY_ELASTICNET}
 _PENALTY_NAMES = {code: name for name, code in _PENALTIES.items()}
 
+# the update rules of the linear family by name, and their kinds in Params
+# (csrc/ptn_update.h, ptn_rule)
+RULES = {"perceptron": PTN_RULE_PERCEPTRON}
+_RULE_NAMES = {code: name for name, code in RULES.items()}
+
 _zeros = np.zeros
 _I64 = np.dtype(np.int64)
 _F64 = np.dtype(np.float64)
@@ -111,13 +113,17 @@ cdef class LoopParams:
     fit ships it to its workers), compared by value.  batch_size None (or 0)
     is the online rule.  penalty is None, "l2", "l1" or "elasticnet", with
     its alpha and l1_ratio (the state then needs the arrays
-    ``OnlineState(penalty=...)`` makes).
+    ``OnlineState(penalty=...)`` makes).  update_rule names the update rule
+    (a key of ``RULES``; "perceptron" steps by eta when y*a <= margin), C
+    the aggressiveness of a rule that bounds its step; a rule other than the
+    perceptron's runs online, without a penalty.
     """
     cdef Params c
 
     def __init__(self, *, double eta, double margin, bint fit_intercept, bint shuffle,
                  bint average, bint pocket, bint stop_when_converged, batch_size=None,
-                 penalty=None, double alpha=0.0, double l1_ratio=0.0, bint keep_order=False):
+                 penalty=None, double alpha=0.0, double l1_ratio=0.0, bint keep_order=False,
+                 update_rule="perceptron", double C=1.0):
         if batch_size is not None and batch_size < 0:
             raise ValueError(f"batch_size must be None or >= 0, got {batch_size!r}")
         if penalty not in _PENALTIES:
@@ -127,8 +133,13 @@ cdef class LoopParams:
                              f"{alpha!r} and {l1_ratio!r}")
         if penalty is not None and pocket:
             raise ValueError("a penalty cannot be combined with the pocket")
-        self.c.eta = eta
-        self.c.margin = margin
+        if update_rule not in RULES:
+            raise ValueError(f"update_rule must be one of {sorted(RULES)}, got {update_rule!r}")
+        if not (C > 0.0 and C < HUGE_VAL):
+            raise ValueError(f"C must be finite and > 0, got {C!r}")
+        if RULES[update_rule] != PTN_RULE_PERCEPTRON and (batch_size or penalty is not None):
+            raise ValueError(f"the {update_rule!r} rule runs online, without a penalty")
+        self.c.rule = ptn_rule_make(RULES[update_rule], eta, margin, C)
         self.c.fit_intercept = fit_intercept
         self.c.shuffle = shuffle
         self.c.average = average
@@ -141,22 +152,31 @@ cdef class LoopParams:
         self.c.keep_order = keep_order
 
     def _asdict(self):
-        return {"eta": self.c.eta, "margin": self.c.margin,
+        return {"eta": self.c.rule.eta, "margin": self.c.rule.margin,
                 "fit_intercept": self.c.fit_intercept, "shuffle": self.c.shuffle,
                 "average": self.c.average, "pocket": self.c.pocket,
                 "stop_when_converged": self.c.stop_when_converged,
                 "batch_size": self.c.batch_size or None,
                 "penalty": _PENALTY_NAMES[self.c.penalty], "alpha": self.c.alpha,
-                "l1_ratio": self.c.l1_ratio, "keep_order": self.c.keep_order}
+                "l1_ratio": self.c.l1_ratio, "keep_order": self.c.keep_order,
+                "update_rule": _RULE_NAMES[self.c.rule.kind], "C": self.c.rule.C}
 
     # read-only views of the C struct (a lambda cannot reach a cdef attribute)
     @property
     def eta(self):
-        return self.c.eta
+        return self.c.rule.eta
 
     @property
     def margin(self):
-        return self.c.margin
+        return self.c.rule.margin
+
+    @property
+    def update_rule(self):
+        return _RULE_NAMES[self.c.rule.kind]
+
+    @property
+    def C(self):
+        return self.c.rule.C
 
     @property
     def fit_intercept(self):
@@ -215,134 +235,6 @@ cdef class LoopParams:
 
 def _loop_params_from_dict(dict p):
     return LoopParams(**p)
-
-
-# ------------------------------------------------------------ online loops
-
-cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M, const Params *P,
-                             ptn_scan *S, const ptn_simd *K, Py_ssize_t k, Py_ssize_t stop,
-                             Py_ssize_t ahead, double *act) noexcept nogil:
-    """The first position in [k, stop) whose row needs an update (its
-    activation in act[0]), or stop: the kernels' scan for dense rows
-    (csrc/ptn_scan.h), the same test over sparse rows here."""
-    cdef Py_ssize_t j
-    cdef ptrdiff_t i
-    cdef double a, ya
-    if Rows is DenseRows:
-        S.b = M.b[0]
-        if floating is float:
-            return <Py_ssize_t>K.scan_f32(S, <size_t>k, <size_t>stop, act)
-        else:
-            return <Py_ssize_t>K.scan_f64(S, <size_t>k, <size_t>stop, act)
-    else:
-        for j in range(k, stop):
-            i = D.rows[j]
-            if ahead and j + ahead < D.n_rows:
-                if j + 2 * ahead < D.n_rows:
-                    row_prefetch_start(R, D.rows[j + 2 * ahead])
-                row_prefetch(R, D.rows[j + ahead], w)
-            a = row_dot(R, K, i, w) + M.b[0]
-            ya = D.y[i] * a
-            if ptn_must_update(P.margin, ya):
-                act[0] = a
-                return j
-        return stop
-
-
-
-cdef int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, const Params *P,
-                       Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
-    """One online epoch of the binary rule over D.rows.
-
-    The scan runs through the rows the weights already get right, up to the
-    next row that needs an update; this loop handles that row and scans on.
-    Stretches are cut at `countdown` rows so that Ctrl-C is checked as often
-    as before."""
-    if Rows is not DenseRows:
-        if not P.pocket:
-            return _epoch_binary_csr(R, w, D, M, P, E, countdown, check_every)
-    cdef const ptn_simd *K = active_simd()
-    cdef Py_ssize_t n = D.n_rows, k, j, stop
-    # a shuffled order defeats the hardware prefetchers; in order they still
-    # leave gaps on some CPUs (dense rows named a few KB ahead read 8-15%
-    # faster in order on an Intel Xeon) and none on others (_ahead decides)
-    cdef Py_ssize_t ahead = _ahead(R, D, w) if P.shuffle else n
-    cdef ptrdiff_t i
-    cdef double a = 0.0, ya
-    cdef ptn_step st
-    cdef ptn_scan S
-    cdef ptn_plain plain
-    # the plain rule over dense rows: the kernels' scan makes the updates
-    # itself (csrc/ptn_scan.h, scan_plain), the same bits as the loop below
-    cdef bint in_kernel = Rows is DenseRows and not P.average and not P.pocket and D.sw == NULL
-    if Rows is DenseRows:
-        ahead = _ahead(R, D, w)
-    if ahead >= n:
-        ahead = 0
-    if Rows is DenseRows:
-        S.X = R.X
-        S.d = <size_t>D.d
-        S.rows = D.rows
-        S.n_rows = <size_t>n
-        S.ahead = <size_t>ahead
-        S.y = D.y
-        S.w = w
-        S.margin = P.margin
-        plain.eta, plain.fit_intercept = P.eta, P.fit_intercept
-    k = 0
-    while k < n:
-        stop = min(n, k + max(countdown[0], 1))
-        if in_kernel:
-            S.b = M.b[0]
-            plain.mistakes, plain.updates, plain.loss, plain.raw_loss = (E.mistakes, E.updates,
-                                                                         E.loss, E.raw_loss)
-            if floating is float:
-                j = <Py_ssize_t>K.scan_plain_f32(&S, <size_t>k, <size_t>stop, &a, &plain)
-            else:
-                j = <Py_ssize_t>K.scan_plain_f64(&S, <size_t>k, <size_t>stop, &a, &plain)
-            M.b[0] = plain.b
-            E.mistakes, E.updates, E.loss, E.raw_loss = (plain.mistakes, plain.updates,
-                                                         plain.loss, plain.raw_loss)
-            # [k, j): steps, right or updated; j: a non-finite activation
-            M.counters[loop.C_STEPS] += j - k
-            countdown[0] -= j - k
-            if j < stop:
-                _set_nonfinite(R, D.rows[j], w, E)
-                return 0
-            k = j
-        else:
-            j = _scan(R, w, D, M, P, &S, K, k, stop, ahead, &a)
-        if j > k:
-            # the rows of [k, j) were right: steps for the averaging clock
-            # and the pocket's run
-            M.counters[loop.C_STEPS] += j - k
-            if P.pocket:
-                _pocket_correct_run(R, w, D, M, j - k, False, K)
-            countdown[0] -= j - k
-        if j < stop:
-            i = D.rows[j]
-            ya = D.y[i] * a
-            if not isfinite(a):
-                _set_nonfinite(R, i, w, E)
-                return 0
-            st = ptn_binary_update(P.eta, P.fit_intercept, P.average, ya, _weight(D, i), D.y[i],
-                                   <double>M.counters[loop.C_STEPS], M.b, M.ub, &E.mistakes,
-                                   &E.updates, &E.loss, &E.raw_loss)
-            row_axpy(R, K, i, st.step, w)
-            if P.average:
-                row_axpy_acc(R, K, i, st.acc, M.U, w)
-            if P.pocket:
-                _after_update_pocket(M)
-            M.counters[loop.C_STEPS] += 1
-            countdown[0] -= 1
-            j += 1
-        k = j
-        if countdown[0] <= 0:
-            countdown[0] = 1
-            if _check_signals(countdown, check_every, D):
-                E.status = loop.STATUS_STOPPED
-                return 0
-    return 0
 
 
 # --------------------------------------------------------------- driver
@@ -440,7 +332,7 @@ cdef inline double *_f64_2d(obj, Py_ssize_t k, Py_ssize_t d, str name) except NU
 
 cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
                    labels, sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag,
-                   rule_obj):
+                   rule_obj, sqnorm):
     """run_epochs on rows R (n rows of d features) of dtype `floating`.
 
     The state's arrays are reached through ``buffer_data`` (checked: dtype,
@@ -458,6 +350,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef floating *W
     cdef double one = 1.0
     cdef double *penalty_loss_p = NULL
+    cdef double *sq_p = NULL
     cdef LossRule rule
     rule.on = False
     if rule_obj is not None and rule_obj.slack is not None:
@@ -582,6 +475,20 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
                                            "sample_weight")
         if shape[0] < n:
             raise ValueError(f"run_epochs: {shape[0]} sample weights for {n} rows")
+    # the rows' squared norms, for a rule whose step reads them: given (one
+    # pass for the whole fit), or computed here for the rows of the call
+    D.sqnorm = NULL
+    if ptn_rule_needs_norm(&P.rule):
+        if sqnorm is None:
+            sqnorm = _zeros(n, _F64)
+            sq_p = <double *>buffer_data(sqnorm, BUF_FLOAT, 8, 1, True, shape, "sqnorm")
+            with nogil:
+                row_sqnorms(R, active_simd(), D.rows, D.n_rows, dtype_of_x, sq_p)
+        else:
+            sq_p = <double *>buffer_data(sqnorm, BUF_FLOAT, 8, 1, False, shape, "sqnorm")
+            if shape[0] < n:
+                raise ValueError(f"run_epochs: {shape[0]} squared norms for {n} rows")
+        D.sqnorm = sq_p
     # rows this call does not shuffle: the CSR epoch reads them in order
     # while rows[k] == k (csrc/ptn_csr_online.h)
     D.in_order = not P.shuffle or P.keep_order
@@ -626,7 +533,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
 
 
 def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, stop_flag=None,
-               rule=None):
+               rule=None, sqnorm=None):
     """Run up to `n_epochs` epochs of the state's model on X, in place.
 
     X is a C-contiguous (n, d) float32 or float64 array, or CSR data (an
@@ -646,6 +553,10 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     before and written back after: the call stops after the epoch at which
     it says to.
 
+    `sqnorm`: for a rule whose step reads ||x_i||^2, the rows' squared norms
+    (``row_sqnorms(X)``, float64, one per row), computed once for a fit of
+    many calls; None computes them here for the call's rows.
+
     Returns a dict: epochs completed, mistakes / updates / summed weighted
     loss / summed unweighted loss (``raw_loss``) / with a penalty, summed
     penalty terms of the stopping rule's objective (``penalty_loss``) of
@@ -662,17 +573,17 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
             R.X = buffer_data(X, BUF_FLOAT, 4, 2, False, shape, "X")
             R.d = shape[1]
             return _execute(state, &R, <const float *>R.X, shape[0], shape[1], labels,
-                            sample_weight, lp, n_epochs, stop_flag, rule)
+                            sample_weight, lp, n_epochs, stop_flag, rule, sqnorm)
         R.X = buffer_data(X, BUF_FLOAT, 8, 2, False, shape, "X")
         R.d = shape[1]
         return _execute(state, &R, <const double *>R.X, shape[0], shape[1], labels,
-                        sample_weight, lp, n_epochs, stop_flag, rule)
+                        sample_weight, lp, n_epochs, stop_flag, rule, sqnorm)
     return _run_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
-                    lp, n_epochs, stop_flag, rule)
+                    lp, n_epochs, stop_flag, rule, sqnorm)
 
 
 def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,
-             sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag, rule):
+             sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag, rule, sqnorm):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
     cdef Py_ssize_t n = indptr.shape[0] - 1
@@ -685,9 +596,9 @@ def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_feat
     R32.ones = R64.ones = -1 if n_epochs > 1 else 0
     if rows32:
         return _execute(state, &R32, val, n, n_features, labels, sample_weight, params,
-                        n_epochs, stop_flag, rule)
+                        n_epochs, stop_flag, rule, sqnorm)
     return _execute(state, &R64, val, n, n_features, labels, sample_weight, params, n_epochs,
-                    stop_flag, rule)
+                    stop_flag, rule, sqnorm)
 
 
 cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
@@ -707,6 +618,7 @@ cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     D.n_rows = rows.shape[0]
     D.in_order = False
     D.sw = NULL
+    D.sqnorm = NULL
     D.y = NULL
     D.t = NULL
     if sample_weight is not None:
@@ -788,3 +700,49 @@ def shuffle_rows(uint64_t[::1] rng_state, ptrdiff_t[::1] rows):
     with nogil:
         active_simd().shuffle(&rng, &rows[0], <size_t>rows.shape[0])
     rng_state[0] = rng.state
+
+
+def squared_norms(X):
+    """||x_i||^2 of every row of X (as run_epochs takes it), float64: what a
+    rule whose step reads the norms sees, computed once for a fit of many
+    calls (run_epochs' ``sqnorm``)."""
+    if isinstance(X, np.ndarray):
+        return _norms_dense(X)
+    return _norms_csr(X.data, X.indices, X.indptr, X.shape[1])
+
+
+def _norms_dense(const floating[:, ::1] X):
+    cdef DenseRows R
+    cdef Py_ssize_t n = X.shape[0]
+    out = _zeros(n, _F64)
+    cdef double[::1] o = out
+    rows = np.arange(n, dtype=np.intp)
+    cdef const ptrdiff_t[::1] r = rows
+    if n and X.shape[1]:
+        R.X = &X[0, 0]
+        R.d = X.shape[1]
+        with nogil:
+            row_sqnorms(&R, active_simd(), &r[0], n, &X[0, 0], &o[0])
+    return out
+
+
+def _norms_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features):
+    cdef CsrRows32 R32
+    cdef CsrRows64 R64
+    cdef Py_ssize_t n = indptr.shape[0] - 1
+    cdef const floating *val = NULL
+    out = _zeros(n, _F64)
+    cdef double[::1] o = out
+    rows = np.arange(n, dtype=np.intp)
+    cdef const ptrdiff_t[::1] r = rows
+    if data.shape[0] == 0 or n == 0:
+        return out
+    val = &data[0]
+    if csr_rows(&R32, &R64, val, indices, indptr, n_features,
+                <size_t>n_features * sizeof(floating)):
+        with nogil:
+            row_sqnorms(&R32, active_simd(), &r[0], n, val, &o[0])
+    else:
+        with nogil:
+            row_sqnorms(&R64, active_simd(), &r[0], n, val, &o[0])
+    return out

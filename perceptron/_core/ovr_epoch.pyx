@@ -10,8 +10,8 @@ Run one class after the other, an epoch reads X k times; here each row is
 read once, scored against every class still training by the kernels'
 ``dots`` (csrc/ptn_simd.h: the level's own dot product once per class,
 while the row sits in L1), and each class whose y_c*a_c <= margin takes
-its binary step (csrc/ptn_update.h, ``ptn_binary_update``, the step every
-binary loop takes).
+its binary step (csrc/ptn_update.h, ``ptn_rule_acts`` and
+``ptn_binary_update``, the trigger and the step every binary loop takes).
 
 The classes do not interact: a class's update moves only its own weights,
 and the activations are the bits of the binary loop's (the same kernel at
@@ -28,14 +28,16 @@ from libc.math cimport isfinite
 from libc.stdint cimport int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
 
-from perceptron.simd cimport ptn_simd, active_simd, PTN_F32_TAIL_MAX, ptn_f32_tail_to_double
+from perceptron.simd cimport (ptn_simd, active_simd, PTN_F32_TAIL_MAX, ptn_f32_tail_to_double,
+                               ptn_rule, ptn_rule_make)
 from perceptron._core.prefetch cimport (ptn_prefetch_range_l1, OVR_L1_ONLY_MAX_ROW_BYTES,
                                         PTN_PREFETCH_NEAR_ROWS, PTN_PREFETCH_NEAR_MAX_ROW_BYTES)
-from perceptron._core.rows cimport DenseRows, row_axpy, row_axpy_acc, row_prefetch
+from perceptron._core.rows cimport DenseRows, row_axpy, row_axpy_acc, row_prefetch, row_sqnorms
 from perceptron._core cimport loop
-from perceptron._core.loop cimport (Data, Epoch, ptn_step, ptn_must_update, ptn_binary_update,
-                                    _all_finite, _all_finite_f64, _set_nonfinite, _weight,
-                                    _check_signals, _ahead)
+from perceptron._core.loop cimport (Data, Epoch, ptn_step, ptn_rule_acts, ptn_rule_needs_norm,
+                                    ptn_binary_update, _all_finite, _all_finite_f64,
+                                    _set_nonfinite, _weight, _sqnorm, _check_signals, _ahead)
+from perceptron._core.online import RULES
 
 
 cdef struct Classes:
@@ -55,8 +57,7 @@ cdef struct Classes:
 
 
 cdef struct Rule:
-    double eta
-    double margin
+    ptn_rule rule               # the update rule (csrc/ptn_update.h)
     bint fit_intercept
     bint average
 
@@ -122,17 +123,17 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
             a = C.acts[c] + C.bias[c]
             y = 1.0 if ti == C.cls[c] else -1.0
             ya = y * a
-            if ptn_must_update(P.margin, ya):
+            if ptn_rule_acts(&P.rule, ya):
                 w = <floating *>C.w[c]
                 if not isfinite(a):
                     _set_nonfinite(R, i, w, &C.E[c])
                     status = C.E[c].status
                     bad_row = C.E[c].bad_row
                     break
-                st = ptn_binary_update(P.eta, P.fit_intercept, P.average, ya, _weight(D, i), y,
-                                       <double>(C.steps[c] + k), &C.bias[c], C.ub[c],
-                                       &C.E[c].mistakes, &C.E[c].updates, &C.E[c].loss,
-                                       &C.E[c].raw_loss)
+                st = ptn_binary_update(&P.rule, P.fit_intercept, P.average, ya, _weight(D, i),
+                                       y, _sqnorm(D, i), <double>(C.steps[c] + k),
+                                       &C.bias[c], C.ub[c], &C.E[c].mistakes,
+                                       &C.E[c].updates, &C.E[c].loss, &C.E[c].raw_loss)
                 row_axpy(R, K, i, st.step, w)
                 if floating is float:
                     ptn_f32_tail_to_double(<size_t>d, <const float *>w, C.wt[c])
@@ -155,7 +156,7 @@ cdef int _epoch_ovr(const DenseRows *R, const floating *dtype_of_x, const Data *
 
 cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] target,
                    const int32_t[::1] classes, sample_weight, const ptrdiff_t[::1] rows,
-                   Rule rule, stop_flag):
+                   Rule rule, stop_flag, sqnorm):
     cdef Py_ssize_t m = len(states), n = X.shape[0], d = X.shape[1], c
     cdef DenseRows R
     cdef Data D
@@ -235,6 +236,19 @@ cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] tar
         D.sw = &sw[0]
     D.rows = <ptrdiff_t *>&rows[0]  # read, never written
     D.n_rows = rows.shape[0]
+    # the rows' squared norms for a rule that reads them (run_epochs' sqnorm)
+    cdef double[::1] sq
+    D.sqnorm = NULL
+    if ptn_rule_needs_norm(&rule.rule):
+        if sqnorm is None:
+            sqnorm = np.zeros(n)
+            sq = sqnorm
+            with nogil:
+                row_sqnorms(&R, active_simd(), D.rows, D.n_rows, &X[0, 0], &sq[0])
+        sq = sqnorm
+        if sq.shape[0] < n:
+            raise ValueError("run_ovr_epoch: sqnorm does not match X")
+        D.sqnorm = &sq[0]
     D.in_order = False
     D.stop = NULL
     if stop_flag is not None:
@@ -267,7 +281,8 @@ cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] tar
     return results
 
 
-def run_ovr_epoch(states, X, target, classes, sample_weight, rows, params, stop_flag=None):
+def run_ovr_epoch(states, X, target, classes, sample_weight, rows, params, stop_flag=None,
+                  sqnorm=None):
     """One epoch of the one-vs-rest classes `states` over the dense rows X
     (C-contiguous float32 or float64), in the order `rows` (not modified),
     each row read once for all of them.
@@ -281,19 +296,22 @@ def run_ovr_epoch(states, X, target, classes, sample_weight, rows, params, stop_
     Returns, for each class, the dict ``run_epochs(state, X, signs,
     sample_weight, params, 1)`` returns for that one epoch (with
     ``keep_order``): the same model and the same tallies, bit for bit.
+    `sqnorm` as run_epochs takes it.
     """
     given = params._asdict()
     if given["pocket"] or given["batch_size"] or given["penalty"] is not None:
         raise ValueError("run_ovr_epoch: the fused epoch is the online rule without pocket, "
                          "penalty or mini-batches")
     cdef Rule rule
-    rule.eta = given["eta"]
-    rule.margin = given["margin"]
+    rule.rule = ptn_rule_make(RULES[given["update_rule"]], given["eta"], given["margin"],
+                              given["C"])
     rule.fit_intercept = given["fit_intercept"]
     rule.average = given["average"]
     states = list(states)
     classes = np.ascontiguousarray(classes, dtype=np.int32)
     target = np.ascontiguousarray(target, dtype=np.int32)
     if X.dtype == np.float32:
-        return _execute[float](states, X, target, classes, sample_weight, rows, rule, stop_flag)
-    return _execute[double](states, X, target, classes, sample_weight, rows, rule, stop_flag)
+        return _execute[float](states, X, target, classes, sample_weight, rows, rule, stop_flag,
+                               sqnorm)
+    return _execute[double](states, X, target, classes, sample_weight, rows, rule, stop_flag,
+                            sqnorm)

@@ -35,9 +35,10 @@ from perceptron.simd cimport ptn_simd, active_simd
 from perceptron._core.rows cimport Rows, row_dot, row_axpy, row_prefetch, row_prefetch_start
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_STOPPED,
                                     PTN_PENALTY_L2, PTN_PENALTY_L1, PTN_PENALTY_ELASTICNET,
-                                    PTN_SCALE_FLOOR, ptn_must_update, ptn_count_mistake,
-                                    ptn_l2_factor, ptn_penalty_term, ptn_l1_truncate, _ahead,
-                                    _check_signals, _set_nonfinite, _weight)
+                                    PTN_SCALE_FLOOR, ptn_pair, ptn_rule_acts, ptn_rule_count,
+                                    ptn_rule_step, ptn_rule_multiclass, ptn_l2_factor,
+                                    ptn_penalty_term, ptn_l1_truncate, _ahead, _check_signals,
+                                    _set_nonfinite, _weight, _sqnorm)
 
 
 cdef inline double _l1_ratio(const Params *P) noexcept nogil:
@@ -105,9 +106,10 @@ cdef inline int _epoch_penalized(const Rows *R, floating *W, const Data *D, Mode
     cdef double l1r = _l1_ratio(P)
     cdef bint l2 = P.penalty != PTN_PENALTY_L1
     cdef bint l1 = P.penalty == PTN_PENALTY_L1 or P.penalty == PTN_PENALTY_ELASTICNET
-    cdef double f2 = ptn_l2_factor(P.eta, P.alpha, l1r)
-    cdef double du = l1r * P.eta * P.alpha
+    cdef double f2 = ptn_l2_factor(P.rule.eta, P.alpha, l1r)
+    cdef double du = l1r * P.rule.eta * P.alpha
     cdef double a, ya, s, step, best, sq, l1n
+    cdef ptn_pair steps
     cdef bint update
     for k in range(n):
         i = D.rows[k]
@@ -131,12 +133,12 @@ cdef inline int _epoch_penalized(const Rows *R, floating *W, const Data *D, Mode
                     r = j
             a = M.acts[t]
             ya = a - best
-        update = ptn_must_update(P.margin, ya)
+        update = ptn_rule_acts(&P.rule, ya)
         if update:
             if not (isfinite(a) and isfinite(best)):
                 _set_nonfinite(R, i, W, E)
                 return 0
-            ptn_count_mistake(ya, s, &E.mistakes, &E.loss, &E.raw_loss)
+            ptn_rule_count(&P.rule, ya, s, &E.mistakes, &E.loss, &E.raw_loss)
         # the objective's penalty term, with the weights the row was scored by
         sq = 0.0
         l1n = 0.0
@@ -152,21 +154,21 @@ cdef inline int _epoch_penalized(const Rows *R, floating *W, const Data *D, Mode
                 if M.scale[j] < PTN_SCALE_FLOOR:
                     _fold(W + j * d, d, &M.scale[j])
         if update:
-            step = P.eta * s
             if not multinomial:
-                step = step * D.y[i]
+                step = ptn_rule_step(&P.rule, D.y[i], ya, _sqnorm(D, i), s)
                 row_axpy(R, K, i, step / M.scale[0], W)
                 _norms(W, d, M.scale[0], M.norms)
                 if P.fit_intercept:
                     M.b[0] += step
             else:
-                row_axpy(R, K, i, step / M.scale[t], W + t * d)
-                row_axpy(R, K, i, -step / M.scale[r], W + r * d)
+                steps = ptn_rule_multiclass(&P.rule, ya, _sqnorm(D, i), s)
+                row_axpy(R, K, i, steps.t / M.scale[t], W + t * d)
+                row_axpy(R, K, i, steps.r / M.scale[r], W + r * d)
                 _norms(W + t * d, d, M.scale[t], M.norms + 2 * t)
                 _norms(W + r * d, d, M.scale[r], M.norms + 2 * r)
                 if P.fit_intercept:
-                    M.b[t] += step
-                    M.b[r] -= step
+                    M.b[t] += steps.t
+                    M.b[r] += steps.r
             E.updates += 1
         if l1:
             M.u[0] += du

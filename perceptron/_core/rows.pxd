@@ -177,6 +177,32 @@ cdef inline void row_axpy_acc(const Rows *R, const ptn_simd *K, ptrdiff_t i, dou
                 K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, u)
 
 
+cdef inline void row_sqnorms(const Rows *R, const ptn_simd *K, const ptrdiff_t *rows,
+                             Py_ssize_t n_rows, const floating *dtype_of_x,
+                             double *out) noexcept nogil:
+    """out[i] = ||x_i||^2 for each row i of rows[:n_rows], in double: a dense
+    row's dot product with itself at the level (the activations' sum), a
+    CSR row's stored values squared and summed in order."""
+    cdef Py_ssize_t k, j, lo, hi
+    cdef ptrdiff_t i
+    cdef const floating *x
+    cdef double sq, v
+    for k in range(n_rows):
+        i = rows[k]
+        if Rows is DenseRows:
+            x = <const floating *>R.X + i * R.d
+            out[i] = kdot(K, R.d, x, x)
+        else:
+            x = <const floating *>R.val
+            lo = <Py_ssize_t>R.ptr[i]
+            hi = <Py_ssize_t>R.ptr[i + 1]
+            sq = 0.0
+            for j in range(lo, hi):
+                v = x[j]
+                sq += v * v
+            out[i] = sq
+
+
 cdef inline bint row_finite(const Rows *R, ptrdiff_t i, const floating *dtype_of_x) noexcept nogil:
     """Whether every stored value of row i is finite."""
     cdef Py_ssize_t j, lo, hi
