@@ -1,5 +1,5 @@
 # Type stubs of the compiled module perceptron._core.kernel (see kernel.pyx).
-from typing import Any, Dict, Iterable, List, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -16,7 +16,9 @@ BLOCK_SIZE: int
 def fit_dual(X: npt.NDArray[np.floating], y: npt.NDArray[np.int8], *, kind: int, gamma: float,
              coef0: float, degree: int, eta: float, fit_intercept: bool, shuffle: bool,
              max_iter: int, seed: int, cache_columns: int, max_support_vectors: int = ...,
-             block: int = ..., n_threads: int = ...) -> Dict[str, Any]: ...
+             block: int = ..., n_threads: int = ...,
+             runner: Optional[Callable[[Callable[[int, int], None], int, int], None]] = ...
+             ) -> Dict[str, Any]: ...
 def decision_dual(X: npt.NDArray[np.floating], SV: npt.NDArray[np.floating],
                   coef: npt.NDArray[np.float64], intercept: npt.NDArray[np.float64],
                   out: npt.NDArray[np.float64], *, kind: int, gamma: float, coef0: float,

@@ -55,8 +55,6 @@ shrinking.  It is applied like a mistake with the coefficient ``-c_j``.
 """
 import numpy as np
 
-from perceptron._common.parallel import map_threads, row_chunks
-
 from cython cimport floating
 from libc.math cimport isfinite, HUGE_VAL
 from libc.stdint cimport uint64_t, int64_t
@@ -166,6 +164,7 @@ cdef class _BlockJob:
     cdef bint is_f32
     cdef KernelSpec ks
     cdef Block blk
+    cdef object runner          # runner(run, n_rows, work_per_row): the caller's threads
 
     def run(self, Py_ssize_t k0, Py_ssize_t k1):
         cdef const ptn_simd *K = active_simd()
@@ -186,7 +185,7 @@ cdef struct DualFit:
     Py_ssize_t max_iter
     Py_ssize_t max_sv           # 0: no budget
     Py_ssize_t block            # pending columns computed together, <= BLOCK_MAX
-    int n_threads               # threads for a block (> 1: through s.job and Python's pool)
+    int n_threads               # threads for a block (> 1: through s.job and the caller's runner)
     void *job                   # the _BlockJob of this fit (borrowed)
     double *BT                  # (d, block) the pending rows packed for dot_block
     double *nb                  # (block,)
@@ -218,8 +217,7 @@ cdef int _run_block_on_threads(DualFit *s, const Block *blk, Py_ssize_t n,
                                Py_ssize_t d) except -1:
     cdef _BlockJob job = <_BlockJob>s.job
     job.blk = blk[0]
-    chunks = row_chunks(n, blk.m * (d + 2), s.n_threads)
-    map_threads(job.run, chunks, len(chunks))
+    job.runner(job.run, n, blk.m * (d + 2))
     return 0
 
 
@@ -386,7 +384,8 @@ cdef int _fit_dual(const floating[:, ::1] X, const signed char *y, const KernelS
 def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, double gamma,
              double coef0, int degree, double eta, bint fit_intercept, bint shuffle,
              Py_ssize_t max_iter, uint64_t seed, Py_ssize_t cache_columns,
-             Py_ssize_t max_support_vectors=0, Py_ssize_t block=BLOCK_MAX, int n_threads=1):
+             Py_ssize_t max_support_vectors=0, Py_ssize_t block=BLOCK_MAX, int n_threads=1,
+             object runner=None):
     """Train the dual perceptron on X (n, d) (precomputed: the Gram matrix
     (n, n)) with labels y in {-1, +1}.
 
@@ -396,9 +395,11 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
     `cache_columns` is the capacity of the Gram cache in columns (clamped to
     [1, n]); `block` the most pending columns computed together (clamped to
     [1, min(BLOCK_SIZE, capacity)]); `n_threads` the threads that compute a
-    block (through perceptron._common.parallel's pool: call with n_threads > 1 only
-    from a thread that is not itself one of that pool's workers).  Inputs are
-    trusted: the caller validates shapes, values and labels.
+    block, through `runner(run, n_rows, work_per_row)`, the caller's thread
+    pool, which splits rows [0, n_rows) into chunks and calls run(k0, k1) on
+    each (required when n_threads > 1; the loops take no threads of their
+    own, so the pool stays the estimator's).  Inputs are trusted: the caller
+    validates shapes, values and labels.
 
     Returns a dict: the mistake counts ``alpha`` (n,), ``intercept``, epochs
     run, mistakes and summed perceptron loss per epoch, updates, support
@@ -443,8 +444,11 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
     s.max_iter = max_iter
     s.max_sv = max_support_vectors
     s.block = block
+    if n_threads > 1 and runner is None:
+        raise ValueError("fit_dual: n_threads > 1 needs a runner")
     s.n_threads = max(1, n_threads)
     job = _BlockJob()
+    job.runner = runner
     job.is_f32 = floating is float
     if floating is float:
         job.Xf = X

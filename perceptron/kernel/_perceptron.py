@@ -347,6 +347,10 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         budget = params["cache_size"] * 2**20 / n_threads
         seed = check_random_seed(self.random_state)
 
+        def run_blocks(run, n_rows, work_per_row):
+            chunks = row_chunks(n_rows, work_per_row, block_threads)
+            map_threads(run, chunks, len(chunks))
+
         def fit_one(e):
             return _kernel.fit_dual(
                 data, signs[e], kind=kind, gamma=gamma or 0.0, coef0=params["coef0"],
@@ -357,7 +361,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 cache_columns=n if budget >= 8.0 * n * n else int(budget // (8 * n)),
                 # at most n support vectors (one per row): a larger budget never binds
                 max_support_vectors=min(params["max_support_vectors"] or 0, n),
-                n_threads=block_threads)
+                n_threads=block_threads, runner=run_blocks)
 
         results = map_threads(fit_one, [(e,) for e in range(len(signs))], n_threads)
         for r in results:
