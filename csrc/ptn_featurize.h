@@ -36,7 +36,7 @@
  * Plain C99, no Python headers.  The caller describes each token once
  * (ptn_token); ASCII tokens get their lower case and shape from
  * ptn_token_ascii, others from the caller (which knows Unicode).  The
- * reference, in Python, is tests/test_tagging_features.py.
+ * reference, in Python, is tests/sequence/test_tagging_features.py.
  */
 #ifndef PTN_FEATURIZE_H
 #define PTN_FEATURIZE_H

@@ -9,7 +9,7 @@
 # cases, and model files of every kind written by the installed package (the
 # python on PATH must import perceptron).  A crash leaves its input in
 # $WORK/crash-*; the script then fails.  Findings are fixed and kept as
-# regression tests (tests/test_svmlight.py, tests/test_model_file.py).
+# regression tests (tests/io/test_svmlight.py, tests/io/test_model_file.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-60}

@@ -10,7 +10,7 @@ import perceptron
 
 pytestmark = pytest.mark.slow  # each example in a fresh interpreter
 
-EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples"
 
 
 def run(script, *args):

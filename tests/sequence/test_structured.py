@@ -384,7 +384,7 @@ def test_not_fitted():
 
 # ------------------------------------------------------ the shared UD data
 
-UD = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "ud-ewt",
+UD = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "ud-ewt",
                   "en_ewt-ud-train.conllu")
 
 

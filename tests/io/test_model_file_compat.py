@@ -3,7 +3,7 @@ before the model-file codec found the estimators through a registry) still
 load, predict and score as they did, and are written again byte for byte.
 
 The files and the predictions recorded with them are in
-tests/data/model_files (made by make.py there)."""
+tests/io/data/model_files (made by make.py there)."""
 import json
 import pathlib
 

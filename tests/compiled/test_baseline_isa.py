@@ -18,7 +18,7 @@ import pytest
 import perceptron
 from c_sources import c_sources
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "wheelhouse-config" / "check_baseline_isa.py"
 CSRC = ROOT / "csrc"
 

@@ -9,7 +9,7 @@ import pytest
 import perceptron
 from perceptron._version import DISTRIBUTION
 
-CHANGELOG = pathlib.Path(__file__).resolve().parents[1] / "CHANGELOG.md"
+CHANGELOG = pathlib.Path(__file__).resolve().parents[2] / "CHANGELOG.md"
 
 
 PYPROJECT = CHANGELOG.with_name("pyproject.toml")

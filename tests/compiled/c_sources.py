@@ -1,7 +1,7 @@
 """csrc/sources.txt, the one list of C sources, as the C tests read it."""
 import pathlib
 
-CSRC = pathlib.Path(__file__).resolve().parents[1] / "csrc"
+CSRC = pathlib.Path(__file__).resolve().parents[2] / "csrc"
 
 
 def c_sources(group):

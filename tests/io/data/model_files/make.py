@@ -1,10 +1,10 @@
-"""Writes the model files of tests/test_model_file_compat.py: one model of
+"""Writes the model files of tests/io/test_model_file_compat.py: one model of
 each estimator and variant, saved by the package version that runs this
 script, with the rows it was checked on and what it predicted for them.
 
 Run it with an installed perceptron (not from the source tree):
 
-    python tests/data/model_files/make.py tests/data/model_files
+    python tests/io/data/model_files/make.py tests/io/data/model_files
 
 The files kept here were written by perceptron 0.1.0 before the model-file
 codec learned the estimator classes through its registry; loading them must

@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 GUIDE = ROOT / "docs" / "user_guide"
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE

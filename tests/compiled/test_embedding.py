@@ -15,7 +15,7 @@ import perceptron
 from perceptron import ConvergenceWarning, Perceptron, CentroidClassifier
 from perceptron.model import LinearModel
 
-EXAMPLE = pathlib.Path(__file__).resolve().parents[1] / "examples" / "embed_cython"
+EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "embed_cython"
 
 
 def fit(X, y, **kw):

@@ -315,8 +315,9 @@ def test_fused_epoch_at_every_simd_level(level):
     for bit (float data, in and out of float32's comfortable range), and
     both with the reference on integer data."""
     env = {**os.environ, _simd.ENV_VAR: level}
-    here = os.path.dirname(os.path.abspath(__file__))
-    done = subprocess.run([sys.executable, "-c", LEVEL_SCRIPT, here], env=env,
+    # the folder of reference.py, for the child's sys.path
+    folder = os.path.dirname(os.path.abspath(sys.modules[ovr_reference.__module__].__file__))
+    done = subprocess.run([sys.executable, "-c", LEVEL_SCRIPT, folder], env=env,
                           capture_output=True, text=True, check=True)
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["level"] == level

@@ -108,7 +108,7 @@ def assert_same_attributes(a, b, where, skip=()):
 
 
 def round_trip(model, training_state=True):
-    # whole files (the training state kept): tests/test_compact.py has the compact ones
+    # whole files (the training state kept): tests/io/test_compact.py has the compact ones
     buf = io.BytesIO()
     model.save(buf, training_state=training_state)
     return perceptron.load(io.BytesIO(buf.getvalue())), buf.getvalue()
@@ -418,7 +418,7 @@ def test_newer_version_is_refused():
 def test_a_newer_layout_of_an_estimator_is_refused():
     # each estimator declares the version of its layout (perceptron.io._registry);
     # files of the first layout hold no key, a newer one is refused by name
-    # (the Perceptron's layout 2 lets the training state out: tests/test_compact.py)
+    # (the Perceptron's layout 2 lets the training state out: tests/io/test_compact.py)
     model, X, data = small_file()
     header, _ = header_of(data)
     assert "schema_version" not in header

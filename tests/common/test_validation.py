@@ -101,7 +101,7 @@ def test_predict_checks_features_and_values():
 
 
 def test_sparse_input_is_refused_clearly_where_dense_is_needed():
-    # the estimators take sparse X (tests/test_sparse.py); check_array does not
+    # the estimators take sparse X (tests/linear/test_sparse.py); check_array does not
     sparse = pytest.importorskip("scipy.sparse")
     from perceptron._common.validation import check_array
 

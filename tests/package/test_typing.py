@@ -11,7 +11,7 @@ import pytest
 
 pytestmark = pytest.mark.slow  # mypy
 
-ROOT = pathlib.Path(__file__).resolve().parents[1]
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def test_mypy_passes_on_the_package_and_the_examples():
