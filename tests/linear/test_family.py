@@ -87,7 +87,7 @@ def test_multinomial_pocket_equals_gallant_reference(dtype, shuffle, sparse, rng
     if sparse:
         Xf = pytest.importorskip("scipy.sparse").csr_matrix(X)
     m = quiet_fit(Perceptron(pocket=True, multiclass="multinomial", max_iter=6, shuffle=shuffle,
-                         random_state=2), Xf, t)
+                             random_state=2), Xf, t)
     orders = shuffled_orders(len(t), 6, check_random_seed(2)) if shuffle else None
     W, b, mistakes = multinomial_reference(X, t, 3, max_iter=6, orders=orders, pocket=True)
     np.testing.assert_array_equal(m.coef_, W)
@@ -149,7 +149,7 @@ def test_multinomial_equals_reference_exactly(dtype, shuffle, rng):
     X, t = integer_data(rng, 150, 6, k=4, dtype=dtype)
     labels = np.array(["a", "b", "c", "d"])[t]
     m = quiet_fit(Perceptron(multiclass="multinomial", max_iter=10, shuffle=shuffle, tol=None,
-                         random_state=4), X, labels)
+                             random_state=4), X, labels)
     orders = shuffled_orders(len(t), 10, check_random_seed(4)) if shuffle else None
     W, b, mistakes = multinomial_reference(X, t, 4, max_iter=10, orders=orders)
     np.testing.assert_array_equal(m.coef_, W)
@@ -244,7 +244,7 @@ def test_multilabel_refuses_other_values(rng):
 def test_partial_fit_chunks_equal_one_epoch(average, multiclass, rng):
     X, t = integer_data(rng, 300, 6, k=3)
     whole = quiet_fit(Perceptron(max_iter=1, shuffle=False, average=average,
-                             multiclass=multiclass), X, t)
+                                 multiclass=multiclass), X, t)
     chunked = Perceptron(shuffle=False, average=average, multiclass=multiclass)
     for lo, hi in [(0, 70), (70, 71), (71, 200), (200, 300)]:
         chunked.partial_fit(X[lo:hi], t[lo:hi], classes=[0, 1, 2])
@@ -414,7 +414,7 @@ def test_class_weight_balanced_equals_sample_weights(rng):
     np.testing.assert_array_equal(a.coef_, b.coef_)
     c = quiet_fit(Perceptron(class_weight={0: 2.0}, max_iter=5, random_state=0), X, t)
     d = quiet_fit(Perceptron(max_iter=5, random_state=0), X, t,
-              sample_weight=np.where(t == 0, 2.0, 1.0))
+                  sample_weight=np.where(t == 0, 2.0, 1.0))
     np.testing.assert_array_equal(c.coef_, d.coef_)
 
 
@@ -504,7 +504,7 @@ def test_digits_multiclass():
     train, test = slice(0, 1400), slice(1400, None)
     for multiclass in ("ovr", "multinomial"):
         m = quiet_fit(Perceptron(multiclass=multiclass, average=True, max_iter=30, random_state=0),
-                  X[train], y[train])
+                      X[train], y[train])
         assert m.score(X[test], y[test]) > 0.88, multiclass
 
 

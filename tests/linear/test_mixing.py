@@ -33,7 +33,7 @@ def shards_and_orders(n, n_shards, random_state, epochs, shuffle=True, rows=None
 def test_binary_uniform_mixing_equals_reference_exactly(dtype, n_jobs, shuffle, rng):
     X, t = integer_data(rng, 240, 6, dtype=dtype)
     est = quiet_fit(Perceptron(max_iter=8, tol=None, n_jobs=n_jobs, shuffle=shuffle,
-                           random_state=3), X, t)
+                               random_state=3), X, t)
     shards, orders = shards_and_orders(len(t), n_jobs, 3, 8, shuffle)
     W, b, _, _, mistakes, losses, _ = mixing_reference(X, signs(t), shards, orders, max_iter=8)
     np.testing.assert_array_equal(est.coef_, W)
@@ -46,7 +46,7 @@ def test_binary_uniform_mixing_equals_reference_exactly(dtype, n_jobs, shuffle, 
 def test_mistake_weighted_mixing_equals_reference(rng):
     X, t = integer_data(rng, 300, 5)
     est = quiet_fit(Perceptron(max_iter=10, tol=None, n_jobs=3, mixing="mistakes",
-                           random_state=1), X, t)
+                               random_state=1), X, t)
     shards, orders = shards_and_orders(len(t), 3, 1, 10)
     W, b, _, _, mistakes, _, _ = mixing_reference(X, signs(t), shards, orders, max_iter=10,
                                                   mixing="mistakes")
@@ -61,7 +61,7 @@ def test_margin_and_sample_weights_equal_reference(rng):
     X, t = integer_data(rng, 200, 5)
     sw = rng.integers(0, 4, size=len(t)).astype(np.float64)
     est = quiet_fit(Perceptron(max_iter=6, tol=None, n_jobs=2, margin=2.0, random_state=4), X, t,
-                sample_weight=sw)
+                    sample_weight=sw)
     rows = np.flatnonzero(sw > 0)  # rows of weight 0 are left out, as sequentially
     shards, orders = shards_and_orders(len(t), 2, 4, 6, rows=rows)
     W, b, _, _, mistakes, _, _ = mixing_reference(X, signs(t), shards, orders, max_iter=6,
@@ -84,7 +84,7 @@ def test_class_weight_is_the_sample_weight_of_each_class(rng):
 def test_averaged_model_is_the_mix_of_the_shards_averages(mixing, rng):
     X, t = integer_data(rng, 160, 5)
     est = quiet_fit(Perceptron(max_iter=7, tol=None, n_jobs=2, average=True, mixing=mixing,
-                           random_state=6), X, t)
+                               random_state=6), X, t)
     shards, orders = shards_and_orders(len(t), 2, 6, 7)
     W, b, aW, ab, mistakes, _, _ = mixing_reference(X, signs(t), shards, orders, max_iter=7,
                                                     average=True, mixing=mixing)
@@ -126,7 +126,7 @@ def test_one_shard_is_the_sequential_fit_bit_for_bit(average, batch_size, rng):
 def test_multinomial_mixing_equals_reference_exactly(rng):
     X, t = integer_data(rng, 240, 5, k=4)
     est = quiet_fit(Perceptron(max_iter=6, tol=None, n_jobs=2, multiclass="multinomial",
-                           random_state=9), X, t)
+                               random_state=9), X, t)
     shards, orders = shards_and_orders(len(t), 2, 9, 6)
     W, b, _, _, mistakes, _, _ = mixing_reference(X, t.astype(np.int32), shards, orders,
                                                   max_iter=6, multinomial_k=4)
@@ -207,7 +207,7 @@ def test_separable_data_converge_and_are_separated(mixing, rng):
 def test_tol_is_decided_on_the_summed_loss_of_the_mixed_epochs(rng):
     X, t = integer_data(rng, 400, 6, noise=0.3)
     est = quiet_fit(Perceptron(max_iter=60, tol=0.5, n_iter_no_change=3, n_jobs=2,
-                           random_state=7), X, t)
+                               random_state=7), X, t)
     shards, orders = shards_and_orders(len(t), 2, 7, 60)
     _, _, _, _, mistakes, losses, path = mixing_reference(X, signs(t), shards, orders,
                                                           max_iter=60)
@@ -226,7 +226,7 @@ def test_early_stopping_scores_the_mixed_model(rng):
     X, t = integer_data(rng, 500, 6, noise=0.2)
     seen = []
     est = quiet_fit(Perceptron(max_iter=40, n_jobs=2, early_stopping=True, n_iter_no_change=3,
-                           callback=lambda info: seen.append(info) and False), X, t)
+                               callback=lambda info: seen.append(info) and False), X, t)
     assert len(seen) == est.n_iter_ == len(est.validation_scores_)
     # each epoch's score is the mixed model's (the callback gets those weights)
     for info, score in zip(seen, est.validation_scores_):
@@ -249,7 +249,7 @@ def test_warm_start_and_mini_batches_mix_from_the_given_weights(rng):
     X, t = integer_data(rng, 300, 5)
     first = quiet_fit(Perceptron(max_iter=3, n_jobs=2), X, t)
     again = quiet_fit(Perceptron(max_iter=3, n_jobs=2, tol=None), X, t, coef_init=first.coef_,
-                  intercept_init=first.intercept_)
+                      intercept_init=first.intercept_)
     shards, orders = shards_and_orders(len(t), 2, 0, 3)
     W, b, _, _, mistakes, _, _ = mixing_reference(X, signs(t), shards, orders, max_iter=3,
                                                   W0=first.coef_, b0=first.intercept_)
@@ -271,7 +271,7 @@ def test_any_shape_equals_the_reference(seed, n, d, n_jobs, dtype, shuffle, fit_
     y = np.where(rng.random(n) < 0.5, 1, -1)
     y[:2] = [1, -1]
     est = quiet_fit(Perceptron(max_iter=4, tol=None, n_jobs=n_jobs, shuffle=shuffle,
-                           fit_intercept=fit_intercept, random_state=seed), X, y)
+                               fit_intercept=fit_intercept, random_state=seed), X, y)
     shards, orders = shards_and_orders(n, min(n_jobs, n), seed, 4, shuffle)
     W, b, _, _, mistakes, _, _ = mixing_reference(X, y, shards, orders, max_iter=4,
                                                   fit_intercept=fit_intercept)

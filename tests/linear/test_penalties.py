@@ -63,7 +63,7 @@ def test_binary_equals_reference_bits(penalty, dtype, average, shuffle, rng):
     X, t = gaussian_data(rng, 150, 9, dtype=dtype)
     kw = dict(penalty=penalty, alpha=0.003, l1_ratio=0.3, eta0=0.7)
     m = quiet_fit(Perceptron(max_iter=6, tol=None, shuffle=shuffle, average=average, random_state=5,
-                       **kw), X, t)
+                             **kw), X, t)
     orders = shuffled_orders(len(t), 6, check_random_seed(5)) if shuffle else None
     ref = penalized_reference(X, signs(t), penalty=penalty, alpha=0.003, l1_ratio=0.3, eta=0.7,
                               max_iter=6, average=average, orders=orders, dot=kernel_dot,
@@ -80,7 +80,7 @@ def test_margin_sample_weight_and_no_intercept_equal_reference_bits(penalty, dty
     X, t = gaussian_data(rng, 120, 6, dtype=dtype)
     sw = rng.uniform(0.2, 2.0, len(t))
     m = quiet_fit(Perceptron(max_iter=5, tol=None, shuffle=False, margin=0.5, fit_intercept=False,
-                       penalty=penalty, alpha=0.01, l1_ratio=0.6), X, t, sample_weight=sw)
+                             penalty=penalty, alpha=0.01, l1_ratio=0.6), X, t, sample_weight=sw)
     ref = penalized_reference(X, signs(t), penalty=penalty, alpha=0.01, l1_ratio=0.6,
                               max_iter=5, margin=0.5, fit_intercept=False, sample_weight=sw,
                               dot=kernel_dot, axpy=kernel_axpy)
@@ -95,7 +95,7 @@ def test_margin_sample_weight_and_no_intercept_equal_reference_bits(penalty, dty
 def test_multinomial_equals_reference_bits(penalty, dtype, average, rng):
     X, t = gaussian_data(rng, 140, 7, k=4, dtype=dtype)
     m = quiet_fit(Perceptron(max_iter=5, tol=None, shuffle=False, multiclass="multinomial",
-                       average=average, penalty=penalty, alpha=0.004, l1_ratio=0.5), X, t)
+                             average=average, penalty=penalty, alpha=0.004, l1_ratio=0.5), X, t)
     ref = penalized_reference(X, t=t, k=4, penalty=penalty, alpha=0.004, l1_ratio=0.5,
                               max_iter=5, average=average, dot=kernel_dot, axpy=kernel_axpy)
     assert_same_fit(m, ref)
@@ -105,7 +105,8 @@ def test_multinomial_equals_reference_bits(penalty, dtype, average, rng):
 @pytest.mark.parametrize("penalty", PENALTIES)
 def test_ovr_classes_equal_binary_references(penalty, rng):
     X, t = gaussian_data(rng, 120, 5, k=3)
-    m = quiet_fit(Perceptron(max_iter=4, tol=None, shuffle=False, penalty=penalty, alpha=0.02), X, t)
+    m = quiet_fit(Perceptron(max_iter=4, tol=None, shuffle=False, penalty=penalty, alpha=0.02),
+                  X, t)
     for j in range(3):
         ref = penalized_reference(X, np.where(t == j, 1, -1), penalty=penalty, alpha=0.02,
                                   max_iter=4, dot=kernel_dot, axpy=kernel_axpy)
@@ -117,7 +118,7 @@ def test_ovr_classes_equal_binary_references(penalty, rng):
 def test_tol_rule_reads_loss_plus_penalty_as_reference(penalty, average, rng):
     X, t = gaussian_data(rng, 200, 8)
     m = quiet_fit(Perceptron(shuffle=False, penalty=penalty, alpha=0.002, average=average,
-                       max_iter=200), X, t)
+                             max_iter=200), X, t)
     ref = penalized_reference(X, signs(t), penalty=penalty, alpha=0.002, average=average,
                               max_iter=200, tol=1e-3, dot=kernel_dot, axpy=kernel_axpy)
     assert m.n_iter_ == len(ref["mistakes"]) < 200
@@ -139,8 +140,8 @@ def test_the_averaged_weights_are_the_explicit_average_of_the_effective_weights(
                                       axpy=kernel_axpy)
             total_w += ref["W"][0]
             total_b += ref["b"][0]
-    m = quiet_fit(Perceptron(max_iter=3, tol=None, shuffle=False, average=True, penalty="elasticnet",
-                       alpha=0.01, l1_ratio=0.4), X, t)
+    m = quiet_fit(Perceptron(max_iter=3, tol=None, shuffle=False, average=True,
+                             penalty="elasticnet", alpha=0.01, l1_ratio=0.4), X, t)
     np.testing.assert_array_equal(m.coef_[0], total_w / 240)
     np.testing.assert_array_equal(m.intercept_[0], total_b / 240)
 
@@ -160,7 +161,7 @@ def test_hypothesis_equals_reference_bits(n, d, seed, penalty, dtype, alpha, l1_
     t = rng.permutation(np.arange(n) % k)  # every class present
     kw = dict(penalty=penalty, alpha=alpha, l1_ratio=l1_ratio, average=average)
     m = quiet_fit(Perceptron(max_iter=3, tol=None, shuffle=False,
-                       multiclass="multinomial" if multinomial else "ovr", **kw), X, t)
+                             multiclass="multinomial" if multinomial else "ovr", **kw), X, t)
     if multinomial:
         ref = penalized_reference(X, t=t, k=k, max_iter=3, dot=kernel_dot, axpy=kernel_axpy,
                                   **kw)
@@ -187,8 +188,8 @@ def test_minibatch_equals_reference_bits(penalty, kw, dtype, multinomial, averag
     if not multinomial:
         t = (t == 1).astype(int)
     m = quiet_fit(Perceptron(max_iter=5, tol=None, shuffle=True, random_state=2, batch_size=4,
-                       average=average, penalty=penalty,
-                       multiclass="multinomial" if multinomial else "ovr", **kw), X, t)
+                             average=average, penalty=penalty,
+                             multiclass="multinomial" if multinomial else "ovr", **kw), X, t)
     orders = shuffled_orders(90, 5, check_random_seed(2))
     extra = dict(t=t, k=3) if multinomial else dict(y=signs(t))
     ref = penalized_minibatch_reference(X, batch_size=4, penalty=penalty, max_iter=5,
@@ -201,7 +202,7 @@ def test_minibatch_equals_reference_bits(penalty, kw, dtype, multinomial, averag
 def test_minibatch_agrees_with_reference_on_real_valued_data(penalty, rng):
     X, t = gaussian_data(rng, 100, 6)
     m = quiet_fit(Perceptron(max_iter=5, tol=None, shuffle=False, batch_size=8, penalty=penalty,
-                       alpha=0.01, l1_ratio=0.3, average=True), X, t)
+                             alpha=0.01, l1_ratio=0.3, average=True), X, t)
     ref = penalized_minibatch_reference(X, signs(t), batch_size=8, penalty=penalty, alpha=0.01,
                                         l1_ratio=0.3, max_iter=5, average=True)
     np.testing.assert_allclose(m.coef_, ref["W"], rtol=1e-9, atol=1e-12)
@@ -306,7 +307,8 @@ def test_l1_gives_sparse_weights_and_alpha_zero_is_no_penalty(rng):
     assert np.count_nonzero(l1.coef_) < np.count_nonzero(plain.coef_)
     # alpha = 0: the plain rule's steps (it runs on after an epoch without
     # an update, which changes nothing)
-    zero = quiet_fit(Perceptron(max_iter=10, tol=None, shuffle=False, penalty="l2", alpha=0.0), X, t)
+    zero = quiet_fit(Perceptron(max_iter=10, tol=None, shuffle=False, penalty="l2", alpha=0.0),
+                     X, t)
     np.testing.assert_array_equal(zero.coef_, plain.coef_)
     np.testing.assert_array_equal(zero.intercept_, plain.intercept_)
 
@@ -399,7 +401,7 @@ def test_dask_refuses_a_penalty(rng):
 def test_early_stopping_with_a_penalty_stops_on_the_held_out_score(rng):
     X, t = gaussian_data(rng, 400, 6)
     m = quiet_fit(Perceptron(penalty="l2", alpha=1e-3, early_stopping=True, n_iter_no_change=3,
-                       max_iter=500), X, t)
+                             max_iter=500), X, t)
     assert 3 < m.n_iter_ < 500
     assert len(m.validation_scores_) == m.n_iter_
 

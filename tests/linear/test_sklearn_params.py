@@ -97,7 +97,7 @@ def test_coef_init_and_intercept_init_start_the_fit(multiclass):
     quiet_fit(warm, X, t)
     quiet_fit(warm, X, t)
     init = quiet_fit(Perceptron(shuffle=False, max_iter=3, tol=None, multiclass=multiclass), X, t,
-                 coef_init=first.coef_, intercept_init=first.intercept_)
+                     coef_init=first.coef_, intercept_init=first.intercept_)
     np.testing.assert_array_equal(init.coef_, warm.coef_)
     np.testing.assert_array_equal(init.intercept_, warm.intercept_)
     with pytest.raises(ValueError, match="coef_init"):
@@ -108,9 +108,9 @@ def test_binary_coef_init_takes_a_vector():
     X, y = breast_cancer()
     w0 = np.linspace(-1, 1, X.shape[1])
     a = quiet_fit(Perceptron(shuffle=False, max_iter=2, tol=None), X, y, coef_init=w0,
-              intercept_init=0.5)
+                  intercept_init=0.5)
     b = quiet_fit(Perceptron(shuffle=False, max_iter=2, tol=None), X, y, coef_init=w0[None],
-              intercept_init=[0.5])
+                  intercept_init=[0.5])
     np.testing.assert_array_equal(a.coef_, b.coef_)
 
 
@@ -124,7 +124,7 @@ def test_tol_rule_equals_its_reference(dtype, shuffle, tol, patience):
     X, t = breast_cancer()
     X = (X / X.max(axis=0)).astype(dtype)
     m = quiet_fit(Perceptron(shuffle=shuffle, random_state=7, tol=tol, n_iter_no_change=patience),
-              X, t)
+                  X, t)
     orders = shuffled_orders(len(t), 1000, check_random_seed(7)) if shuffle else None
     w, b, mistakes, losses = tol_rule_reference(X, signs(t), tol=tol,
                                                 n_iter_no_change=patience, orders=orders)
@@ -276,7 +276,8 @@ def test_the_rule_sums_unweighted_for_the_plain_rule_and_weighted_for_the_additi
     X, t = breast_cancer()
     X = X / X.max(axis=0)
     sw = np.random.default_rng(7).uniform(0.2, 3.0, len(t))
-    m = quiet_fit(Perceptron(shuffle=False, average=True, n_iter_no_change=3), X, t, sample_weight=sw)
+    m = quiet_fit(Perceptron(shuffle=False, average=True, n_iter_no_change=3), X, t,
+                  sample_weight=sw)
     losses = m.loss_ * sw.sum()
     best, count = np.inf, 0
     for epoch, value in enumerate(losses, 1):
