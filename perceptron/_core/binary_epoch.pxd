@@ -16,7 +16,7 @@ from perceptron._core cimport loop
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_rule_acts,
                                     ptn_binary_update, _sqnorm, _set_nonfinite, _weight,
                                     _check_signals, _ahead, _after_update_pocket,
-                                    _pocket_correct_run)
+                                    _pocket_correct_run, fast_path, PATH_PLAIN)
 from perceptron._core.csr_epoch cimport _epoch_binary_csr
 
 
@@ -75,7 +75,7 @@ cdef inline int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *
     cdef ptn_plain plain
     # the plain rule over dense rows: the kernels' scan makes the updates
     # itself (csrc/ptn_scan.h, scan_plain), the same bits as the loop below
-    cdef bint in_kernel = Rows is DenseRows and not P.average and not P.pocket and D.sw == NULL
+    cdef bint in_kernel = Rows is DenseRows and fast_path(P, D.sw != NULL) == PATH_PLAIN
     if Rows is DenseRows:
         ahead = _ahead(R, D, w)
     if ahead >= n:

@@ -10,7 +10,7 @@ from perceptron.simd cimport (ptn_simd, ptn_rule, sparse_dot_kernels, ptn_sdot_f
                                ptn_sdot_f32_i64_fn, ptn_sdot_f64_i32_fn, ptn_sdot_f64_i64_fn)
 from perceptron._core.rows cimport Rows, DenseRows, CsrRows32, CsrRows64
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_STOPPED, _ahead,
-                                    _check_signals, _set_nonfinite)
+                                    _check_signals, _set_nonfinite, fast_path, PATH_PLAIN)
 
 cdef extern from "ptn_csr_online.h" nogil:
     ctypedef struct ptn_csr_online:
@@ -163,7 +163,7 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
         C.dot_f32_i64 = R.dotk.sdot_f32_i64 if gather else NULL
         C.dot_f64_i32 = R.dotk.sdot_f64_i32 if gather else NULL
         C.dot_f64_i64 = R.dotk.sdot_f64_i64 if gather else NULL
-        plain = not gather and C.sw == NULL and C.U == NULL
+        plain = not gather and fast_path(P, C.sw != NULL) == PATH_PLAIN
         # rows that this call does not permute are most often 0, 1, 2, ...:
         # the ordered kernel then reads row k itself, without rows[k] in the
         # chain of loads that follows a mistake (one pass checks the order)

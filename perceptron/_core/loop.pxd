@@ -85,6 +85,27 @@ cdef struct Params:
                                 # several problems); visit them as they are
 
 
+# Which fast path the loops may take: the one answer, from the rule's
+# parameters and whether rows carry sample weights.  The compiled epochs ask
+# it (the dense scan that updates in the kernels, the CSR epoch's plain
+# loops), and Python asks it through ``perceptron._core.online.fast_path``
+# (the fused one-vs-rest epoch, the state a fit starts from).
+cdef enum:
+    PATH_ROWS = 0       # pocket, mini-batches or a penalty: row by row in Cython
+    PATH_ONLINE = 1     # the online rule, with averaging or sample weights: the
+                        # CSR epoch in C, the fused one-vs-rest epoch
+    PATH_PLAIN = 2      # the online rule and nothing else: the kernels run it
+                        # whole (csrc/ptn_scan.h scan_plain, CSR plain loops)
+
+
+cdef inline int fast_path(const Params *P, bint weighted) noexcept nogil:
+    if P.pocket or P.batch_size > 0 or P.penalty != PTN_PENALTY_NONE:
+        return PATH_ROWS
+    if P.average or weighted:
+        return PATH_ONLINE
+    return PATH_PLAIN
+
+
 cdef struct Model:
     # borrowed pointers into the state's arrays
     Py_ssize_t k                # rows of weights

@@ -17,6 +17,10 @@ C_POCKET_CHECKED: int
 C_EPOCHS: int
 N_COUNTERS: int
 
+PATH_ROWS: int
+PATH_ONLINE: int
+PATH_PLAIN: int
+
 RULES: Dict[str, int]
 
 class LoopParams:
@@ -55,6 +59,7 @@ class LoopParams:
                  update_rule: str = ..., C: float = ...) -> None: ...
     def _asdict(self) -> Dict[str, Any]: ...
 
+def fast_path(params: LoopParams, weighted: bool = ...) -> int: ...
 def run_epochs(state: Any, X: npt.NDArray[np.floating], labels: npt.NDArray[Any],
                sample_weight: Optional[npt.NDArray[np.float64]],
                params: Union[LoopParams, Mapping[str, Any]],

@@ -91,6 +91,9 @@ C_POCKET_CHECKED = loop.C_POCKET_CHECKED
 C_EPOCHS = loop.C_EPOCHS
 N_COUNTERS = loop.N_COUNTERS
 
+# the fast paths, as fast_path names them (perceptron/_core/loop.pxd)
+PATH_ROWS, PATH_ONLINE, PATH_PLAIN = loop.PATH_ROWS, loop.PATH_ONLINE, loop.PATH_PLAIN
+
 # penalty names and their codes in Params (csrc/ptn_update.h)
 _PENALTIES = {None: loop.PTN_PENALTY_NONE, "l2": loop.PTN_PENALTY_L2,
               "l1": loop.PTN_PENALTY_L1, "elasticnet": loop.PTN_PENALTY_ELASTICNET}
@@ -235,6 +238,16 @@ cdef class LoopParams:
 
 def _loop_params_from_dict(dict p):
     return LoopParams(**p)
+
+
+def fast_path(LoopParams params, bint weighted=False):
+    """Which fast path a fit with these parameters may take: ``PATH_PLAIN``
+    (the online rule alone, no sample weights: the kernels run it whole),
+    ``PATH_ONLINE`` (the online rule with averaging or sample weights: the
+    CSR epoch in C, the fused one-vs-rest epoch) or ``PATH_ROWS`` (pocket,
+    mini-batches or a penalty: row by row).  The loops ask the same
+    question of the same function (perceptron/_core/loop.pxd)."""
+    return loop.fast_path(&params.c, weighted)
 
 
 # --------------------------------------------------------------- driver

@@ -37,7 +37,7 @@ from perceptron._core cimport loop
 from perceptron._core.loop cimport (Data, Epoch, ptn_step, ptn_rule_acts, ptn_rule_needs_norm,
                                     ptn_binary_update, _all_finite, _all_finite_f64,
                                     _set_nonfinite, _weight, _sqnorm, _check_signals, _ahead)
-from perceptron._core.online import RULES
+from perceptron._core.online import PATH_ROWS, RULES, fast_path
 
 
 cdef struct Classes:
@@ -299,7 +299,7 @@ def run_ovr_epoch(states, X, target, classes, sample_weight, rows, params, stop_
     `sqnorm` as run_epochs takes it.
     """
     given = params._asdict()
-    if given["pocket"] or given["batch_size"] or given["penalty"] is not None:
+    if fast_path(params, sample_weight is not None) == PATH_ROWS:
         raise ValueError("run_ovr_epoch: the fused epoch is the online rule without pocket, "
                          "penalty or mini-batches")
     cdef Rule rule

@@ -163,11 +163,10 @@ def fused_ovr_covers(X, problems, loop_params):
     these problems: dense rows, the online rule without pocket, penalty or
     mini-batches, and one-vs-rest signs of one class index array.  The one
     place that chooses; everything else runs each class's own loop."""
-    given = loop_params._asdict()
     if not (isinstance(X, np.ndarray) and X.dtype in (np.float32, np.float64)
             and X.ndim == 2 and X.flags.c_contiguous and X.shape[1] > 0):
         return False
-    if given["pocket"] or given["batch_size"] or given["penalty"] is not None:
+    if _online.fast_path(loop_params) == _online.PATH_ROWS:
         return False
     first = problems[0].class_signs
     return first is not None and all(

@@ -37,3 +37,27 @@ def test_properties_are_read_only():
     params = Perceptron._loop_params(Perceptron()._check_params())
     with pytest.raises(AttributeError):
         params.eta = 2.0
+
+
+@pytest.mark.parametrize("kwargs, weighted, expected", [
+    ({}, False, "PATH_PLAIN"),
+    ({"margin": 0.5, "fit_intercept": False, "shuffle": False, "eta0": 0.25}, False,
+     "PATH_PLAIN"),
+    ({}, True, "PATH_ONLINE"),
+    ({"average": True}, False, "PATH_ONLINE"),
+    ({"average": True}, True, "PATH_ONLINE"),
+    ({"pocket": True}, False, "PATH_ROWS"),
+    ({"batch_size": 4}, False, "PATH_ROWS"),
+    ({"batch_size": 4, "average": True}, True, "PATH_ROWS"),
+    ({"penalty": "l2"}, False, "PATH_ROWS"),
+    ({"penalty": "l1", "average": True}, True, "PATH_ROWS"),
+])
+def test_fast_path_is_the_one_answer(kwargs, weighted, expected):
+    # the loops' own choice (perceptron/_core/loop.pxd), read from Python:
+    # the plain rule alone runs whole in the kernels, the online rule with
+    # averaging or weights in the C epochs, anything else row by row
+    from perceptron._core import online
+    params = Perceptron._loop_params(Perceptron(**kwargs)._check_params())
+    assert online.fast_path(params, weighted) == getattr(online, expected)
+    assert online.fast_path(params) == online.fast_path(params, False)
+    assert len({online.PATH_ROWS, online.PATH_ONLINE, online.PATH_PLAIN}) == 3
