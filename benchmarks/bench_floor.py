@@ -456,7 +456,7 @@ def sparse(args):
                 # what a fit must do before its first epoch, whatever its
                 # loops: check the CSR structure (nothing reaches the C loops
                 # unchecked) and encode the labels, timed alone
-                from perceptron.linear._fit import encode_targets
+                from perceptron.linear._targets import encode_targets
                 from perceptron._common.validation import check_X
                 t_chk = best_time(lambda: check_X(Xs, accept_sparse=True), repeat=args.repeat * 4)
                 t_enc = best_time(lambda: encode_targets(ys, Xs.shape[0]), repeat=args.repeat * 4)

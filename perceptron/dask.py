@@ -41,10 +41,14 @@ except ImportError as _err:  # pragma: no cover - depends on the environment
         "pip install perceptron-family[dask]") from _err
 
 from perceptron._core import online as _online
-from perceptron.linear._mixing import (check_mixing, mix, mix_into, mixing_coefficients,
+from perceptron.linear._fitted import fitted_attributes, publish
+from perceptron.linear._mixing import (mix, mix_into, mixing_coefficients,
                                        ovr_shard_epoch, shard_epoch, shard_seeds)
 from perceptron.linear._state import C_EPOCHS, C_STEPS, OnlineState
-from perceptron.linear._training import Problem, StopRule, class_signs, fused_ovr_covers, rule_loss_key
+from perceptron.linear._params import check_mixing, check_params, loop_params
+from perceptron.linear._problem import Problem, class_signs, effective
+from perceptron.linear._stopping import StopRule, rule_loss_key
+from perceptron.linear._training import fused_ovr_covers
 from perceptron._common.validation import (check_feature_names, check_labels, check_random_seed,
                                            check_scalar, check_X, is_sparse, label_signs, mix64,
                                            require_two_classes, unique_labels)
@@ -220,7 +224,7 @@ def _check_estimator(estimator):
     if not isinstance(estimator, Perceptron):
         raise TypeError(f"estimator must be a perceptron.Perceptron, got "
                         f"{type(estimator).__name__}")
-    p = estimator._check_params()
+    p = check_params(estimator)
     unsupported = [(p["pocket"], "pocket=True"), (p["batch_size"] is not None, "batch_size"),
                    (p["early_stopping"], "early_stopping=True"),
                    (p["warm_start"], "warm_start=True"),
@@ -398,7 +402,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     # rule on its loss summed over the shards (tol, n_iter_no_change)
     rules = [StopRule(p["tol"], p["n_iter_no_change"], n) for _ in problems]
     key = rule_loss_key(mode, p)
-    loop = estimator._loop_params(p)
+    loop = loop_params(p)
     stopped = False
     for epoch in range(1, max_iter + 1):
         messages = [None if not a else
@@ -429,7 +433,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
             if updates == 0 or rules[j].observe(float(res[key][0])):
                 active[j] = False  # converged on every shard, or stopped: it sits out
         if callback is not None:
-            W, b = estimator._effective(mode, problems, p)
+            W, b = effective(mode, problems, p)
             if callback(epoch, {"mistakes": epoch_mistakes, "updates": epoch_updates,
                                 "coef": W, "intercept": b,
                                 "shard_seconds": [r["seconds"] for r in results]}):
@@ -438,10 +442,9 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         if not any(active):
             break
 
-    W, b = estimator._effective(mode, problems, p)
-    estimator._set_fitted(np.empty((0, d), dtype=dtype), mode, problems, classes, W, b,
-                          range(n), None)
-    check_feature_names(estimator, names_source, reset=True)
+    W, b = effective(mode, problems, p)
+    publish(estimator, fitted_attributes(mode, problems, classes, W, b, d, dtype, float(n)),
+            names_source)
     if not estimator.converged_ and not stopped and estimator.n_iter_ >= max_iter:
         warnings.warn(
             f"{type(estimator).__name__} did not converge on dask: {estimator.mistakes_[-1]} "

@@ -254,7 +254,7 @@ def fast_path(LoopParams params, bint weighted=False):
 
 cdef struct LossRule:
     # scikit-learn's stopping rule on the epochs' training loss
-    # (perceptron.linear._training.StopRule), kept here so that a fit with a
+    # (perceptron.linear._stopping.StopRule), kept here so that a fit with a
     # tolerance runs all its epochs in one call
     bint on
     bint raw                    # the unweighted loss (raw_loss), else the weighted one
@@ -560,7 +560,7 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
 
     `params` is a LoopParams (a mapping of its fields is accepted too).
 
-    `rule`: None, or a perceptron.linear._training.StopRule on the training loss
+    `rule`: None, or a perceptron.linear._stopping.StopRule on the training loss
     (its ``key``, "loss" or "raw_loss", names which), observed after each
     epoch as the Python loop would, its state (``best``, ``count``) read
     before and written back after: the call stops after the epoch at which

@@ -5,7 +5,7 @@ all its classes.
 One-vs-rest trains k binary perceptrons, class c on the signs
 y_c = +1 where the row's class is c, -1 elsewhere (Rifkin and Klautau 2004,
 "In Defense of One-Vs-All Classification"), every class visiting the rows
-in one order shared by all of them (perceptron.linear._training.SharedOrder).
+in one order shared by all of them (perceptron.linear._problem.SharedOrder).
 Run one class after the other, an epoch reads X k times; here each row is
 read once, scored against every class still training by the kernels'
 ``dots`` (csrc/ptn_simd.h: the level's own dot product once per class,

@@ -22,20 +22,12 @@ from perceptron._core import online as _online
 from perceptron._common.parallel import map_threads
 from perceptron.linear._state import C_EPOCHS, C_STEPS, C_UPDATES
 from perceptron.linear._training import fused_ovr_epoch, raise_for_status
-from perceptron._common.validation import CSRData, is_one_of, mix64
-
-MIXINGS = ("uniform", "mistakes")
+from perceptron._common.validation import CSRData, mix64
 
 # Below this many scalar operations per epoch the shards run one after the
 # other on the calling thread: the result is the same, threads would cost
 # more than they save.
 THREAD_MIN_WORK = 1 << 18
-
-
-def check_mixing(mixing):
-    if not is_one_of(mixing, MIXINGS):  # an array's == is not a bool
-        raise ValueError(f"mixing must be 'uniform' or 'mistakes', got {mixing!r}")
-    return mixing
 
 
 def mixing_coefficients(updates, mixing):
@@ -195,9 +187,10 @@ class ThreadMixing:
     """Iterative parameter mixing of one problem on threads: the epochs of
     ``Perceptron.fit`` with ``n_jobs=k > 1`` (``mixing_runner``).
 
-    Called as ``Perceptron._run`` is (``fit_epochwise`` takes it in its
-    place): each call runs epochs of the given problems, each epoch being
-    one epoch of every shard from the shared weights and their mixture.
+    Called as the sequential trainer ``perceptron.linear._training.run``
+    is (``fit_epochwise`` takes it in its place): each call runs epochs of
+    the given problems, each epoch being one epoch of every shard from the
+    shared weights and their mixture.
 
     Parameters
     ----------

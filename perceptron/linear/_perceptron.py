@@ -6,32 +6,19 @@ from typing import Any, Callable, Dict, Optional, Sequence, Union
 import numpy as np
 
 from perceptron._common.base import BaseEstimator, no_training_state
-from perceptron._core import online as _online
-from perceptron.linear._base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
-from perceptron.linear._fit import (CHECKED_PARAMS, append_histories, check_params, class_index_of,
-                                    encode_targets, fit_plain_binary, forget_checked,
-                                    kept_loop_params, known_binary_signs, package_class,
-                                    partial_fit_binary, plain_binary, warn_not_converged)
-from perceptron.linear._mixing import mixing_runner
-from perceptron.linear._monitor import Monitor
-from perceptron._common.parallel import map_threads
-from perceptron.io._registry import (attr, bad, check_common, check_history, check_int,
-                                     check_linear, need, register_model, register_value_type)
 from perceptron._common.sklearn_compat import ONLINE_EXPECTED_FAILURES
-from perceptron.linear._state import OnlineState
 from perceptron._common.typing import ArrayLike, MatrixLike, Self
-from perceptron.linear._training import (Problem, check_saved_states, check_state_params,
-                                         chunk_labels, class_signs, class_weights, fit_epochwise,
-                                         initial_weights, labels_not_in, loss_rule, run_blocks,
-                                         run_in_shared_order, share_order, validation_split)
-from perceptron.linear._training import raise_for_status as _raise_for_status  # the name _run has always used
-from perceptron._common.validation import (check_feature_names, check_labels, check_n_features,
-                                           check_random_seed, check_sample_weight, check_X,
-                                           label_signs, mix64, unique_labels)
+from perceptron._common.validation import check_feature_names, check_n_features, check_X
+from perceptron.io._registry import register_model, register_value_type
+from perceptron.linear import _fit as route
+from perceptron.linear._base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
+from perceptron.linear._fitted import publish, warn_not_converged
+from perceptron.linear._params import check_params, loop_params
+from perceptron.linear._saved import check_saved, linear_kind
+from perceptron.linear._state import OnlineState
+from perceptron.linear._training import run
 
 __all__ = ["Perceptron"]
-
-# what partial_fit appends to after each call: key, attribute, dtype
 
 
 class Perceptron(LinearClassifierMixin, BaseEstimator):
@@ -220,6 +207,17 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     """
 
     _sklearn_expected_failures = ONLINE_EXPECTED_FAILURES  # scikit-learn checks it cannot pass
+    # the fitted attributes beside coef_, intercept_ and classes_ (published
+    # by perceptron/linear/_fitted.py)
+    n_features_in_: int
+    n_iter_: int
+    mistakes_: np.ndarray
+    updates_: np.ndarray
+    loss_: np.ndarray
+    t_: int
+    converged_: bool
+    validation_scores_: np.ndarray
+    best_validation_score_: float
 
     def __init__(self, eta0: float = 1.0, max_iter: int = 1000, fit_intercept: bool = True,
                  shuffle: bool = True, random_state: Any = 0, warm_start: bool = False,
@@ -264,107 +262,25 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------ parameters
 
-    def __setattr__(self, name, value):
-        # the checked parameters this estimator remembers (check_params)
-        # hold for the values they were checked from: setting one of those
-        # parameters, by set_params or by assignment, forgets them
-        if name in CHECKED_PARAMS:
-            forget_checked(self)
-        object.__setattr__(self, name, value)
-
-    def __delattr__(self, name):
-        if name in CHECKED_PARAMS:
-            forget_checked(self)
-        object.__delattr__(self, name)
-
     def _check_params(self):
-        """The checked parameters, as a dict (``perceptron.linear._fit.check_params``)."""
+        """The checked parameters, as a dict (``perceptron.linear._params.check_params``)."""
         return check_params(self)
 
     @staticmethod
     def _loop_params(p, stop_when_converged=True):
-        return _online.LoopParams(
-            eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
-            shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
-            stop_when_converged=stop_when_converged, batch_size=p["batch_size"],
-            penalty=p["penalty"], alpha=p["alpha"], l1_ratio=p["l1_ratio"])
-
-    # --------------------------------------------------------------- targets
-
-    @staticmethod
-    def _encode_targets(y, n):
-        """(kind, classes, class_index, signs) for binary, multiclass or
-        multi-label y (``perceptron.linear._fit.encode_targets``)."""
-        return encode_targets(y, n)
-
-    def _problems(self, kind, k, index, d, dtype, seed, p, init, signs=None):
-        """The loop runs of a fit: (mode, [problems]); `signs`: a binary
-        y's int8 signs when ``encode_targets`` made them (index is None then)."""
-        def state(rows_k, multinomial, s, j):
-            W0, b0 = (None, None) if init is None else (init[0][j:j + rows_k], init[1][j:j + rows_k])
-            return OnlineState(rows_k, d, dtype, multinomial=multinomial, average=p["average"],
-                               pocket=p["pocket"], batch_size=p["batch_size"], seed=s,
-                               W0=W0, b0=b0, penalty=p["penalty"])
-
-        if kind == "binary":
-            signs = label_signs(index == 1) if signs is None else signs
-            return "binary", [Problem(state(1, False, seed, 0), signs)]
-        if kind == "multiclass" and self.multiclass == "multinomial":
-            return "multinomial", [Problem(state(k, True, seed, 0), index)]
-        problems = []
-        for j in range(k):
-            if kind == "multilabel":
-                labels = label_signs(index[:, j])
-            else:  # made when the class's loop runs (k arrays of n: O(n*k) memory)
-                labels = class_signs(index, j)
-            # one-vs-rest: class 0's generator (a binary fit's) shuffles the shared order
-            s = seed if j == 0 and kind != "multilabel" else mix64(seed ^ (j + 1))
-            problems.append(Problem(state(1, False, s, j), labels))
-        return ("multilabel" if kind == "multilabel" else "ovr"), problems
+        """The compiled loops' parameters (``perceptron.linear._params.loop_params``)."""
+        return loop_params(p, stop_when_converged)
 
     # -------------------------------------------------------------- training
+    #
+    # A fit follows one route (perceptron/linear/_fit.py, CONTRIBUTING.md "A
+    # fit, step by step"); the estimator checks its parameters and X, hands
+    # them to the route and publishes what comes back.  The two steps a
+    # subclass may replace: the sequential trainer, ``_run``, which the
+    # route is given, and the publication of the attributes, ``_set_fitted``.
 
-    def _run(self, X, problems, sw, loop_params, n_epochs, n_threads, stop, rule=None):
-        """n_epochs epochs of every (active) problem, on threads; returns
-        results.  ``rule``: one problem's stopping rule (``run_blocks``)."""
-        if problems and problems[0].order is not None:
-            return run_in_shared_order(self._run_each, X, problems, sw, loop_params, n_epochs,
-                                       n_threads, stop)
-        return self._run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop, rule)
-
-    def _run_each(self, X, problems, sw, loop_params, n_epochs, n_threads, stop, rule=None):
-        """n_epochs epochs of each problem on its own, on threads; returns results."""
-        def job(problem):
-            return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop)
-        assert rule is None or len(problems) == 1, "a stopping rule in the loop is for one problem"
-        try:
-            if len(problems) == 1:  # no threads to start: a small fit's fixed cost
-                results = [run_blocks(problems[0].state, X, problems[0].labels, sw, loop_params,
-                                      n_epochs, stop, rule)]
-            else:
-                results = map_threads(job, [(pr,) for pr in problems], n_threads)
-        except BaseException:
-            stop[0] = 1  # tell the other threads' loops to return
-            raise
-        for problem, res in zip(problems, results):
-            _raise_for_status(res, problem.state)
-            for key in ("mistakes", "updates", "loss"):
-                problem.history[key].append(res[key])
-        return results
-
-    def _effective(self, mode, problems, p):
-        """coef, intercept of the model the problems make now."""
-        parts = [pr.state.effective(p["average"], p["pocket"]) for pr in problems]
-        if len(parts) == 1:  # effective() returns fresh arrays
-            W, b = parts[0]
-        else:
-            W = np.vstack([w for w, _ in parts])
-            b = np.concatenate([b for _, b in parts])
-        if mode == "multinomial" and W.shape[0] == 2:
-            # two classes trained by the multiclass rule: one equivalent row
-            W = (W[1:].astype(np.float64) - W[:1]).astype(W.dtype)
-            b = b[1:] - b[:1]
-        return W, b
+    _run = staticmethod(run)
+    _set_fitted = publish
 
     def fit(self, X: MatrixLike, y: ArrayLike, coef_init: Optional[ArrayLike] = None,
             intercept_init: Optional[ArrayLike] = None,
@@ -393,133 +309,15 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         -------
         self
         """
-        p = self._check_params()
+        p = check_params(self)
         names_source = X
         X = check_X(X, accept_sparse=True)
-        n, d = X.shape
-        kind, classes, target, signs = self._encode_targets(y, n)
-        if signs is not None and sample_weight is None and coef_init is None and \
-                intercept_init is None and plain_binary(self, p, X, n):
-            # the usual small fit: the general path's result without its idle steps
-            fit_plain_binary(self, X, classes, signs, p, check_random_seed(self.random_state),
-                             kept_loop_params(self, p, self._loop_params))
-            if type(names_source) is np.ndarray:  # no feature names: none kept from before
-                self.__dict__.pop("feature_names_in_", None)
-            else:
-                check_feature_names(self, names_source, reset=True)
-            if not self.converged_ and self.n_iter_ >= p["max_iter"]:
-                warn_not_converged(self, p)
-            return self
-        if target is None and (self.class_weight is not None or p["early_stopping"]):
-            target = class_index_of(signs)
-        sw = check_sample_weight(sample_weight, n)
-        if kind == "multilabel":
-            if self.class_weight is not None:
-                raise ValueError("class_weight is not supported for multi-label y")
-        else:
-            cw = class_weights(self.class_weight, classes, target)
-            if cw is not None:
-                sw = cw[target] if sw is None else sw * cw[target]
-        seed = check_random_seed(self.random_state)
-        init = self._warm_start_weights(p, kind, classes, d)
-        k = 1 if kind == "binary" else len(classes)
-        init = initial_weights(coef_init, intercept_init,
-                               "multinomial" if kind == "multiclass" and
-                               self.multiclass == "multinomial" else kind, k, d, init)
-        mode, problems = self._problems(kind, len(classes), target, d, X.dtype, seed, p, init,
-                                        signs)
-
-        rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
-        if len(rows) == 0:
-            raise ValueError("every sample weight is zero; nothing to train on")
-        val_rows = None
-        if p["early_stopping"]:
-            rows, val_rows = validation_split(rows, target, kind, p["validation_fraction"],
-                                               mix64(seed ^ 0x5EED))
-        if mode == "ovr":
-            share_order(problems, rows)
-        for j, pr in enumerate(problems):
-            if mode != "ovr":  # each shuffles its own order in place; the last takes rows
-                pr.state.rows = rows if j == len(problems) - 1 else rows.copy()
-            if p["pocket"]:
-                pr.state.start_pocket(X, pr.labels, sw, from_current=True)
-
-        stop = np.zeros(1, dtype=np.uint8)
-        n_threads = min(p["n_threads"], len(problems))
-        val_scores, stopped = [], False
-        run = mixing_runner(X, problems, p)  # None: the sequential algorithm
-        watched = p["verbose"] or self.callback is not None or p["progress"]
-        # one problem (binary, multinomial): its stopping rule runs in the compiled
-        # loop, every epoch in one call; one-vs-rest's classes stop one by one here
-        alone = len(problems) == 1 and problems[0].order is None
-        if run is None and val_rows is None and not watched and (p["tol"] is None or alone):
-            self._run(X, problems, sw, self._loop_params(p), p["max_iter"], n_threads, stop,
-                      loss_rule(p, mode, len(rows)))
-            W, b = self._effective(mode, problems, p)
-        else:
-            monitor = Monitor(self, p["verbose"], self.callback, p["progress"], p["max_iter"])
-            try:
-                W, b, val_scores, stopped = fit_epochwise(
-                    self, X, mode, problems, sw, p, target, val_rows, rows, n_threads, stop,
-                    monitor, run)
-            finally:
-                monitor.close()
-
-        self._set_fitted(X, mode, problems, classes, W, b, rows, sw)
-        check_feature_names(self, names_source, reset=True)
-        if val_rows is not None:
-            self.validation_scores_ = np.array(val_scores)
-            self.best_validation_score_ = float(np.max(val_scores))
-        elif not self.converged_ and not stopped and self.n_iter_ >= p["max_iter"]:
+        attrs, after, stopped = route.fit(p, X, y, sample_weight, coef_init, intercept_init,
+                                          self.__dict__, self, self._run)
+        self._set_fitted(attrs, names_source, after)
+        if not after and not self.converged_ and not stopped and self.n_iter_ >= p["max_iter"]:
             warn_not_converged(self, p)
         return self
-
-    def _warm_start_weights(self, p, kind, classes, d):
-        if not (p["warm_start"] and hasattr(self, "coef_")):
-            return None
-        W, b = _warm_start_from(self)
-        if W.shape[1] != d:
-            raise ValueError(f"warm_start: the previous fit had {W.shape[1]} features, X has {d}")
-        if len(classes) != len(self.classes_) or not np.array_equal(self.classes_, classes):
-            raise ValueError(f"warm_start: the previous fit had classes {self.classes_!r}, "
-                             f"y has {classes!r}")
-        if kind == "multiclass" and (self._mode == "multinomial") != (self.multiclass == "multinomial"):
-            raise ValueError("warm_start: multiclass changed since the previous fit")
-        return W, b
-
-    def _set_fitted(self, X, mode, problems, classes, W, b, rows, sw):
-        if len(problems) == 1 and len(problems[0].history["mistakes"]) == 1:
-            histories = [{k: v[0] for k, v in problems[0].history.items()}]  # one call's
-        else:
-            histories = [{k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0)
-                          for k, v in pr.history.items()} for pr in problems]
-        n_iter = max(len(h["mistakes"]) for h in histories)
-
-        def total(key):
-            if len(histories) == 1:
-                return histories[0][key]
-            out = np.zeros(n_iter, dtype=histories[0][key].dtype)
-            for h in histories:
-                out[:len(h[key])] += h[key]
-            return out
-
-        train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
-        self.coef_ = W if W.dtype == X.dtype and W.flags.c_contiguous else \
-            np.ascontiguousarray(W, dtype=X.dtype)
-        self.intercept_ = b if b.dtype == X.dtype else b.astype(X.dtype)
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        self.n_iter_ = n_iter
-        self.mistakes_ = total("mistakes")
-        self.updates_ = total("updates")
-        self.loss_ = total("loss") / train_weight
-        self.t_ = sum(pr.state.updates for pr in problems)
-        self.converged_ = all(len(h["updates"]) > 0 and h["updates"][-1] == 0 for h in histories)
-        self._mode = mode
-        self._multilabel = mode == "multilabel"
-        self._states = [pr.state for pr in problems]
-
-    # ----------------------------------------------------------- partial_fit
 
     def partial_fit(self, X: MatrixLike, y: ArrayLike, classes: Optional[ArrayLike] = None,
                     sample_weight: Optional[ArrayLike] = None) -> Self:
@@ -543,107 +341,26 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         -------
         self
         """
-        p = self._check_params()
+        p = check_params(self)
         if isinstance(self.class_weight, str):
             raise ValueError("class_weight='balanced' needs the whole data set; "
                              "use fit, or pass a dict of weights")
-        first = not hasattr(self, "_states")
+        first = "_states" not in self.__dict__
         if first and hasattr(self, "coef_"):
             raise no_training_state(self, "partial_fit")
         names_source = X
         if not first:
             check_feature_names(self, X, reset=False)
         X = check_X(X, accept_sparse=True)
-        n, d = X.shape
-        states = None
         if not first:
             check_n_features(self, X)
             if self.coef_.dtype != X.dtype:
                 X = X.astype(self.coef_.dtype)
-            # work on copies: a failed or interrupted call leaves the model as it was
-            states = [s.copy(rows=False) for s in self._states]
-            check_state_params(states[0], p)
-        arr = np.asarray(y)
-        multilabel = arr.ndim == 2 and arr.shape[1] > 1
-        signs = None
-        if multilabel:
-            kind, labels, target, _ = self._encode_targets(arr, n)
-            if not first and (not self._multilabel or len(labels) != len(self.classes_)):
-                raise ValueError("y's labels do not match the previous calls")
-        else:
-            # a chunk of the two known classes of a binary model: encoded in one pass
-            signs = (known_binary_signs(y, n, self.classes_)
-                     if not first and classes is None and self._mode == "binary" else None)
-            if signs is None:
-                y = check_labels(y, n)
-                target, labels = self._partial_targets(y, classes, states)
-            elif sample_weight is None and self.class_weight is None and not p["pocket"] and \
-                    package_class(self):
-                assert states is not None
-                partial_fit_binary(self, X, signs, states[0],
-                                   p, self._loop_params(p, stop_when_converged=False))
-                return self
-            else:
-                labels = self.classes_
-                target = None if self.class_weight is None else class_index_of(signs)
-            kind = "binary" if len(labels) == 2 and self.multiclass != "multinomial" else "multiclass"
-        sw = check_sample_weight(sample_weight, n)
-        if not multilabel:
-            cw = class_weights(self.class_weight, labels, target)
-            if cw is not None:
-                sw = cw[target] if sw is None else sw * cw[target]
-
+        attrs = route.partial_fit(p, X, y, classes, sample_weight, self.__dict__, self._run)
         if first:
-            seed = check_random_seed(self.random_state)
-            if kind == "multiclass" and self.multiclass == "multinomial":
-                mode, problems = "multinomial", [Problem(OnlineState(
-                    len(labels), d, X.dtype, multinomial=True, average=p["average"],
-                    pocket=p["pocket"], batch_size=p["batch_size"], seed=seed,
-                    penalty=p["penalty"]), target)]
-            else:
-                mode, problems = self._problems(kind, len(labels), target, d, X.dtype, seed, p,
-                                                None)
+            self._set_fitted(attrs, names_source)
         else:
-            assert states is not None
-            mode = self._mode
-            problems = [Problem(state, labels_j) for state, labels_j in
-                        zip(states, [signs] if signs is not None else
-                            chunk_labels(mode, target, len(labels)))]
-        rows = np.arange(n, dtype=np.intp) if sw is None else np.flatnonzero(sw > 0).astype(np.intp)
-        if len(rows):
-            if mode == "ovr":
-                share_order(problems, rows)
-            for pr in problems:
-                # (sw[rows] is summed below: then rows keeps its order)
-                pr.state.rows = (pr.state.rows if mode == "ovr" else rows
-                                 if len(problems) == 1 and sw is None else rows.copy())
-                if p["pocket"]:
-                    pr.state.start_pocket(X, pr.labels, sw, from_current=first)
-            self._run(X, problems, sw, self._loop_params(p, stop_when_converged=False), 1,
-                      min(p["n_threads"], len(problems)), np.zeros(1, dtype=np.uint8))
-        weight = float(len(rows)) if sw is None else float(sw[rows].sum())
-        new: Dict[str, float] = {}
-        for key in ("mistakes", "updates", "loss"):
-            value = sum(float(pr.history[key][0][0]) for pr in problems if pr.history[key])
-            if key == "loss":
-                new[key] = value / weight if weight > 0 else 0.0
-            else:
-                new[key] = int(value)
-        W, b = self._effective(mode, problems, p)
-        append_histories(self, new, first)
-        self.coef_ = W if W.dtype == X.dtype and W.flags.c_contiguous else \
-            np.ascontiguousarray(W, dtype=X.dtype)
-        self.intercept_ = b if b.dtype == X.dtype else b.astype(X.dtype)
-        self.classes_ = labels
-        self.n_features_in_ = d
-        self.n_iter_ = len(self.mistakes_)
-        self.t_ = int(sum(pr.state.updates for pr in problems))
-        self.converged_ = bool(self.updates_[-1] == 0) and len(rows) > 0
-        self._mode = mode
-        self._multilabel = mode == "multilabel"
-        self._states = [pr.state for pr in problems]
-        if first:
-            check_feature_names(self, names_source, reset=True)
+            self._set_fitted(attrs)
         return self
 
     def fit_stream(self, source: Any, *, classes: Optional[Sequence[Any]] = None,
@@ -684,103 +401,21 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         return fit_stream(self, source, classes=classes, max_iter=max_iter,
                           chunk_rows=chunk_rows, n_features=n_features)
 
-    def _partial_targets(self, y, classes, states):
-        """Class indices of a chunk, and the (possibly grown) classes; a new
-        class (multinomial) gets a zero row in `states`."""
-        first = states is None
-        if first:
-            if classes is None:
-                if self.multiclass != "multinomial":
-                    raise ValueError("classes must be given on the first call to partial_fit "
-                                     "(all the labels the model will see); only "
-                                     "multiclass='multinomial' can add classes later")
-                known = unique_labels(y)
-            else:
-                known = unique_labels(check_labels(classes, len(classes), name="classes"),
-                                      name="classes")
-                if len(known) < 2:
-                    raise ValueError("classes must hold at least two labels")
-        else:
-            if classes is not None and not np.array_equal(unique_labels(np.asarray(classes)),
-                                                           self.classes_):
-                raise ValueError("classes differs from the previous call to partial_fit")
-            known = self.classes_
-        new = labels_not_in(unique_labels(y), known)
-        if len(new):
-            if first or self._mode != "multinomial":
-                raise ValueError(f"y has labels {new.tolist()} that are not in classes "
-                                 f"{known.tolist()}")
-            for label in new:
-                position = int(np.searchsorted(known, label))
-                known = np.insert(known, position, label)
-                for s in states:
-                    s.insert_class(position)
-        return np.searchsorted(known, y).astype(np.int32), known
-
 
 # ------------------------------------------------------------- model files
 #
-# What a model file holds for a Perceptron, and the check of a loaded one
-# (read by the generic codec, perceptron.io._model_file).
-
-def _linear_kind(est):
-    if not hasattr(est, "coef_"):
-        return None
-    if est._mode == "multilabel":
-        return "multilabel"
-    return "binary" if est.coef_.shape[0] == 1 else "multiclass"
-
-
-def _check_saved(est):
-    mode = attr(est, "_mode")
-    need(mode in ("binary", "ovr", "multinomial", "multilabel"), "unknown _mode")
-    check_common(est)
-    n_classes = len(est.classes_)
-    need(est._multilabel is (mode == "multilabel"), "_multilabel disagrees with _mode")
-    if mode == "multilabel":
-        need(np.array_equal(est.classes_, np.arange(n_classes)),
-             "a multi-label model's classes_ must be 0..n_labels-1")
-    if mode == "binary":
-        need(n_classes == 2, "a binary model has two classes")
-    if mode == "ovr":
-        need(n_classes >= 3, "a one-vs-rest model has three classes or more")
-    k = 1 if mode == "binary" or (mode == "multinomial" and n_classes == 2) else n_classes
-    check_linear(est, k)
-    for name in ("n_iter_", "t_"):
-        check_int(attr(est, name), name)
-    need(isinstance(est.converged_, bool), "converged_ must be a bool")
-    check_history(est, "mistakes_", "updates_", "loss_")
-    # files written before partial_fit kept its history in the arrays alone
-    # also hold it as lists: checked, then dropped
-    history = attr(est, "_history")
-    need(history is None or (
-        isinstance(history, dict) and set(history) == {"mistakes", "updates", "loss"}
-        and all(isinstance(v, list) and all(isinstance(x, (int, float)) and
-                                            not isinstance(x, bool) for x in v)
-                for v in history.values())),
-         "_history must hold the lists mistakes, updates and loss")
-    try:
-        p = est._check_params()
-    except (TypeError, ValueError) as exc:
-        bad(f"the parameters are not valid: {exc}")
-    states = attr(est, "_states")
-    if states is None:  # a compact file: no training state
-        if "_history" in vars(est):
-            del est._history
-        return
-    check_saved_states(states, mode, n_classes, est.n_features_in_, est.coef_.dtype, p)
-    if "_history" in vars(est):
-        del est._history  # a file of an earlier version: mistakes_ ... hold the same
-
+# What a model file holds for a Perceptron (read by the generic codec,
+# perceptron.io._model_file); the check of a loaded one is
+# perceptron/linear/_saved.py.
 
 register_value_type(
     "online_state", OnlineState,
     lambda: OnlineState(1, 1, np.float64, multinomial=False, average=False, pocket=False,
                         batch_size=None, seed=0),
     transient=("rows",),  # the row order is rebuilt by every fit and partial_fit
-    optional=("penalty", "norms", "u", "q", "scale"))  # a penalized state's (checked by _check_saved)
+    optional=("penalty", "norms", "u", "q", "scale"))  # a penalized state's (checked by check_saved)
 register_model(
-    Perceptron, check=_check_saved, linear_kind=_linear_kind,
+    Perceptron, check=check_saved, linear_kind=linear_kind,
     fitted={"coef_", "intercept_", "classes_", "n_features_in_", "n_iter_", "mistakes_",
             "updates_", "loss_", "t_", "converged_", "validation_scores_",
             "best_validation_score_", "feature_names_in_", "_mode", "_multilabel", "_states",
@@ -788,13 +423,3 @@ register_model(
     # only partial_fit and warm_start read _states.  Layout 2: it may be absent
     # (a compact file); a file with it is still layout 1, read by every version
     training_state={"_states"}, schema_version=2, training_state_schema_version=1)
-
-
-def _warm_start_from(est):
-    """(W, b) fit(warm_start=True) starts from: the training state's weights;
-    without one (a compact model), coef_ and intercept_, as scikit-learn does."""
-    states = getattr(est, "_states", None)
-    if states is not None:
-        return (np.vstack([s.current()[0] for s in states]),
-                np.concatenate([s.b for s in states]))
-    return np.array(est.coef_), np.asarray(est.intercept_, dtype=np.float64)

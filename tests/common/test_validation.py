@@ -171,7 +171,7 @@ def test_label_signs_is_the_where_of_the_notes(bits, step):
        kinds=st.sampled_from(["ii", "if", "fi", "uu", "bb", "UU", "SS", "Ui", "iU"]))
 def test_labels_not_in_is_setdiff(seen, known, kinds):
     # the binary-search path against np.setdiff1d, for every pairing of kinds
-    from perceptron.linear._training import labels_not_in
+    from perceptron.linear._targets import labels_not_in
 
     def as_kind(values, kind):
         if kind == "u":

@@ -321,7 +321,7 @@ def test_appending_to_one_buffer_from_threads_keeps_every_array_its_values():
     # values, never another thread's write into the slot it took
     import threading
 
-    from perceptron.linear._training import appended
+    from perceptron.linear._fitted import appended
 
     start = appended(np.zeros(0, dtype=np.int64), 0, np.int64)
     results = {}
@@ -428,7 +428,7 @@ def test_early_stopping_keeps_the_best_weights(rng):
     assert m.n_iter_ - 1 - best_epoch >= 3 or m.converged_
     assert m.n_iter_ < 200
     # the model kept scores best_validation_score_ on the held-out rows
-    from perceptron.linear._training import validation_split
+    from perceptron.linear._stopping import validation_split
     from perceptron._common.validation import mix64
     train, val = validation_split(np.arange(len(t)), t, "binary", 0.1,
                                    mix64(check_random_seed(0) ^ 0x5EED))

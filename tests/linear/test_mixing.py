@@ -110,7 +110,7 @@ def test_one_shard_is_the_sequential_fit_bit_for_bit(average, batch_size, rng):
 
     original = _mixing.mixing_runner
     try:
-        import perceptron.linear._perceptron as linear
+        import perceptron.linear._fit as linear
         linear.mixing_runner = one_shard
         quiet_fit(est, X, t)
     finally:

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+import perceptron.linear._problem as problem
 import perceptron.linear._training as training
 from perceptron import Perceptron, simd as _simd
 from perceptron._core import online, ovr_epoch
@@ -334,9 +335,9 @@ def test_the_fused_epoch_is_chosen_in_one_place(rng):
 
     def problems(pocket=False):
         from perceptron.linear._state import OnlineState
-        return [training.Problem(OnlineState(1, 4, X.dtype, multinomial=False, average=False,
+        return [problem.Problem(OnlineState(1, 4, X.dtype, multinomial=False, average=False,
                                              pocket=pocket, batch_size=None, seed=0),
-                                 training.class_signs(index, j)) for j in range(3)]
+                                 problem.class_signs(index, j)) for j in range(3)]
 
     def params(**kw):
         base = dict(eta=1.0, margin=0.0, fit_intercept=True, shuffle=True, average=False,

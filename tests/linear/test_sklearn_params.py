@@ -62,7 +62,7 @@ def test_bad_new_parameters_are_refused(name, value):
 
 def test_n_jobs_follows_joblibs_convention():
     from perceptron._common.parallel import available_threads
-    from perceptron.linear._training import resolve_jobs
+    from perceptron.linear._params import resolve_jobs
 
     cpus = available_threads()
     assert resolve_jobs(None) == 1
@@ -265,7 +265,7 @@ def test_sklearns_perceptron_test_module_passes_with_ours(tmp_path):
 
 
 def test_the_rule_sums_unweighted_for_the_plain_rule_and_weighted_for_the_additions():
-    from perceptron.linear._training import rule_loss_key
+    from perceptron.linear._stopping import rule_loss_key
 
     base = {"average": False, "pocket": False, "margin": 0.0, "batch_size": None}
     assert rule_loss_key("binary", base) == rule_loss_key("ovr", base) == "raw_loss"

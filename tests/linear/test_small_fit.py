@@ -16,7 +16,7 @@ from hypothesis import example, given, settings, strategies as st
 from perceptron import Perceptron
 from perceptron._core import online as _online
 from perceptron._core.labels import encode_small_ints, encode_two
-from perceptron.linear._fit import encode_targets
+from perceptron.linear._targets import encode_targets
 from perceptron.linear._state import OnlineState
 from perceptron._common.validation import label_signs
 
@@ -586,12 +586,26 @@ def test_fits_the_plain_path_leaves_alone_are_unchanged(extra):
 
 
 def test_the_plain_path_is_taken_where_it_applies(monkeypatch):
-    import perceptron.linear._perceptron as linear_module
+    # the plain path is the route's every fast choice at once: the labels
+    # encoded in one pass (signs), every epoch in one call of the loops on
+    # this thread (no stop flag), and the loops' plain rule (fast_path)
+    import perceptron.linear._fit as route
 
-    calls = []
-    real = linear_module.fit_plain_binary
-    monkeypatch.setattr(linear_module, "fit_plain_binary",
-                        lambda *args: calls.append(1) or real(*args))
+    calls, encoded = [], []
+    real_encode, real_run = route.encode_targets, route.run_to_rule
+
+    def encode(y, n):
+        out = real_encode(y, n)
+        encoded.append(out[3] is not None)
+        return out
+
+    def run_to_rule(X, mode, problems, sw, p, loop, rows, n_threads, stop, run):
+        if encoded[-1] and stop is None and \
+                _online.fast_path(loop, sw is not None) == _online.PATH_PLAIN:
+            calls.append(1)
+        return real_run(X, mode, problems, sw, p, loop, rows, n_threads, stop, run)
+    monkeypatch.setattr(route, "encode_targets", encode)
+    monkeypatch.setattr(route, "run_to_rule", run_to_rule)
     X = np.random.default_rng(2).standard_normal((20, 2))
     y = np.where(X[:, 0] > 0, "b", "a")
     Perceptron(max_iter=2, tol=None).fit(X, y)

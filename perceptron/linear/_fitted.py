@@ -1,0 +1,175 @@
+"""The fitted attributes of a ``Perceptron``, made and published in one
+place: ``fitted_attributes`` (a fit, here or on Dask) and
+``chunk_attributes`` (a partial_fit call) make them from the trained
+problems, ``publish`` sets them on the estimator."""
+import threading
+import warnings
+import weakref
+from typing import Dict
+
+import numpy as np
+
+from perceptron._common.validation import check_feature_names
+from perceptron.exceptions import ConvergenceWarning, sklearn_compatible
+
+# the per-epoch counts of a model: (result key, attribute, dtype)
+# (dtype objects: comparing an array's dtype with one costs less than with a type)
+HISTORIES = (("mistakes", "mistakes_", np.dtype(np.int64)),
+             ("updates", "updates_", np.dtype(np.int64)),
+             ("loss", "loss_", np.dtype(np.float64)))
+
+
+def _weights(W, b, dtype):
+    """coef_ and intercept_ in the data's dtype, C-ordered (W itself when it is)."""
+    return (W if W.dtype == dtype and W.flags.c_contiguous else
+            np.ascontiguousarray(W, dtype=dtype)), (b if b.dtype == dtype else b.astype(dtype))
+
+
+def fitted_attributes(mode, problems, classes, W, b, d, dtype, train_weight):
+    """The attributes of a fit whose problems ran (their histories hold the
+    results of each call of the loops): W, b the model they make,
+    `train_weight` the rows (or their summed weights) trained on."""
+    coef, intercept = _weights(W, b, dtype)
+    if len(problems) == 1:
+        history = problems[0].history
+        if len(history["mistakes"]) == 1:  # one problem, one call: the usual small fit
+            state = problems[0].state
+            updates = history["updates"][0]
+            return {"coef_": coef, "intercept_": intercept, "classes_": classes,
+                    "n_features_in_": d, "n_iter_": len(history["mistakes"][0]),
+                    "mistakes_": history["mistakes"][0], "updates_": updates,
+                    "loss_": history["loss"][0] / train_weight, "t_": state.updates,
+                    "converged_": bool(len(updates) > 0 and updates[-1] == 0),
+                    "_mode": mode, "_multilabel": mode == "multilabel", "_states": [state]}
+    histories = [{k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0)
+                  for k, v in pr.history.items()} for pr in problems]
+    n_iter = max(len(h["mistakes"]) for h in histories)
+
+    def total(key):
+        if len(histories) == 1:
+            return histories[0][key]
+        out = np.zeros(n_iter, dtype=histories[0][key].dtype)
+        for h in histories:
+            out[:len(h[key])] += h[key]
+        return out
+
+    return {"coef_": coef, "intercept_": intercept, "classes_": classes, "n_features_in_": d,
+            "n_iter_": n_iter, "mistakes_": total("mistakes"), "updates_": total("updates"),
+            "loss_": total("loss") / train_weight,
+            "t_": sum(pr.state.updates for pr in problems),
+            "converged_": all(len(h["updates"]) > 0 and h["updates"][-1] == 0
+                              for h in histories),
+            "_mode": mode, "_multilabel": mode == "multilabel",
+            "_states": [pr.state for pr in problems]}
+
+
+def chunk_attributes(model, first, mode, problems, classes, W, b, d, dtype, weight, trained):
+    """The attributes after a partial_fit call: the model's histories
+    (`model`: the estimator's attributes) with this call's counts appended,
+    and the model the problems make.  `weight`: the rows (or their summed
+    weights) trained on; `trained`: whether any row trained."""
+    new: Dict[str, float] = {}
+    if len(problems) == 1:  # one problem: its one result
+        history = problems[0].history
+        if history["mistakes"]:
+            new = {"mistakes": int(float(history["mistakes"][0][0])),
+                   "updates": int(float(history["updates"][0][0])),
+                   "loss": float(history["loss"][0][0]) / weight if weight > 0 else 0.0}
+        else:
+            new = {"mistakes": 0, "updates": 0, "loss": 0.0}
+    else:
+        for key in ("mistakes", "updates", "loss"):
+            value = sum(float(pr.history[key][0][0]) for pr in problems if pr.history[key])
+            if key == "loss":
+                new[key] = value / weight if weight > 0 else 0.0
+            else:
+                new[key] = int(value)
+    attrs = appended_histories(model, new, first)
+    coef, intercept = _weights(W, b, dtype)
+    attrs.update({"coef_": coef, "intercept_": intercept, "classes_": classes,
+                  "n_features_in_": d, "n_iter_": len(attrs["mistakes_"]),
+                  "t_": int(sum(pr.state.updates for pr in problems)),
+                  "converged_": bool(attrs["updates_"][-1] == 0) and trained,
+                  "_mode": mode, "_multilabel": mode == "multilabel",
+                  "_states": [pr.state for pr in problems]})
+    return attrs
+
+
+_KEEP_NAMES = object()
+
+
+def publish(est, attrs, names_from=_KEEP_NAMES, after=None):
+    """Set the fitted attributes `attrs` on the estimator: the one place a
+    fit, a partial_fit call or a Dask fit sets them.  `names_from`: the X
+    whose column names become ``feature_names_in_`` (none: the attribute
+    goes); not given, the names stay as they are.  `after`: attributes set
+    after the names (early stopping's)."""
+    est.__dict__.update(attrs)
+    if names_from is not _KEEP_NAMES:
+        check_feature_names(est, names_from, reset=True)
+    if after:
+        est.__dict__.update(after)
+
+
+def appended_histories(model, new, first):
+    """The model's histories (``model``: its attributes) with one
+    partial_fit call's counts (``new``: key -> value) appended, in amortized
+    constant time (``appended``): a stream of many chunks costs the same per
+    call at its end as at its start."""
+    out = {}
+    for key, name, dtype in HISTORIES:
+        before = model.get(name) if not first else None
+        if before is None:
+            before = np.zeros(0, dtype=dtype)
+        before = np.asarray(before, dtype=dtype)
+        out[name] = appended(before if before.ndim == 1 else before.ravel(), new[key], dtype)
+    return out
+
+
+# The buffers behind the per-call histories partial_fit keeps (mistakes_,
+# updates_, loss_): id of a buffer -> (how much of it is in use, a weak
+# reference to the array appended() returned for that much).
+_BUFFER_USE: Dict[int, tuple] = {}
+_BUFFER_LOCK = threading.Lock()
+
+
+def appended(arr, value, dtype):
+    """A new 1-D array: arr followed by value, in amortized constant time.
+
+    The result is a prefix of a larger buffer; when arr is the very array
+    this function returned last for that buffer (so it covers all of the
+    buffer in use), value goes into the next slot and the result is the
+    longer prefix.  Otherwise (an array from elsewhere, or a buffer another
+    array has already grown, as after copy.copy of an estimator) the values
+    are copied into a new buffer of twice the size.  Either way arr itself
+    is left as it was."""
+    n = len(arr)
+    base = arr.base
+    if type(base) is np.ndarray and len(base) > n:
+        # the check and the write as one step: two threads appending to
+        # arrays of one buffer (estimators copied by copy.copy) would
+        # otherwise both see the next slot free and write it
+        with _BUFFER_LOCK:
+            use = _BUFFER_USE.get(id(base))
+            if use is not None and use[0] == n and use[1]() is arr and arr.dtype == dtype \
+                    and arr.ndim == 1 and arr.strides == base.strides:
+                base[n] = value
+                out = base[:n + 1]
+                _BUFFER_USE[id(base)] = (n + 1, weakref.ref(out))
+                return out
+    buf = np.empty(max(16, 2 * (n + 1)), dtype=dtype)
+    buf[:n] = arr
+    buf[n] = value
+    out = buf[:n + 1]
+    _BUFFER_USE[id(buf)] = (n + 1, weakref.ref(out))
+    weakref.finalize(buf, _BUFFER_USE.pop, id(buf), None)
+    return out
+
+
+def warn_not_converged(est, p):
+    """The ConvergenceWarning of a fit that ran max_iter epochs without
+    converging, attributed to the caller of ``fit``."""
+    warnings.warn(
+        f"{type(est).__name__} did not converge: {est.mistakes_[-1]} mistakes in the "
+        f"last of {est.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
+        "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=3)

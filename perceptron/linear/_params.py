@@ -1,0 +1,172 @@
+"""The parameters of a ``Perceptron`` fit, checked in one place.
+
+``check_params`` reads every parameter of the estimator on every call and
+returns the checked values as a dict; nothing is remembered between calls, so
+a parameter set again, by ``set_params`` or by assignment, is always seen.
+A small fit (hundreds of rows, a few epochs) spends a good share of its time
+outside the loops, so each check first takes the one comparison that
+accepts the usual value (a float in range, an int, a bool) and hands
+anything else to ``check_scalar``, which accepts, converts or refuses it with
+its message: the result, and the first error, are those of ``check_scalar``
+alone, in the order of the parameters below.
+
+``loop_params`` turns the checked parameters into the compiled loops'
+``LoopParams``.
+"""
+import math
+
+from perceptron._common.parallel import resolve_n_jobs
+from perceptron._common.validation import check_scalar, is_one_of
+from perceptron._core import online as _online
+
+MIXINGS = ("uniform", "mistakes")
+PENALTIES = (None, "l2", "l1", "elasticnet")
+_INF = math.inf
+_INT_MAX = 2**63 - 1
+
+
+def check_mixing(mixing):
+    if not is_one_of(mixing, MIXINGS):  # an array's == is not a bool
+        raise ValueError(f"mixing must be 'uniform' or 'mistakes', got {mixing!r}")
+    return mixing
+
+
+def resolve_jobs(n_jobs):
+    """Threads for ``n_jobs`` by joblib's convention: None -> 1, k > 0 -> k,
+    -1 -> every CPU the process may use, -2 -> all but one, and so on
+    (``n_cpus + 1 + n_jobs``, at least 1); 0 is an error."""
+    return resolve_n_jobs(n_jobs)
+
+
+def _count(value, name):
+    """An int >= 1 (max_iter, n_iter_no_change)."""
+    if type(value) is int and 1 <= value <= _INT_MAX:
+        return value
+    return check_scalar(value, name, "int", low=1)
+
+
+def _nonnegative(value, name):
+    if type(value) is float and 0.0 <= value < _INF:
+        return value
+    return check_scalar(value, name, "float", low=0.0)
+
+
+def check_params(est):
+    """The checked parameters of a Perceptron, as a dict; raises the error
+    of the first bad parameter, in the order below.  Beside the numbers and
+    switches the loops read, the dict holds what the rest of a fit reads:
+    ``n_threads``, ``multiclass``, ``class_weight`` (checked where the
+    classes are known), ``callback`` and ``random_state`` (drawn from when
+    the fit needs its seed)."""
+    eta = est.eta0
+    if not (type(eta) is float and 0.0 < eta < _INF):
+        eta = check_scalar(eta, "eta0", "float", low=0.0, low_open=True)
+    max_iter = _count(est.max_iter, "max_iter")
+    fit_intercept = est.fit_intercept
+    if fit_intercept is not True and fit_intercept is not False:
+        fit_intercept = check_scalar(fit_intercept, "fit_intercept", "bool")
+    shuffle = est.shuffle
+    if shuffle is not True and shuffle is not False:
+        shuffle = check_scalar(shuffle, "shuffle", "bool")
+    warm_start = est.warm_start
+    if warm_start is not True and warm_start is not False:
+        warm_start = check_scalar(warm_start, "warm_start", "bool")
+    average = est.average
+    if average is not True and average is not False:
+        average = check_scalar(average, "average", "bool")
+    pocket = est.pocket
+    if pocket is not True and pocket is not False:
+        pocket = check_scalar(pocket, "pocket", "bool")
+    margin = _nonnegative(est.margin, "margin")
+    early_stopping = est.early_stopping
+    if early_stopping is not True and early_stopping is not False:
+        early_stopping = check_scalar(early_stopping, "early_stopping", "bool")
+    fraction = est.validation_fraction
+    if not (type(fraction) is float and 0.0 < fraction < 1.0):
+        fraction = check_scalar(fraction, "validation_fraction", "float", low=0.0, high=1.0,
+                                low_open=True, high_open=True)
+    n_iter_no_change = _count(est.n_iter_no_change, "n_iter_no_change")
+    n_jobs = est.n_jobs
+    n_threads = 1 if n_jobs is None else resolve_n_jobs(n_jobs)
+    verbose = est.verbose
+    if not (type(verbose) is int and 0 <= verbose <= _INT_MAX):
+        verbose = check_scalar(verbose, "verbose", "int", low=0)
+    progress = est.progress
+    if progress is not True and progress is not False:
+        progress = check_scalar(progress, "progress", "bool")
+    alpha = _nonnegative(est.alpha, "alpha")
+    l1_ratio = est.l1_ratio
+    if not (type(l1_ratio) is float and 0.0 <= l1_ratio <= 1.0):
+        l1_ratio = check_scalar(l1_ratio, "l1_ratio", "float", low=0.0, high=1.0)
+    tol = est.tol
+    if not (tol is None or (type(tol) is float and -_INF < tol < _INF)):
+        tol = check_scalar(tol, "tol", "float")
+    mixing = est.mixing
+    if type(mixing) is not str or mixing != "uniform":
+        mixing = check_mixing(mixing)
+    penalty = est.penalty
+    if penalty is not None and not is_one_of(penalty, PENALTIES):
+        raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
+                         f"{penalty!r}")
+    callback = est.callback
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be callable or None, got {callback!r}")
+    batch_size = est.batch_size
+    if batch_size is not None:
+        batch_size = check_scalar(batch_size, "batch_size", "int", low=1)
+        if batch_size == 1:  # one row per batch is the online rule
+            batch_size = None
+    multiclass = est.multiclass
+    if type(multiclass) is not str or multiclass != "ovr":
+        if not is_one_of(multiclass, ("ovr", "multinomial")):
+            raise ValueError(f"multiclass must be 'ovr' or 'multinomial', got {multiclass!r}")
+    if pocket and average:
+        raise ValueError("pocket=True and average=True are alternatives: choose one")
+    if pocket and batch_size is not None:
+        raise ValueError("pocket=True needs the online rule (batch_size=None)")
+    p = {"eta": eta, "max_iter": max_iter, "fit_intercept": fit_intercept, "shuffle": shuffle,
+         "warm_start": warm_start, "average": average, "pocket": pocket, "margin": margin,
+         "early_stopping": early_stopping, "validation_fraction": fraction,
+         "n_iter_no_change": n_iter_no_change, "n_threads": n_threads, "verbose": verbose,
+         "progress": progress, "alpha": alpha, "l1_ratio": l1_ratio, "tol": tol,
+         "mixing": mixing, "penalty": penalty, "batch_size": batch_size,
+         "multiclass": multiclass, "class_weight": est.class_weight, "callback": callback,
+         "random_state": est.random_state}
+    check_penalty_combination(p)
+    return p
+
+
+def check_penalty_combination(p):
+    """Refuse a penalty with the pocket (checked parameters p)."""
+    if p["penalty"] is not None and p["pocket"]:
+        # Gallant's ratchet compares runs of one weight vector; a penalty
+        # moves the weights on every row, so a run has no weights to keep
+        raise ValueError(f"penalty={p['penalty']!r} and pocket=True cannot be combined: "
+                         "the penalty changes the weights on every row, so there is no "
+                         "run of unchanged weights for the pocket to keep")
+
+
+def loop_params(p, stop_when_converged=True):
+    """The compiled loops' parameters (``LoopParams``) of checked parameters p."""
+    return _online.LoopParams(
+        eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
+        shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
+        stop_when_converged=stop_when_converged, batch_size=p["batch_size"],
+        penalty=p["penalty"], alpha=p["alpha"], l1_ratio=p["l1_ratio"])
+
+
+def check_state_params(state, p):
+    """partial_fit continues a state: the variant must be the one it was made for."""
+    if (state.U is not None, state.PW is not None, state.G is not None,
+            state.__dict__.get("penalty")) == (p["average"], p["pocket"],
+                                               p["batch_size"] is not None, p.get("penalty")):
+        return
+    made = {"average": state.U is not None, "pocket": state.PW is not None,
+            "batch_size": state.G is not None, "penalty": getattr(state, "penalty", None)}
+    asked = {"average": p["average"], "pocket": p["pocket"],
+             "batch_size": p["batch_size"] is not None, "penalty": p.get("penalty")}
+    changed = [name for name in made if made[name] != asked[name]]
+    if changed:
+        raise ValueError(f"{', '.join(changed)} changed since the first call to partial_fit; "
+                         "a model continues the variant it started with (fit again, or "
+                         "set the parameters back)")
