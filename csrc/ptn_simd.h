@@ -191,6 +191,19 @@
 #define PTN_F32_BLOCKS_REDO(r, n) \
     (!(fabs(r) >= (double)(n) * PTN_F32_BLOCK_FLOOR) || fabs(r) == HUGE_VAL)
 
+/* The end of a level's descents_<type> (ptn_simd.h, above): the elements of
+ * a from k on one at a time into count and the least and greatest so far,
+ * m0 and m1; then the results. */
+#define PTN_DESCENTS_FINISH(a, n, k, strict, count, m0, m1, lo, hi)   \
+    for (; k < n; k++) {                                             \
+        count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];        \
+        m0 = a[k] < m0 ? a[k] : m0;                                  \
+        m1 = a[k] > m1 ? a[k] : m1;                                  \
+    }                                                                \
+    *lo = m0;                                                        \
+    *hi = m1;                                                        \
+    return count;
+
 /* Sparse dot products gather their weights with vector gathers only when the
  * weight vector is larger than this (see sdot above): smaller ones stay
  * in L1, where the scalar loop is faster. */

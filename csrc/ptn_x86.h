@@ -12,7 +12,14 @@
  *   VD_MASK, VD_TAIL(r)    a mask of the first r < VD_W lanes, and its type
  *   VD_MASKLOAD(m, p)      a load of the masked lanes (the others read as 0)
  *   VD_MASKSTORE(p, m, v)  a store of the masked lanes only
- *   VD_EXP(v)              exp of every lane (ptn_exp.h's method)
+ *   VD_MIN VD_ROUND(v) VD_FLOOR(v)   rounding to the nearest integer and down
+ *   VD_EXPONENT(v)         the bits of v shifted into the exponent field
+ *   VD_NAN_TO(y, x)        y, with x in the lanes where x is NaN
+ *   VD_EXP(v)              exp of every lane: ptn_exp_pd_<level>, PTN_X86_EXP_PD
+ *   VH                     half a float vector: the floats of one VD
+ *   VF_LO(v) VF_HI(v)      the low and the high half of a float vector
+ *   VD_CVTPS(h)            a half converted to a vector of doubles
+ *   VH_LOADU(p), VH_MASK, VH_TAIL(r), VH_MASKLOAD(m, p)   as for VD, on a half
  * A template runs the same sequence of operations per lane at both levels:
  * only the number of lanes differs.
  *
@@ -78,35 +85,180 @@
     }
 
 
-/* sum (x[i] - y[i])^2 over doubles: four accumulators over blocks of four
- * vectors, single vectors into the first, the masked tail into the second. */
-#define PTN_X86_SQDIST_F64(NAME)                                                             \
+/*
+ * Sums over a row of two vectors x, y of T, four accumulators a0..a3 of
+ * doubles (the contracts are in ptn_simd.h: dot_f64, dot_f32, sqdist_*).
+ * OP(a, u, v) adds what the vectors of doubles u and v give into a:
+ * PTN_X86_OP_DOT their products, PTN_X86_OP_SQDIST their squared
+ * differences.  Float32 elements are converted to double (exactly) half a
+ * float vector at a time.
+ *
+ * PTN_X86_SUM(LINKAGE, NAME, T, OP, BLOCK, REST): blocks of 4 * VD_W
+ * elements by BLOCK into a0..a3 in turn, what is left by REST, then the sum
+ * of a0..a3.  The blocks (T's) and the rests (a level's shape: the results
+ * of two rests are not the same sums):
+ *   PTN_X86_BLOCK_F64, PTN_X86_BLOCK_F32   four vectors of doubles, or two
+ *                                          float vectors in their halves
+ *   PTN_X86_REST_F64         single vectors into a0, the masked last into a1
+ *   PTN_X86_REST_F32_HALVES  the same by halves of float vectors (AVX2: up to
+ *                            three of 4 floats)
+ *   PTN_X86_REST_F32_WHOLE   a whole float vector into a0 and a1, the masked
+ *                            last one into a2 and a3 (AVX-512: at most one
+ *                            vector of 16 before the masked one)
+ */
+#define PTN_X86_OP_DOT(a, u, v) a = VD_FMADD(u, v, a);
+#define PTN_X86_OP_SQDIST(a, u, v)                                                           \
+    {                                                                                        \
+        const VD d_ = VD_SUB(u, v);                                                          \
+        a = VD_FMADD(d_, d_, a);                                                             \
+    }
+
+#define PTN_X86_SUM(LINKAGE, NAME, T, OP, BLOCK, REST)                                       \
     PTN_TARGET(PTN_X86_TARGET)                                                               \
-    double NAME(size_t n, const double *x, const double *y)                                  \
+    LINKAGE double NAME(size_t n, const T *x, const T *y)                                    \
     {                                                                                        \
         VD a0 = VD_ZERO(), a1 = VD_ZERO(), a2 = VD_ZERO(), a3 = VD_ZERO();                   \
-        VD d0, d1, d2, d3;                                                                   \
         size_t i = 0;                                                                        \
         for (; i + 4 * VD_W <= n; i += 4 * VD_W) {                                           \
-            d0 = VD_SUB(VD_LOADU(x + i), VD_LOADU(y + i));                                   \
-            d1 = VD_SUB(VD_LOADU(x + i + VD_W), VD_LOADU(y + i + VD_W));                     \
-            d2 = VD_SUB(VD_LOADU(x + i + 2 * VD_W), VD_LOADU(y + i + 2 * VD_W));             \
-            d3 = VD_SUB(VD_LOADU(x + i + 3 * VD_W), VD_LOADU(y + i + 3 * VD_W));             \
-            a0 = VD_FMADD(d0, d0, a0);                                                       \
-            a1 = VD_FMADD(d1, d1, a1);                                                       \
-            a2 = VD_FMADD(d2, d2, a2);                                                       \
-            a3 = VD_FMADD(d3, d3, a3);                                                       \
+            BLOCK(OP)                                                                        \
+        }                                                                                    \
+        REST(OP)                                                                             \
+        return VD_HSUM(VD_ADD(VD_ADD(a0, a1), VD_ADD(a2, a3)));                              \
+    }
+
+#define PTN_X86_BLOCK_F64(OP)                                                                \
+    OP(a0, VD_LOADU(x + i), VD_LOADU(y + i))                                                 \
+    OP(a1, VD_LOADU(x + i + VD_W), VD_LOADU(y + i + VD_W))                                   \
+    OP(a2, VD_LOADU(x + i + 2 * VD_W), VD_LOADU(y + i + 2 * VD_W))                           \
+    OP(a3, VD_LOADU(x + i + 3 * VD_W), VD_LOADU(y + i + 3 * VD_W))
+
+/* OP over the low halves of the float vectors xv, yv into A, the high into B */
+#define PTN_X86_F32_PAIR(OP, A, B, xv, yv)                                                   \
+    OP(A, VD_CVTPS(VF_LO(xv)), VD_CVTPS(VF_LO(yv)))                                          \
+    OP(B, VD_CVTPS(VF_HI(xv)), VD_CVTPS(VF_HI(yv)))
+
+#define PTN_X86_BLOCK_F32(OP)                                                                \
+    VF xa = VF_LOADU(x + i), ya = VF_LOADU(y + i);                                           \
+    VF xb = VF_LOADU(x + i + VF_W), yb = VF_LOADU(y + i + VF_W);                             \
+    PTN_X86_F32_PAIR(OP, a0, a1, xa, ya)                                                     \
+    PTN_X86_F32_PAIR(OP, a2, a3, xb, yb)
+
+/* VD_W elements of doubles (U = VD) or of floats (U = VH) as doubles */
+#define PTN_X86_AS_PD_VD(v) (v)
+#define PTN_X86_AS_PD_VH(v) VD_CVTPS(v)
+
+#define PTN_X86_REST_SINGLES(OP, U)                                                          \
+    for (; i + VD_W <= n; i += VD_W) {                                                       \
+        OP(a0, PTN_X86_AS_PD_##U(U##_LOADU(x + i)), PTN_X86_AS_PD_##U(U##_LOADU(y + i)))     \
+    }                                                                                        \
+    if (i < n) {                                                                             \
+        U##_MASK m = U##_TAIL(n - i);                                                        \
+        OP(a1, PTN_X86_AS_PD_##U(U##_MASKLOAD(m, x + i)),                                    \
+           PTN_X86_AS_PD_##U(U##_MASKLOAD(m, y + i)))                                        \
+    }
+#define PTN_X86_REST_F64(OP) PTN_X86_REST_SINGLES(OP, VD)
+#define PTN_X86_REST_F32_HALVES(OP) PTN_X86_REST_SINGLES(OP, VH)
+
+#define PTN_X86_REST_F32_WHOLE(OP)                                                           \
+    for (; i + VF_W <= n; i += VF_W) {                                                       \
+        VF xa = VF_LOADU(x + i), ya = VF_LOADU(y + i);                                       \
+        PTN_X86_F32_PAIR(OP, a0, a1, xa, ya)                                                 \
+    }                                                                                        \
+    if (i < n) {                                                                             \
+        VF_MASK m = VF_TAIL(n - i);                                                          \
+        VF xt = VF_MASKLOAD(m, x + i), yt = VF_MASKLOAD(m, y + i);                           \
+        PTN_X86_F32_PAIR(OP, a2, a3, xt, yt)                                                 \
+    }
+
+/* The float32 dot product's blocks (dot_f32 in ptn_simd.h): NAME(nb, x, y)
+ * sums the blocks of 4 * VF_W elements of x[0, nb), nb a multiple of that,
+ * with four products per lane in float32 and the blocks summed in double;
+ * 0 when nb is 0.  INLINE(n, x, y) is the dot product: those blocks, the
+ * rest by EXACT (exact products), all of it by EXACT again where
+ * PTN_F32_BLOCKS_REDO says so. */
+#define PTN_X86_DOT_F32(NAME, INLINE, EXACT)                                                 \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    static inline double NAME(size_t nb, const float *x, const float *y)                     \
+    {                                                                                        \
+        VD a0 = VD_ZERO(), a1 = VD_ZERO();                                                   \
+        size_t i = 0;                                                                        \
+        for (; i < nb; i += 4 * VF_W) {                                                      \
+            VF p = VF_MUL(VF_LOADU(x + i), VF_LOADU(y + i));                                 \
+            p = VF_FMADD(VF_LOADU(x + i + VF_W), VF_LOADU(y + i + VF_W), p);                 \
+            p = VF_FMADD(VF_LOADU(x + i + 2 * VF_W), VF_LOADU(y + i + 2 * VF_W), p);         \
+            p = VF_FMADD(VF_LOADU(x + i + 3 * VF_W), VF_LOADU(y + i + 3 * VF_W), p);         \
+            a0 = VD_ADD(a0, VD_CVTPS(VF_LO(p)));                                             \
+            a1 = VD_ADD(a1, VD_CVTPS(VF_HI(p)));                                             \
+        }                                                                                    \
+        return VD_HSUM(VD_ADD(a0, a1));                                                      \
+    }                                                                                        \
+                                                                                             \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    PTN_INLINE double INLINE(size_t n, const float *x, const float *y)                       \
+    {                                                                                        \
+        const size_t nb = n - n % (4 * VF_W);                                                \
+        double r;                                                                            \
+        if (nb == 0) {                                                                       \
+            return EXACT(n, x, y);                                                           \
+        }                                                                                    \
+        r = NAME(nb, x, y) + EXACT(n - nb, x + nb, y + nb);                                  \
+        if (PTN_F32_BLOCKS_REDO(r, n)) {                                                     \
+            return EXACT(n, x, y);                                                           \
+        }                                                                                    \
+        return r;                                                                            \
+    }
+
+/* exp of every lane (ptn_exp.h's method); the NaN lanes of x come back as
+ * they are. */
+#define PTN_X86_EXP_PD(NAME)                                                                 \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    static inline VD NAME(VD x)                                                              \
+    {                                                                                        \
+        /* max returns its second operand when the first is NaN: xc is finite */             \
+        VD xc = VD_MIN(VD_MAX(x, VD_SET1(PTN_EXP_LO)), VD_SET1(PTN_EXP_HI));                 \
+        VD k = VD_ROUND(VD_MUL(xc, VD_SET1(PTN_LOG2E)));                                     \
+        VD r = VD_FNMADD(k, VD_SET1(PTN_LN2_HI), xc);                                        \
+        VD p, k1, k2, s1, s2, y;                                                             \
+        r = VD_FNMADD(k, VD_SET1(PTN_LN2_LO), r);                                            \
+        PTN_EXP_POLY(VD_FMADD, VD_SET1, p, r);                                               \
+        k1 = VD_FLOOR(VD_MUL(k, VD_SET1(0.5)));                                              \
+        k2 = VD_SUB(k, k1);                                                                  \
+        s1 = VD_EXPONENT(VD_ADD(k1, VD_SET1(PTN_EXP_BIAS)));                                 \
+        s2 = VD_EXPONENT(VD_ADD(k2, VD_SET1(PTN_EXP_BIAS)));                                 \
+        y = VD_MUL(VD_MUL(p, s1), s2);                                                       \
+        return VD_NAN_TO(y, x);                                                              \
+    }
+
+/* y[i] += a * x[i], x float32 and y float64: blocks of 16 floats (two
+ * float vectors at AVX2, one at AVX-512), then halves, then the masked last
+ * half.  Every element gets one fused multiply-add whatever the block. */
+#define PTN_X86_AXPY_F32_F64(NAME)                                                           \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    void NAME(size_t n, double a, const float *x, double *y)                                 \
+    {                                                                                        \
+        const VD av = VD_SET1(a);                                                            \
+        size_t i = 0, h;                                                                     \
+        for (; i + 16 <= n; i += 16) {                                                       \
+            VD yv[32 / VF_W];                                                                \
+            for (h = 0; h < 16 / VF_W; h++) {                                                \
+                VF xv = VF_LOADU(x + i + h * VF_W);                                          \
+                yv[2 * h] = VD_FMADD(av, VD_CVTPS(VF_LO(xv)), VD_LOADU(y + i + h * VF_W));   \
+                yv[2 * h + 1] =                                                              \
+                    VD_FMADD(av, VD_CVTPS(VF_HI(xv)), VD_LOADU(y + i + h * VF_W + VD_W));    \
+            }                                                                                \
+            for (h = 0; h < 32 / VF_W; h++) {                                                \
+                VD_STOREU(y + i + h * VD_W, yv[h]);                                          \
+            }                                                                                \
         }                                                                                    \
         for (; i + VD_W <= n; i += VD_W) {                                                   \
-            d0 = VD_SUB(VD_LOADU(x + i), VD_LOADU(y + i));                                   \
-            a0 = VD_FMADD(d0, d0, a0);                                                       \
+            VD_STOREU(y + i, VD_FMADD(av, VD_CVTPS(VH_LOADU(x + i)), VD_LOADU(y + i)));      \
         }                                                                                    \
         if (i < n) {                                                                         \
-            VD_MASK m = VD_TAIL(n - i);                                                      \
-            d0 = VD_SUB(VD_MASKLOAD(m, x + i), VD_MASKLOAD(m, y + i));                       \
-            a1 = VD_FMADD(d0, d0, a1);                                                       \
+            VH_MASK mh = VH_TAIL(n - i);                                                     \
+            VD_MASK md = VD_TAIL(n - i);                                                     \
+            VD_MASKSTORE(y + i, md,                                                          \
+                         VD_FMADD(av, VD_CVTPS(VH_MASKLOAD(mh, x + i)), VD_MASKLOAD(md, y + i))); \
         }                                                                                    \
-        return VD_HSUM(VD_ADD(VD_ADD(a0, a1), VD_ADD(a2, a3)));                              \
     }
 
 /* y[i] = exp(x[i]): two vectors at a time, then one, then the masked tail. */
@@ -250,31 +402,6 @@ static inline double ptn_block_a(int f32, const void *A, size_t idx)
         return INLINE(n, x, y);                                                              \
     }
 
-/* sum x[i] * y[i] over doubles: four accumulators over blocks of four
- * vectors, single vectors into the first, the masked tail into the second
- * (the contract is in ptn_simd.h, dot_f64). */
-#define PTN_X86_DOT_F64(INLINE)                                                              \
-    PTN_TARGET(PTN_X86_TARGET)                                                               \
-    PTN_INLINE double INLINE(size_t n, const double *x, const double *y)                     \
-    {                                                                                        \
-        VD a0 = VD_ZERO(), a1 = VD_ZERO(), a2 = VD_ZERO(), a3 = VD_ZERO();                   \
-        size_t i = 0;                                                                        \
-        for (; i + 4 * VD_W <= n; i += 4 * VD_W) {                                           \
-            a0 = VD_FMADD(VD_LOADU(x + i), VD_LOADU(y + i), a0);                             \
-            a1 = VD_FMADD(VD_LOADU(x + i + VD_W), VD_LOADU(y + i + VD_W), a1);               \
-            a2 = VD_FMADD(VD_LOADU(x + i + 2 * VD_W), VD_LOADU(y + i + 2 * VD_W), a2);       \
-            a3 = VD_FMADD(VD_LOADU(x + i + 3 * VD_W), VD_LOADU(y + i + 3 * VD_W), a3);       \
-        }                                                                                    \
-        for (; i + VD_W <= n; i += VD_W) {                                                   \
-            a0 = VD_FMADD(VD_LOADU(x + i), VD_LOADU(y + i), a0);                             \
-        }                                                                                    \
-        if (i < n) {                                                                         \
-            VD_MASK m = VD_TAIL(n - i);                                                      \
-            a1 = VD_FMADD(VD_MASKLOAD(m, x + i), VD_MASKLOAD(m, y + i), a1);                 \
-        }                                                                                    \
-        return VD_HSUM(VD_ADD(VD_ADD(a0, a1), VD_ADD(a2, a3)));                              \
-    }
-
 /*
  * Short rows.  A scan over rows of a few vectors spends most of its time on
  * what the dot product does per call besides the products: loading the
@@ -288,7 +415,8 @@ static inline double ptn_block_a(int f32, const void *A, size_t idx)
  * PTN_X86_SHORT_F64 is the float64 one, for rows of fewer than 32
  * elements: the block of four vectors (where four vectors are fewer than
  * 32 elements and the row has them) into a0..a3, up to three single
- * vectors into a0, the masked tail into a1, as PTN_X86_DOT_F64 runs them.
+ * vectors into a0, the masked tail into a1, as ptn_dot_f64_inline_<level>
+ * (PTN_X86_SUM with PTN_X86_REST_F64) runs them.
  * Where four vectors are 32 elements the block's code folds away.
  */
 #define PTN_X86_SHORT_BLOCK (4 * VD_W < 32)
@@ -421,6 +549,30 @@ static inline double ptn_block_a(int f32, const void *A, size_t idx)
         (void)a1;                                                                            \
         return VD_HSUM(SUM) + s;                                                             \
     }
+
+/* The kernels both levels make from the templates above, for level L
+ * (avx2, avx512) whose float32 sums go on by F32_REST (PTN_X86_SUM).
+ * Instantiated after the level's vocabulary and the helpers it names. */
+#define PTN_X86_KERNELS(L, F32_REST)                                                         \
+    PTN_X86_EXP_PD(ptn_exp_pd_##L)                                                           \
+    PTN_X86_SUM(PTN_INLINE, ptn_dot_f32_exact_##L, float, PTN_X86_OP_DOT, PTN_X86_BLOCK_F32, \
+                F32_REST)                                                                    \
+    PTN_X86_DOT_F32(ptn_dot_f32_blocks_##L, ptn_dot_f32_inline_##L, ptn_dot_f32_exact_##L)   \
+    PTN_X86_DOT_PUBLIC(ptn_dot_f32_##L, ptn_dot_f32_inline_##L, float)                       \
+    PTN_X86_SUM(PTN_INLINE, ptn_dot_f64_inline_##L, double, PTN_X86_OP_DOT,                  \
+                PTN_X86_BLOCK_F64, PTN_X86_REST_F64)                                         \
+    PTN_X86_DOT_PUBLIC(ptn_dot_f64_##L, ptn_dot_f64_inline_##L, double)                      \
+    PTN_X86_AXPY_WITH(, ptn_axpy_f32_##L, float, VF, PTN_X86_MASKED_TAIL(VF))                \
+    PTN_X86_AXPY_WITH(, ptn_axpy_f64_##L, double, VD, PTN_X86_MASKED_TAIL(VD))               \
+    PTN_X86_AXPY_F32_F64(ptn_axpy_f32_f64_##L)                                               \
+    PTN_X86_SUM(, ptn_sqdist_f32_##L, float, PTN_X86_OP_SQDIST, PTN_X86_BLOCK_F32, F32_REST) \
+    PTN_X86_SUM(, ptn_sqdist_f64_##L, double, PTN_X86_OP_SQDIST, PTN_X86_BLOCK_F64,          \
+                PTN_X86_REST_F64)                                                            \
+    PTN_X86_EXP_F64(ptn_exp_f64_##L)                                                         \
+    PTN_X86_DOT_BLOCK(ptn_dot_block_##L)                                                     \
+    PTN_X86_DOT_BLOCK_F32_F64(ptn_dot_block_f32_##L, ptn_dot_block_f64_##L, ptn_dot_block_##L) \
+    PTN_X86_RBF_BLOCK_F64(ptn_rbf_block_f64_##L, ptn_rbf_pd_##L)                             \
+    PTN_X86_SHORT_F64(ptn_short_f64_##L, ptn_short_f64_init_##L, ptn_dot_short_f64_##L)
 
 #endif /* PTN_HAVE_X86_SIMD */
 

@@ -30,6 +30,11 @@ static const int64_t ptn_tail_mask64[8] = {-1, -1, -1, -1, 0, 0, 0, 0};
 #define VD_SUB(a, b) _mm256_sub_pd(a, b)
 #define VD_MUL(a, b) _mm256_mul_pd(a, b)
 #define VD_MAX(a, b) _mm256_max_pd(a, b)
+#define VD_MIN(a, b) _mm256_min_pd(a, b)
+#define VD_ROUND(v) _mm256_round_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define VD_FLOOR(v) _mm256_floor_pd(v)
+#define VD_EXPONENT(v) _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_castpd_si256(v), 52))
+#define VD_NAN_TO(y, x) _mm256_blendv_pd(y, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q))
 #define VD_FMADD(a, b, c) _mm256_fmadd_pd(a, b, c)
 #define VD_FNMADD(a, b, c) _mm256_fnmadd_pd(a, b, c)
 #define VD_HSUM(v) ptn_hsum_pd_avx2(v)
@@ -43,11 +48,20 @@ static const int64_t ptn_tail_mask64[8] = {-1, -1, -1, -1, 0, 0, 0, 0};
 #define VF_SET1(a) _mm256_set1_ps(a)
 #define VF_LOADU(p) _mm256_loadu_ps(p)
 #define VF_STOREU(p, v) _mm256_storeu_ps(p, v)
+#define VF_MUL(a, b) _mm256_mul_ps(a, b)
 #define VF_FMADD(a, b, c) _mm256_fmadd_ps(a, b, c)
 #define VF_MASK __m256i
 #define VF_TAIL(r) _mm256_loadu_si256((const __m256i *)(ptn_tail_mask32 + 8 - (r)))
 #define VF_MASKLOAD(m, p) _mm256_maskload_ps(p, m)
 #define VF_MASKSTORE(p, m, v) _mm256_maskstore_ps(p, m, v)
+#define VF_LO(v) _mm256_castps256_ps128(v)
+#define VF_HI(v) _mm256_extractf128_ps(v, 1)
+#define VD_CVTPS(h) _mm256_cvtps_pd(h)
+#define VH __m128
+#define VH_LOADU(p) _mm_loadu_ps(p)
+#define VH_MASK __m128i
+#define VH_TAIL(r) _mm_loadu_si128((const __m128i *)(ptn_tail_mask32 + 8 - (r)))
+#define VH_MASKLOAD(m, p) _mm_maskload_ps(p, m)
 
 PTN_TARGET("avx2,fma")
 static inline double ptn_hsum_pd_avx2(__m256d v)
@@ -56,179 +70,15 @@ static inline double ptn_hsum_pd_avx2(__m256d v)
     return _mm_cvtsd_f64(_mm_add_sd(lo, _mm_unpackhi_pd(lo, lo)));
 }
 
-/* ------------------------------------------------------ dot products */
-
-PTN_TARGET("avx2,fma")
-PTN_INLINE double ptn_dot_f32_exact_avx2(size_t n, const float *x, const float *y)
-{
-    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
-    __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m256 xa = _mm256_loadu_ps(x + i), ya = _mm256_loadu_ps(y + i);
-        __m256 xb = _mm256_loadu_ps(x + i + 8), yb = _mm256_loadu_ps(y + i + 8);
-        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xa)),
-                             _mm256_cvtps_pd(_mm256_castps256_ps128(ya)), a0);
-        a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xa, 1)),
-                             _mm256_cvtps_pd(_mm256_extractf128_ps(ya, 1)), a1);
-        a2 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xb)),
-                             _mm256_cvtps_pd(_mm256_castps256_ps128(yb)), a2);
-        a3 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xb, 1)),
-                             _mm256_cvtps_pd(_mm256_extractf128_ps(yb, 1)), a3);
-    }
-    for (; i + 4 <= n; i += 4) {
-        a0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i)),
-                             _mm256_cvtps_pd(_mm_loadu_ps(y + i)), a0);
-    }
-    if (i < n) {
-        __m128i m = _mm_loadu_si128((const __m128i *)(ptn_tail_mask32 + 8 - (n - i)));
-        a1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_maskload_ps(x + i, m)),
-                             _mm256_cvtps_pd(_mm_maskload_ps(y + i, m)), a1);
-    }
-    return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
-}
-
-PTN_TARGET("avx2,fma")
-PTN_INLINE double ptn_dot_f32_inline_avx2(size_t n, const float *x, const float *y)
-{
-    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
-    size_t i = 0;
-    double r;
-    /* blocks of 32: four products per lane in float32, the block in double
-     * (the precision contract is in ptn_simd.h) */
-    for (; i + 32 <= n; i += 32) {
-        __m256 p = _mm256_mul_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i));
-        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), p);
-        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 16), _mm256_loadu_ps(y + i + 16), p);
-        p = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 24), _mm256_loadu_ps(y + i + 24), p);
-        a0 = _mm256_add_pd(a0, _mm256_cvtps_pd(_mm256_castps256_ps128(p)));
-        a1 = _mm256_add_pd(a1, _mm256_cvtps_pd(_mm256_extractf128_ps(p, 1)));
-    }
-    if (i == 0) {
-        return ptn_dot_f32_exact_avx2(n, x, y);
-    }
-    r = ptn_hsum_pd_avx2(_mm256_add_pd(a0, a1)) + ptn_dot_f32_exact_avx2(n - i, x + i, y + i);
-    if (PTN_F32_BLOCKS_REDO(r, n)) {
-        return ptn_dot_f32_exact_avx2(n, x, y);
-    }
-    return r;
-}
-
-PTN_X86_DOT_PUBLIC(ptn_dot_f32_avx2, ptn_dot_f32_inline_avx2, float)
-PTN_X86_DOT_F64(ptn_dot_f64_inline_avx2)
-PTN_X86_DOT_PUBLIC(ptn_dot_f64_avx2, ptn_dot_f64_inline_avx2, double)
-
-/* -------------------------------------------------------------- axpy */
-
-PTN_X86_AXPY_WITH(, ptn_axpy_f32_avx2, float, VF, PTN_X86_MASKED_TAIL(VF))
-PTN_X86_AXPY_WITH(, ptn_axpy_f64_avx2, double, VD, PTN_X86_MASKED_TAIL(VD))
-
-PTN_TARGET("avx2,fma")
-void ptn_axpy_f32_f64_avx2(size_t n, double a, const float *x, double *y)
-{
-    const __m256d av = _mm256_set1_pd(a);
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m256 xa = _mm256_loadu_ps(x + i), xb = _mm256_loadu_ps(x + i + 8);
-        __m256d y0 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm256_castps256_ps128(xa)), _mm256_loadu_pd(y + i));
-        __m256d y1 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm256_extractf128_ps(xa, 1)), _mm256_loadu_pd(y + i + 4));
-        __m256d y2 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm256_castps256_ps128(xb)), _mm256_loadu_pd(y + i + 8));
-        __m256d y3 = _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm256_extractf128_ps(xb, 1)), _mm256_loadu_pd(y + i + 12));
-        _mm256_storeu_pd(y + i, y0);
-        _mm256_storeu_pd(y + i + 4, y1);
-        _mm256_storeu_pd(y + i + 8, y2);
-        _mm256_storeu_pd(y + i + 12, y3);
-    }
-    for (; i + 4 <= n; i += 4) {
-        _mm256_storeu_pd(y + i, _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_loadu_ps(x + i)), _mm256_loadu_pd(y + i)));
-    }
-    if (i < n) {
-        __m128i m32 = _mm_loadu_si128((const __m128i *)(ptn_tail_mask32 + 8 - (n - i)));
-        __m256i m64 = _mm256_loadu_si256((const __m256i *)(ptn_tail_mask64 + 4 - (n - i)));
-        _mm256_maskstore_pd(y + i, m64, _mm256_fmadd_pd(av, _mm256_cvtps_pd(_mm_maskload_ps(x + i, m32)),
-                                                        _mm256_maskload_pd(y + i, m64)));
-    }
-}
-
-/* ------------------------------------------------- squared distances */
-
-PTN_TARGET("avx2,fma")
-double ptn_sqdist_f32_avx2(size_t n, const float *x, const float *y)
-{
-    __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
-    __m256d a2 = _mm256_setzero_pd(), a3 = _mm256_setzero_pd();
-    __m256d d;
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m256 xa = _mm256_loadu_ps(x + i), ya = _mm256_loadu_ps(y + i);
-        __m256 xb = _mm256_loadu_ps(x + i + 8), yb = _mm256_loadu_ps(y + i + 8);
-        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xa)),
-                          _mm256_cvtps_pd(_mm256_castps256_ps128(ya)));
-        a0 = _mm256_fmadd_pd(d, d, a0);
-        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xa, 1)),
-                          _mm256_cvtps_pd(_mm256_extractf128_ps(ya, 1)));
-        a1 = _mm256_fmadd_pd(d, d, a1);
-        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(xb)),
-                          _mm256_cvtps_pd(_mm256_castps256_ps128(yb)));
-        a2 = _mm256_fmadd_pd(d, d, a2);
-        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(xb, 1)),
-                          _mm256_cvtps_pd(_mm256_extractf128_ps(yb, 1)));
-        a3 = _mm256_fmadd_pd(d, d, a3);
-    }
-    for (; i + 4 <= n; i += 4) {
-        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm_loadu_ps(x + i)), _mm256_cvtps_pd(_mm_loadu_ps(y + i)));
-        a0 = _mm256_fmadd_pd(d, d, a0);
-    }
-    if (i < n) {
-        __m128i m = _mm_loadu_si128((const __m128i *)(ptn_tail_mask32 + 8 - (n - i)));
-        d = _mm256_sub_pd(_mm256_cvtps_pd(_mm_maskload_ps(x + i, m)),
-                          _mm256_cvtps_pd(_mm_maskload_ps(y + i, m)));
-        a1 = _mm256_fmadd_pd(d, d, a1);
-    }
-    return ptn_hsum_pd_avx2(_mm256_add_pd(_mm256_add_pd(a0, a1), _mm256_add_pd(a2, a3)));
-}
-
-PTN_X86_SQDIST_F64(ptn_sqdist_f64_avx2)
-
-/* --------------------------------------------------------------- exp */
-
-/* exp: the method and its constants are in ptn_exp.h */
-PTN_TARGET("avx2,fma")
-static inline __m256d ptn_exp_pd_avx2(__m256d x)
-{
-    /* max returns its second operand when the first is NaN: xc is finite */
-    __m256d xc = _mm256_min_pd(_mm256_max_pd(x, _mm256_set1_pd(PTN_EXP_LO)), _mm256_set1_pd(PTN_EXP_HI));
-    __m256d k = _mm256_round_pd(_mm256_mul_pd(xc, _mm256_set1_pd(PTN_LOG2E)),
-                                _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256d r = _mm256_fnmadd_pd(k, _mm256_set1_pd(PTN_LN2_HI), xc);
-    __m256d p, k1, k2, s1, s2, y;
-    r = _mm256_fnmadd_pd(k, _mm256_set1_pd(PTN_LN2_LO), r);
-    PTN_EXP_POLY(_mm256_fmadd_pd, _mm256_set1_pd, p, r);
-    k1 = _mm256_floor_pd(_mm256_mul_pd(k, _mm256_set1_pd(0.5)));
-    k2 = _mm256_sub_pd(k, k1);
-    s1 = _mm256_castsi256_pd(_mm256_slli_epi64(
-        _mm256_castpd_si256(_mm256_add_pd(k1, _mm256_set1_pd(PTN_EXP_BIAS))), 52));
-    s2 = _mm256_castsi256_pd(_mm256_slli_epi64(
-        _mm256_castpd_si256(_mm256_add_pd(k2, _mm256_set1_pd(PTN_EXP_BIAS))), 52));
-    y = _mm256_mul_pd(_mm256_mul_pd(p, s1), s2);
-    return _mm256_blendv_pd(y, x, _mm256_cmp_pd(x, x, _CMP_UNORD_Q));
-}
-
-PTN_X86_EXP_F64(ptn_exp_f64_avx2)
-
-/* ---------------- blocks of dot products, Gaussian values of a block */
-
-PTN_X86_DOT_BLOCK(ptn_dot_block_avx2)
-PTN_X86_DOT_BLOCK_F32_F64(ptn_dot_block_f32_avx2, ptn_dot_block_f64_avx2, ptn_dot_block_avx2)
-PTN_X86_RBF_BLOCK_F64(ptn_rbf_block_f64_avx2, ptn_rbf_pd_avx2)
+/* dot products, axpy, squared distances, exp, blocks of dot products,
+ * Gaussian values of a block, the float64 short rows of the scans */
+PTN_X86_KERNELS(avx2, PTN_X86_REST_F32_HALVES)
 
 /* ------------------------------------------------------------- scans */
 
-/* Short rows (ptn_x86.h): the float64 ones from the template; the float32
- * ones follow this level's exact float32 dot product. */
-PTN_X86_SHORT_F64(ptn_short_f64_avx2, ptn_short_f64_init_avx2, ptn_dot_short_f64_avx2)
-
-/* ptn_dot_f32_inline_avx2 for n < 32 (its exact path): a block of 16 into
+/* Short rows (ptn_x86.h): the float64 ones from the template (above); the
+ * float32 ones follow this level's exact float32 dot product:
+ * ptn_dot_f32_inline_avx2 for n < 32 (its exact path): a block of 16 into
  * a0..a3, groups of 4 into a0, the tail into a1. */
 typedef struct ptn_short_f32_avx2 {
     __m256d w16[4], w4[3], wt;
@@ -393,14 +243,7 @@ static inline __m256i ptn_max_epi64_avx2(__m256i a, __m256i b)
         }                                                                            \
         m0 = (I)FIRST(_mm256_castsi256_si128(mn));                                   \
         m1 = (I)FIRST(_mm256_castsi256_si128(mx));                                   \
-        for (; k < n; k++) {                                                         \
-            count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];                    \
-            m0 = a[k] < m0 ? a[k] : m0;                                              \
-            m1 = a[k] > m1 ? a[k] : m1;                                              \
-        }                                                                            \
-        *lo = m0;                                                                    \
-        *hi = m1;                                                                    \
-        return count;                                                                \
+        PTN_DESCENTS_FINISH(a, n, k, strict, count, m0, m1, lo, hi)                  \
     }
 
 PTN_DESCENTS_AVX2(ptn_descents_i32_avx2, int32_t, uint32_t, 8, _mm256_set1_epi32,

@@ -27,6 +27,13 @@
 #define VD_SUB(a, b) _mm512_sub_pd(a, b)
 #define VD_MUL(a, b) _mm512_mul_pd(a, b)
 #define VD_MAX(a, b) _mm512_max_pd(a, b)
+#define VD_MIN(a, b) _mm512_min_pd(a, b)
+/* roundscale's immediates: 8 = nearest, 9 = floor, both with exceptions
+ * suppressed */
+#define VD_ROUND(v) _mm512_roundscale_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+#define VD_FLOOR(v) _mm512_roundscale_pd(v, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC)
+#define VD_EXPONENT(v) _mm512_castsi512_pd(_mm512_slli_epi64(_mm512_castpd_si512(v), 52))
+#define VD_NAN_TO(y, x) _mm512_mask_mov_pd(y, _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), x)
 #define VD_FMADD(a, b, c) _mm512_fmadd_pd(a, b, c)
 #define VD_FNMADD(a, b, c) _mm512_fnmadd_pd(a, b, c)
 #define VD_HSUM(v) _mm512_reduce_add_pd(v)
@@ -40,11 +47,22 @@
 #define VF_SET1(a) _mm512_set1_ps(a)
 #define VF_LOADU(p) _mm512_loadu_ps(p)
 #define VF_STOREU(p, v) _mm512_storeu_ps(p, v)
+#define VF_MUL(a, b) _mm512_mul_ps(a, b)
 #define VF_FMADD(a, b, c) _mm512_fmadd_ps(a, b, c)
 #define VF_MASK __mmask16
 #define VF_TAIL(r) ((__mmask16)((1u << (r)) - 1u))
 #define VF_MASKLOAD(m, p) _mm512_maskz_loadu_ps(m, p)
 #define VF_MASKSTORE(p, m, v) _mm512_mask_storeu_ps(p, m, v)
+#define VF_LO(v) _mm512_castps512_ps256(v)
+#define VF_HI(v) ptn_high_ps_avx512(v)
+#define VD_CVTPS(h) _mm512_cvtps_pd(h)
+#define VH __m256
+#define VH_LOADU(p) _mm256_loadu_ps(p)
+/* (a masked 256-bit load would need AVX-512VL: the low half of a masked
+ * 512-bit one) */
+#define VH_MASK __mmask16
+#define VH_TAIL(r) ((__mmask16)((1u << (r)) - 1u))
+#define VH_MASKLOAD(m, p) _mm512_castps512_ps256(_mm512_maskz_loadu_ps(m, p))
 
 /* The upper eight floats of a 16-float register, using AVX-512F only (the
  * 32x8 extract would need AVX-512DQ). */
@@ -54,197 +72,16 @@ static inline __m256 ptn_high_ps_avx512(__m512 v)
     return _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
 }
 
-/* ------------------------------------------------------ dot products */
-
-PTN_TARGET("avx512f")
-PTN_INLINE double ptn_dot_f32_exact_avx512(size_t n, const float *x, const float *y)
-{
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        __m512 xa = _mm512_loadu_ps(x + i), ya = _mm512_loadu_ps(y + i);
-        __m512 xb = _mm512_loadu_ps(x + i + 16), yb = _mm512_loadu_ps(y + i + 16);
-        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xa)),
-                             _mm512_cvtps_pd(_mm512_castps512_ps256(ya)), a0);
-        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)),
-                             _mm512_cvtps_pd(ptn_high_ps_avx512(ya)), a1);
-        a2 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xb)),
-                             _mm512_cvtps_pd(_mm512_castps512_ps256(yb)), a2);
-        a3 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xb)),
-                             _mm512_cvtps_pd(ptn_high_ps_avx512(yb)), a3);
-    }
-    for (; i + 16 <= n; i += 16) {
-        __m512 xa = _mm512_loadu_ps(x + i), ya = _mm512_loadu_ps(y + i);
-        a0 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xa)),
-                             _mm512_cvtps_pd(_mm512_castps512_ps256(ya)), a0);
-        a1 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)),
-                             _mm512_cvtps_pd(ptn_high_ps_avx512(ya)), a1);
-    }
-    if (i < n) {
-        __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
-        __m512 xt = _mm512_maskz_loadu_ps(m, x + i), yt = _mm512_maskz_loadu_ps(m, y + i);
-        a2 = _mm512_fmadd_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xt)),
-                             _mm512_cvtps_pd(_mm512_castps512_ps256(yt)), a2);
-        a3 = _mm512_fmadd_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xt)),
-                             _mm512_cvtps_pd(ptn_high_ps_avx512(yt)), a3);
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
-}
-
-/* The blocks of 64 of x[0, nb), nb a multiple of 64: four products per lane
- * in float32, the blocks summed in double (the precision contract is in
- * ptn_simd.h); 0 when nb is 0. */
-PTN_TARGET("avx512f")
-static inline double ptn_dot_f32_blocks_avx512(size_t nb, const float *x, const float *y)
-{
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    size_t i = 0;
-    for (; i < nb; i += 64) {
-        __m512 p = _mm512_mul_ps(_mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i));
-        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(y + i + 16), p);
-        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 32), _mm512_loadu_ps(y + i + 32), p);
-        p = _mm512_fmadd_ps(_mm512_loadu_ps(x + i + 48), _mm512_loadu_ps(y + i + 48), p);
-        a0 = _mm512_add_pd(a0, _mm512_cvtps_pd(_mm512_castps512_ps256(p)));
-        a1 = _mm512_add_pd(a1, _mm512_cvtps_pd(ptn_high_ps_avx512(p)));
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(a0, a1));
-}
-
-PTN_TARGET("avx512f")
-PTN_INLINE double ptn_dot_f32_inline_avx512(size_t n, const float *x, const float *y)
-{
-    const size_t nb = n & ~(size_t)63;
-    double r;
-    if (nb == 0) {
-        return ptn_dot_f32_exact_avx512(n, x, y);
-    }
-    r = ptn_dot_f32_blocks_avx512(nb, x, y) + ptn_dot_f32_exact_avx512(n - nb, x + nb, y + nb);
-    if (PTN_F32_BLOCKS_REDO(r, n)) {
-        return ptn_dot_f32_exact_avx512(n, x, y);
-    }
-    return r;
-}
-
-PTN_X86_DOT_PUBLIC(ptn_dot_f32_avx512, ptn_dot_f32_inline_avx512, float)
-PTN_X86_DOT_F64(ptn_dot_f64_inline_avx512)
-PTN_X86_DOT_PUBLIC(ptn_dot_f64_avx512, ptn_dot_f64_inline_avx512, double)
-
-/* -------------------------------------------------------------- axpy */
-
-PTN_X86_AXPY_WITH(, ptn_axpy_f32_avx512, float, VF, PTN_X86_MASKED_TAIL(VF))
-PTN_X86_AXPY_WITH(, ptn_axpy_f64_avx512, double, VD, PTN_X86_MASKED_TAIL(VD))
-
-PTN_TARGET("avx512f")
-void ptn_axpy_f32_f64_avx512(size_t n, double a, const float *x, double *y)
-{
-    const __m512d av = _mm512_set1_pd(a);
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m512 xv = _mm512_loadu_ps(x + i);
-        __m512d y0 = _mm512_fmadd_pd(av, _mm512_cvtps_pd(_mm512_castps512_ps256(xv)), _mm512_loadu_pd(y + i));
-        __m512d y1 = _mm512_fmadd_pd(av, _mm512_cvtps_pd(ptn_high_ps_avx512(xv)), _mm512_loadu_pd(y + i + 8));
-        _mm512_storeu_pd(y + i, y0);
-        _mm512_storeu_pd(y + i + 8, y1);
-    }
-    for (; i + 8 <= n; i += 8) {
-        _mm512_storeu_pd(y + i, _mm512_fmadd_pd(av, _mm512_cvtps_pd(_mm256_loadu_ps(x + i)),
-                                                _mm512_loadu_pd(y + i)));
-    }
-    if (i < n) {
-        __mmask8 m = (__mmask8)((1u << (n - i)) - 1u);
-        __m512 xt = _mm512_maskz_loadu_ps((__mmask16)m, x + i);
-        _mm512_mask_storeu_pd(y + i, m, _mm512_fmadd_pd(av, _mm512_cvtps_pd(_mm512_castps512_ps256(xt)),
-                                                         _mm512_maskz_loadu_pd(m, y + i)));
-    }
-}
-
-/* ------------------------------------------------- squared distances */
-
-PTN_TARGET("avx512f")
-double ptn_sqdist_f32_avx512(size_t n, const float *x, const float *y)
-{
-    __m512d a0 = _mm512_setzero_pd(), a1 = _mm512_setzero_pd();
-    __m512d a2 = _mm512_setzero_pd(), a3 = _mm512_setzero_pd();
-    __m512d d;
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        __m512 xa = _mm512_loadu_ps(x + i), ya = _mm512_loadu_ps(y + i);
-        __m512 xb = _mm512_loadu_ps(x + i + 16), yb = _mm512_loadu_ps(y + i + 16);
-        d = _mm512_sub_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xa)),
-                          _mm512_cvtps_pd(_mm512_castps512_ps256(ya)));
-        a0 = _mm512_fmadd_pd(d, d, a0);
-        d = _mm512_sub_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)), _mm512_cvtps_pd(ptn_high_ps_avx512(ya)));
-        a1 = _mm512_fmadd_pd(d, d, a1);
-        d = _mm512_sub_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xb)),
-                          _mm512_cvtps_pd(_mm512_castps512_ps256(yb)));
-        a2 = _mm512_fmadd_pd(d, d, a2);
-        d = _mm512_sub_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xb)), _mm512_cvtps_pd(ptn_high_ps_avx512(yb)));
-        a3 = _mm512_fmadd_pd(d, d, a3);
-    }
-    for (; i + 16 <= n; i += 16) {
-        __m512 xa = _mm512_loadu_ps(x + i), ya = _mm512_loadu_ps(y + i);
-        d = _mm512_sub_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xa)),
-                          _mm512_cvtps_pd(_mm512_castps512_ps256(ya)));
-        a0 = _mm512_fmadd_pd(d, d, a0);
-        d = _mm512_sub_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xa)), _mm512_cvtps_pd(ptn_high_ps_avx512(ya)));
-        a1 = _mm512_fmadd_pd(d, d, a1);
-    }
-    if (i < n) {
-        __mmask16 m = (__mmask16)((1u << (n - i)) - 1u);
-        __m512 xt = _mm512_maskz_loadu_ps(m, x + i), yt = _mm512_maskz_loadu_ps(m, y + i);
-        d = _mm512_sub_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(xt)),
-                          _mm512_cvtps_pd(_mm512_castps512_ps256(yt)));
-        a2 = _mm512_fmadd_pd(d, d, a2);
-        d = _mm512_sub_pd(_mm512_cvtps_pd(ptn_high_ps_avx512(xt)), _mm512_cvtps_pd(ptn_high_ps_avx512(yt)));
-        a3 = _mm512_fmadd_pd(d, d, a3);
-    }
-    return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a0, a1), _mm512_add_pd(a2, a3)));
-}
-
-PTN_X86_SQDIST_F64(ptn_sqdist_f64_avx512)
-
-/* --------------------------------------------------------------- exp */
-
-PTN_TARGET("avx512f")
-static inline __m512d ptn_exp_pd_avx512(__m512d x)
-{
-    /* the method of ptn_exp.h, as at AVX2; roundscale immediates: 8 = nearest, 9 = floor,
-     * both with exceptions suppressed */
-    __m512d xc = _mm512_min_pd(_mm512_max_pd(x, _mm512_set1_pd(PTN_EXP_LO)), _mm512_set1_pd(PTN_EXP_HI));
-    __m512d k = _mm512_roundscale_pd(_mm512_mul_pd(xc, _mm512_set1_pd(PTN_LOG2E)),
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m512d r = _mm512_fnmadd_pd(k, _mm512_set1_pd(PTN_LN2_HI), xc);
-    __m512d p, k1, k2, s1, s2, y;
-    r = _mm512_fnmadd_pd(k, _mm512_set1_pd(PTN_LN2_LO), r);
-    PTN_EXP_POLY(_mm512_fmadd_pd, _mm512_set1_pd, p, r);
-    k1 = _mm512_roundscale_pd(_mm512_mul_pd(k, _mm512_set1_pd(0.5)),
-                              _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-    k2 = _mm512_sub_pd(k, k1);
-    s1 = _mm512_castsi512_pd(_mm512_slli_epi64(
-        _mm512_castpd_si512(_mm512_add_pd(k1, _mm512_set1_pd(PTN_EXP_BIAS))), 52));
-    s2 = _mm512_castsi512_pd(_mm512_slli_epi64(
-        _mm512_castpd_si512(_mm512_add_pd(k2, _mm512_set1_pd(PTN_EXP_BIAS))), 52));
-    y = _mm512_mul_pd(_mm512_mul_pd(p, s1), s2);
-    return _mm512_mask_mov_pd(y, _mm512_cmp_pd_mask(x, x, _CMP_UNORD_Q), x);
-}
-
-PTN_X86_EXP_F64(ptn_exp_f64_avx512)
-
-/* ---------------- blocks of dot products, Gaussian values of a block */
-
-PTN_X86_DOT_BLOCK(ptn_dot_block_avx512)
-PTN_X86_DOT_BLOCK_F32_F64(ptn_dot_block_f32_avx512, ptn_dot_block_f64_avx512, ptn_dot_block_avx512)
-PTN_X86_RBF_BLOCK_F64(ptn_rbf_block_f64_avx512, ptn_rbf_pd_avx512)
+/* dot products, axpy, squared distances, exp, blocks of dot products,
+ * Gaussian values of a block, the float64 short rows of the scans (no block
+ * of four vectors below 32 elements here) */
+PTN_X86_KERNELS(avx512, PTN_X86_REST_F32_WHOLE)
 
 /* ------------------------------------------------------------- scans */
 
-/* Short rows (ptn_x86.h): the float64 ones from the template (no block of
- * four vectors below 32 elements here); the float32 ones follow this
- * level's exact float32 dot product. */
-PTN_X86_SHORT_F64(ptn_short_f64_avx512, ptn_short_f64_init_avx512, ptn_dot_short_f64_avx512)
-
-/* ptn_dot_f32_inline_avx512 for n < 64 (its exact path): a block of 32 into
+/* Short rows (ptn_x86.h): the float64 ones from the template (above); the
+ * float32 ones follow this level's exact float32 dot product:
+ * ptn_dot_f32_inline_avx512 for n < 64 (its exact path): a block of 32 into
  * a0..a3, one of 16 into a0 and a1, the tail into a2 and a3. */
 typedef struct ptn_short_f32_avx512 {
     __m512d w32[4], w16[2], wt[2];
@@ -442,14 +279,7 @@ static inline size_t ptn_count_lanes64_avx512(__m512i c)
         count = ptn_count_lanes##S##_avx512(cnt);                                    \
         m0 = (I)_mm512_reduce_min_epi##S(mn);                                        \
         m1 = (I)_mm512_reduce_max_epi##S(mx);                                        \
-        for (; k < n; k++) {                                                         \
-            count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];                    \
-            m0 = a[k] < m0 ? a[k] : m0;                                              \
-            m1 = a[k] > m1 ? a[k] : m1;                                              \
-        }                                                                            \
-        *lo = m0;                                                                    \
-        *hi = m1;                                                                    \
-        return count;                                                                \
+        PTN_DESCENTS_FINISH(a, n, k, strict, count, m0, m1, lo, hi)                  \
     }
 
 PTN_DESCENTS_AVX512(ptn_descents_i32_avx512, int32_t, 32, __mmask16, 16)

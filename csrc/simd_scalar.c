@@ -257,20 +257,13 @@ PTN_SAXPY_SCALAR(ptn_saxpy_f32_f64_i64_scalar, ptn_saxpy_f32_f64_i64_inline, flo
 #define PTN_DESCENTS_SCALAR(NAME, I)                                                 \
     size_t NAME(size_t n, const I *a, int strict, I *lo, I *hi)                      \
     {                                                                                \
-        size_t k, count = 0;                                                         \
+        size_t k = 1, count = 0;                                                     \
         I mn, mx;                                                                    \
         if (n == 0) {                                                                \
             return 0;                                                                \
         }                                                                            \
         mn = mx = a[0];                                                              \
-        for (k = 1; k < n; k++) {                                                    \
-            count += strict ? a[k] < a[k - 1] : a[k] <= a[k - 1];                    \
-            mn = a[k] < mn ? a[k] : mn;                                              \
-            mx = a[k] > mx ? a[k] : mx;                                              \
-        }                                                                            \
-        *lo = mn;                                                                    \
-        *hi = mx;                                                                    \
-        return count;                                                                \
+        PTN_DESCENTS_FINISH(a, n, k, strict, count, mn, mx, lo, hi)                  \
     }
 
 PTN_DESCENTS_SCALAR(ptn_descents_i32_scalar, int32_t)
