@@ -313,6 +313,65 @@ PTN_INLINE void ptn_f32_tail_to_double(size_t n, const float *w, double *wt)
         out[c_] = DOT(n, x, w[c_]);         \
     }
 
+/* One element's part of a row sum in scalar code (the scalar level, and the
+ * last elements at NEON): into s, what the doubles u and v give, their
+ * product or their squared difference. */
+#define PTN_SCALAR_OP_DOT(s, u, v) s += (u) * (v);
+#define PTN_SCALAR_OP_SQDIST(s, u, v)  \
+    {                                  \
+        const double d_ = (u) - (v);   \
+        s += d_ * d_;                  \
+    }
+
+/* dot_block_f32, dot_block_f64 (above) of a level, over its BLOCK(f32, m,
+ * d, A, lda, shift, p, BT, out), in which ptn_block_a(f32, A, idx) reads
+ * A[idx] as a double; `f32` is a constant there, which the compiler folds.
+ * ATTR: what precedes each function (PTN_TARGET(...) or nothing). */
+PTN_INLINE double ptn_block_a(int f32, const void *A, size_t idx)
+{
+    return f32 ? (double)((const float *)A)[idx] : ((const double *)A)[idx];
+}
+
+#define PTN_DOT_BLOCK_F32_F64(ATTR, NAME_F32, NAME_F64, BLOCK)                              \
+    ATTR void NAME_F32(size_t m, size_t d, const float *A, size_t lda, const double *shift,  \
+                       size_t p, const double *BT, double *out)                             \
+    {                                                                                       \
+        BLOCK(1, m, d, A, lda, shift, p, BT, out);                                          \
+    }                                                                                       \
+    ATTR void NAME_F64(size_t m, size_t d, const double *A, size_t lda, const double *shift, \
+                       size_t p, const double *BT, double *out)                             \
+    {                                                                                       \
+        BLOCK(0, m, d, A, lda, shift, p, BT, out);                                          \
+    }
+
+/* The kernels a level without short-row scans (scalar, neon) makes from
+ * its inlined dot products ptn_dot_<type>_inline_<L> and its axpy
+ * ptn_axpy_<type>_<L>: the public dot products, the scans and the plain
+ * scans (PTN_SCAN_BODY, PTN_SCAN_PLAIN_BODY: the level file includes
+ * ptn_scan.h) and dots. */
+#define PTN_KERNELS_FROM_DOTS(L)                                                            \
+    PTN_KERNELS_FROM_DOT(L, f32, float)                                                     \
+    PTN_KERNELS_FROM_DOT(L, f64, double)                                                    \
+    PTN_DOTS_F32_TAILS_UNUSED(L)
+#define PTN_KERNELS_FROM_DOT(L, S, T)                                                       \
+    double ptn_dot_##S##_##L(size_t n, const T *x, const T *y)                              \
+    {                                                                                       \
+        return ptn_dot_##S##_inline_##L(n, x, y);                                           \
+    }                                                                                       \
+    size_t ptn_scan_##S##_##L(const ptn_scan *s, size_t start, size_t stop, double *act)    \
+    {                                                                                       \
+        PTN_SCAN_BODY(T, ptn_dot_##S##_inline_##L)                                          \
+    }                                                                                       \
+    size_t ptn_scan_plain_##S##_##L(const ptn_scan *s, size_t start, size_t stop,           \
+                                    double *act, ptn_plain *plain_)                         \
+    {                                                                                       \
+        PTN_SCAN_PLAIN_BODY(T, ptn_dot_##S##_inline_##L, ptn_axpy_##S##_##L)                \
+    }                                                                                       \
+    void ptn_dots_##S##_##L(size_t n, const T *x, const T *const *w, size_t m, double *out) \
+    {                                                                                       \
+        PTN_DOTS_BODY(ptn_dot_##S##_inline_##L)                                             \
+    }
+
 typedef double (*ptn_sdot_f32_i32_fn)(size_t nnz, const float *val, const int32_t *idx, const float *w);
 typedef double (*ptn_sdot_f32_i64_fn)(size_t nnz, const float *val, const int64_t *idx, const float *w);
 typedef double (*ptn_sdot_f64_i32_fn)(size_t nnz, const double *val, const int32_t *idx, const double *w);

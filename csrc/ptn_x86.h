@@ -287,13 +287,8 @@
  * broadcast of the shifted A[k, i] per i: eight independent FMA chains, no
  * horizontal sums.  Leftover outputs go one vector at a time, then masked;
  * every output lane runs the same sequence of FMAs, so its value does not
- * depend on where it falls.  `f32` selects the type of A (the public
- * functions pass a constant, which the compiler folds). */
-static inline double ptn_block_a(int f32, const void *A, size_t idx)
-{
-    return f32 ? (double)((const float *)A)[idx] : ((const double *)A)[idx];
-}
-
+ * depend on where it falls.  `f32` selects the type of A (ptn_block_a,
+ * ptn_simd.h). */
 #define PTN_X86_DOT_BLOCK(NAME)                                                              \
     PTN_TARGET(PTN_X86_TARGET)                                                               \
     static inline void NAME(int f32, size_t m, size_t d, const void *A, size_t lda,          \
@@ -345,21 +340,6 @@ static inline double ptn_block_a(int f32, const void *A, size_t idx)
                 VD_MASKSTORE(o + q, tm, c0);                                                 \
             }                                                                                \
         }                                                                                    \
-    }
-
-/* The two public block functions of a level, over its PTN_X86_DOT_BLOCK. */
-#define PTN_X86_DOT_BLOCK_F32_F64(NAME_F32, NAME_F64, BLOCK)                                 \
-    PTN_TARGET(PTN_X86_TARGET)                                                               \
-    void NAME_F32(size_t m, size_t d, const float *A, size_t lda, const double *shift,       \
-                  size_t p, const double *BT, double *out)                                   \
-    {                                                                                        \
-        BLOCK(1, m, d, A, lda, shift, p, BT, out);                                           \
-    }                                                                                        \
-    PTN_TARGET(PTN_X86_TARGET)                                                               \
-    void NAME_F64(size_t m, size_t d, const double *A, size_t lda, const double *shift,      \
-                  size_t p, const double *BT, double *out)                                   \
-    {                                                                                        \
-        BLOCK(0, m, d, A, lda, shift, p, BT, out);                                           \
     }
 
 /* buf[r*p + q] = exp(-gamma * max(na[r] + nb[q] - 2 buf[r*p + q], 0)); the
@@ -570,7 +550,8 @@ static inline double ptn_block_a(int f32, const void *A, size_t idx)
                 PTN_X86_REST_F64)                                                            \
     PTN_X86_EXP_F64(ptn_exp_f64_##L)                                                         \
     PTN_X86_DOT_BLOCK(ptn_dot_block_##L)                                                     \
-    PTN_X86_DOT_BLOCK_F32_F64(ptn_dot_block_f32_##L, ptn_dot_block_f64_##L, ptn_dot_block_##L) \
+    PTN_DOT_BLOCK_F32_F64(PTN_TARGET(PTN_X86_TARGET), ptn_dot_block_f32_##L,                 \
+                          ptn_dot_block_f64_##L, ptn_dot_block_##L)                          \
     PTN_X86_RBF_BLOCK_F64(ptn_rbf_block_f64_##L, ptn_rbf_pd_##L)                             \
     PTN_X86_SHORT_F64(ptn_short_f64_##L, ptn_short_f64_init_##L, ptn_dot_short_f64_##L)
 

@@ -15,27 +15,68 @@
 
 #include "ptn_exp.h"
 
-PTN_INLINE double ptn_dot_f32_exact_neon(size_t n, const float *x, const float *y)
-{
-    float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
-    float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);
-    double s;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        float32x4_t xa = vld1q_f32(x + i), ya = vld1q_f32(y + i);
-        float32x4_t xb = vld1q_f32(x + i + 4), yb = vld1q_f32(y + i + 4);
-        a0 = vfmaq_f64(a0, vcvt_f64_f32(vget_low_f32(xa)), vcvt_f64_f32(vget_low_f32(ya)));
-        a1 = vfmaq_f64(a1, vcvt_high_f64_f32(xa), vcvt_high_f64_f32(ya));
-        a2 = vfmaq_f64(a2, vcvt_f64_f32(vget_low_f32(xb)), vcvt_f64_f32(vget_low_f32(yb)));
-        a3 = vfmaq_f64(a3, vcvt_high_f64_f32(xb), vcvt_high_f64_f32(yb));
+/* Sums over a row of two vectors of T: blocks of 8 elements by BLOCK into
+ * four accumulators of doubles a0..a3, what is left by REST, their sum,
+ * then the last elements one at a time in scalar code by SOP
+ * (PTN_SCALAR_OP_DOT or PTN_SCALAR_OP_SQDIST, ptn_simd.h).  OP(a, u, v)
+ * adds what the vectors of doubles u and v give into a. */
+#define PTN_NEON_OP_DOT(a, u, v) a = vfmaq_f64(a, u, v);
+#define PTN_NEON_OP_SQDIST(a, u, v)                 \
+    {                                               \
+        const float64x2_t d_ = vsubq_f64(u, v);     \
+        a = vfmaq_f64(a, d_, d_);                   \
     }
-    s = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));
-    /* a float product is exact in double, so this tail rounds like the fused body */
-    for (; i < n; i++) {
-        s += (double)x[i] * (double)y[i];
+
+#define PTN_NEON_SUM(LINKAGE, NAME, T, OP, SOP, BLOCK, REST)                          \
+    LINKAGE double NAME(size_t n, const T *x, const T *y)                             \
+    {                                                                                 \
+        float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);                     \
+        float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);                     \
+        double s;                                                                     \
+        size_t i = 0;                                                                 \
+        for (; i + 8 <= n; i += 8) {                                                  \
+            BLOCK(OP)                                                                 \
+        }                                                                             \
+        REST(OP)                                                                      \
+        s = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));              \
+        for (; i < n; i++) {                                                          \
+            SOP(s, (double)x[i], (double)y[i])                                        \
+        }                                                                             \
+        return s;                                                                     \
     }
-    return s;
-}
+
+/* float32: two float vectors in their halves (converted exactly) into
+ * a0..a3, nothing left for vectors; a float product is exact in double, so
+ * the scalar end rounds like the fused body */
+#define PTN_NEON_BLOCK_F32(OP)                                                         \
+    float32x4_t xa = vld1q_f32(x + i), ya = vld1q_f32(y + i);                         \
+    float32x4_t xb = vld1q_f32(x + i + 4), yb = vld1q_f32(y + i + 4);                 \
+    OP(a0, vcvt_f64_f32(vget_low_f32(xa)), vcvt_f64_f32(vget_low_f32(ya)))            \
+    OP(a1, vcvt_high_f64_f32(xa), vcvt_high_f64_f32(ya))                              \
+    OP(a2, vcvt_f64_f32(vget_low_f32(xb)), vcvt_f64_f32(vget_low_f32(yb)))            \
+    OP(a3, vcvt_high_f64_f32(xb), vcvt_high_f64_f32(yb))
+#define PTN_NEON_REST_F32(OP)
+
+/* float64: four vectors into a0..a3, then pairs into a0 (one element is
+ * left at most) */
+#define PTN_NEON_BLOCK_F64(OP)                                                         \
+    OP(a0, vld1q_f64(x + i), vld1q_f64(y + i))                                        \
+    OP(a1, vld1q_f64(x + i + 2), vld1q_f64(y + i + 2))                                \
+    OP(a2, vld1q_f64(x + i + 4), vld1q_f64(y + i + 4))                                \
+    OP(a3, vld1q_f64(x + i + 6), vld1q_f64(y + i + 6))
+#define PTN_NEON_REST_F64(OP)                                                          \
+    for (; i + 2 <= n; i += 2) {                                                      \
+        OP(a0, vld1q_f64(x + i), vld1q_f64(y + i))                                    \
+    }
+
+PTN_NEON_SUM(PTN_INLINE, ptn_dot_f32_exact_neon, float, PTN_NEON_OP_DOT, PTN_SCALAR_OP_DOT,
+             PTN_NEON_BLOCK_F32, PTN_NEON_REST_F32)
+PTN_NEON_SUM(PTN_INLINE, ptn_dot_f64_inline_neon, double, PTN_NEON_OP_DOT, PTN_SCALAR_OP_DOT,
+             PTN_NEON_BLOCK_F64, PTN_NEON_REST_F64)
+PTN_NEON_SUM(, ptn_sqdist_f32_neon, float, PTN_NEON_OP_SQDIST, PTN_SCALAR_OP_SQDIST,
+             PTN_NEON_BLOCK_F32, PTN_NEON_REST_F32)
+PTN_NEON_SUM(, ptn_sqdist_f64_neon, double, PTN_NEON_OP_SQDIST, PTN_SCALAR_OP_SQDIST,
+             PTN_NEON_BLOCK_F64, PTN_NEON_REST_F64)
 
 PTN_INLINE double ptn_dot_f32_inline_neon(size_t n, const float *x, const float *y)
 {
@@ -62,81 +103,34 @@ PTN_INLINE double ptn_dot_f32_inline_neon(size_t n, const float *x, const float 
     return r;
 }
 
-double ptn_dot_f32_neon(size_t n, const float *x, const float *y)
-{
-    return ptn_dot_f32_inline_neon(n, x, y);
-}
+/* y[i] += a * x[i] over vectors V of W elements of T, whose intrinsics
+ * end in S: blocks of four vectors, then single vectors, then one element
+ * at a time through lane 0 of a vector (the same fused multiply-add) */
+#define PTN_NEON_AXPY(NAME, T, V, W, S)                                               \
+    void NAME(size_t n, T a, const T *x, T *y)                                        \
+    {                                                                                 \
+        const V av = vdupq_n_##S(a);                                                  \
+        size_t i = 0;                                                                 \
+        for (; i + 4 * (W) <= n; i += 4 * (W)) {                                      \
+            V y0 = vfmaq_##S(vld1q_##S(y + i), av, vld1q_##S(x + i));                 \
+            V y1 = vfmaq_##S(vld1q_##S(y + i + (W)), av, vld1q_##S(x + i + (W)));     \
+            V y2 = vfmaq_##S(vld1q_##S(y + i + 2 * (W)), av, vld1q_##S(x + i + 2 * (W))); \
+            V y3 = vfmaq_##S(vld1q_##S(y + i + 3 * (W)), av, vld1q_##S(x + i + 3 * (W))); \
+            vst1q_##S(y + i, y0);                                                     \
+            vst1q_##S(y + i + (W), y1);                                               \
+            vst1q_##S(y + i + 2 * (W), y2);                                           \
+            vst1q_##S(y + i + 3 * (W), y3);                                           \
+        }                                                                             \
+        for (; i + (W) <= n; i += (W)) {                                              \
+            vst1q_##S(y + i, vfmaq_##S(vld1q_##S(y + i), av, vld1q_##S(x + i)));      \
+        }                                                                             \
+        for (; i < n; i++) {                                                          \
+            y[i] = vgetq_lane_##S(vfmaq_##S(vdupq_n_##S(y[i]), av, vdupq_n_##S(x[i])), 0); \
+        }                                                                             \
+    }
 
-PTN_INLINE double ptn_dot_f64_inline_neon(size_t n, const double *x, const double *y)
-{
-    float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
-    float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);
-    double s;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        a0 = vfmaq_f64(a0, vld1q_f64(x + i), vld1q_f64(y + i));
-        a1 = vfmaq_f64(a1, vld1q_f64(x + i + 2), vld1q_f64(y + i + 2));
-        a2 = vfmaq_f64(a2, vld1q_f64(x + i + 4), vld1q_f64(y + i + 4));
-        a3 = vfmaq_f64(a3, vld1q_f64(x + i + 6), vld1q_f64(y + i + 6));
-    }
-    for (; i + 2 <= n; i += 2) {
-        a0 = vfmaq_f64(a0, vld1q_f64(x + i), vld1q_f64(y + i));
-    }
-    s = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));
-    if (i < n) {
-        s += x[i] * y[i];
-    }
-    return s;
-}
-
-double ptn_dot_f64_neon(size_t n, const double *x, const double *y)
-{
-    return ptn_dot_f64_inline_neon(n, x, y);
-}
-
-void ptn_axpy_f32_neon(size_t n, float a, const float *x, float *y)
-{
-    const float32x4_t av = vdupq_n_f32(a);
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        float32x4_t y0 = vfmaq_f32(vld1q_f32(y + i), av, vld1q_f32(x + i));
-        float32x4_t y1 = vfmaq_f32(vld1q_f32(y + i + 4), av, vld1q_f32(x + i + 4));
-        float32x4_t y2 = vfmaq_f32(vld1q_f32(y + i + 8), av, vld1q_f32(x + i + 8));
-        float32x4_t y3 = vfmaq_f32(vld1q_f32(y + i + 12), av, vld1q_f32(x + i + 12));
-        vst1q_f32(y + i, y0);
-        vst1q_f32(y + i + 4, y1);
-        vst1q_f32(y + i + 8, y2);
-        vst1q_f32(y + i + 12, y3);
-    }
-    for (; i + 4 <= n; i += 4) {
-        vst1q_f32(y + i, vfmaq_f32(vld1q_f32(y + i), av, vld1q_f32(x + i)));
-    }
-    for (; i < n; i++) {
-        y[i] = vgetq_lane_f32(vfmaq_f32(vdupq_n_f32(y[i]), av, vdupq_n_f32(x[i])), 0);
-    }
-}
-
-void ptn_axpy_f64_neon(size_t n, double a, const double *x, double *y)
-{
-    const float64x2_t av = vdupq_n_f64(a);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        float64x2_t y0 = vfmaq_f64(vld1q_f64(y + i), av, vld1q_f64(x + i));
-        float64x2_t y1 = vfmaq_f64(vld1q_f64(y + i + 2), av, vld1q_f64(x + i + 2));
-        float64x2_t y2 = vfmaq_f64(vld1q_f64(y + i + 4), av, vld1q_f64(x + i + 4));
-        float64x2_t y3 = vfmaq_f64(vld1q_f64(y + i + 6), av, vld1q_f64(x + i + 6));
-        vst1q_f64(y + i, y0);
-        vst1q_f64(y + i + 2, y1);
-        vst1q_f64(y + i + 4, y2);
-        vst1q_f64(y + i + 6, y3);
-    }
-    for (; i + 2 <= n; i += 2) {
-        vst1q_f64(y + i, vfmaq_f64(vld1q_f64(y + i), av, vld1q_f64(x + i)));
-    }
-    if (i < n) {
-        y[i] = vgetq_lane_f64(vfmaq_f64(vdupq_n_f64(y[i]), av, vdupq_n_f64(x[i])), 0);
-    }
-}
+PTN_NEON_AXPY(ptn_axpy_f32_neon, float, float32x4_t, 4, f32)
+PTN_NEON_AXPY(ptn_axpy_f64_neon, double, float64x2_t, 2, f64)
 
 void ptn_axpy_f32_f64_neon(size_t n, double a, const float *x, double *y)
 {
@@ -158,95 +152,8 @@ void ptn_axpy_f32_f64_neon(size_t n, double a, const float *x, double *y)
     }
 }
 
-size_t ptn_scan_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act)
-{
-    PTN_SCAN_BODY(float, ptn_dot_f32_inline_neon)
-}
-
-size_t ptn_scan_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act)
-{
-    PTN_SCAN_BODY(double, ptn_dot_f64_inline_neon)
-}
-
-size_t ptn_scan_plain_f32_neon(const ptn_scan *s, size_t start, size_t stop, double *act,
-                               ptn_plain *plain_)
-{
-    PTN_SCAN_PLAIN_BODY(float, ptn_dot_f32_inline_neon, ptn_axpy_f32_neon)
-}
-
-size_t ptn_scan_plain_f64_neon(const ptn_scan *s, size_t start, size_t stop, double *act,
-                               ptn_plain *plain_)
-{
-    PTN_SCAN_PLAIN_BODY(double, ptn_dot_f64_inline_neon, ptn_axpy_f64_neon)
-}
-
-void ptn_dots_f32_neon(size_t n, const float *x, const float *const *w, size_t m, double *out)
-{
-    PTN_DOTS_BODY(ptn_dot_f32_inline_neon)
-}
-
-void ptn_dots_f64_neon(size_t n, const double *x, const double *const *w, size_t m, double *out)
-{
-    PTN_DOTS_BODY(ptn_dot_f64_inline_neon)
-}
-
-PTN_DOTS_F32_TAILS_UNUSED(neon)
-
-double ptn_sqdist_f32_neon(size_t n, const float *x, const float *y)
-{
-    float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
-    float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);
-    float64x2_t d;
-    double s;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        float32x4_t xa = vld1q_f32(x + i), ya = vld1q_f32(y + i);
-        float32x4_t xb = vld1q_f32(x + i + 4), yb = vld1q_f32(y + i + 4);
-        d = vsubq_f64(vcvt_f64_f32(vget_low_f32(xa)), vcvt_f64_f32(vget_low_f32(ya)));
-        a0 = vfmaq_f64(a0, d, d);
-        d = vsubq_f64(vcvt_high_f64_f32(xa), vcvt_high_f64_f32(ya));
-        a1 = vfmaq_f64(a1, d, d);
-        d = vsubq_f64(vcvt_f64_f32(vget_low_f32(xb)), vcvt_f64_f32(vget_low_f32(yb)));
-        a2 = vfmaq_f64(a2, d, d);
-        d = vsubq_f64(vcvt_high_f64_f32(xb), vcvt_high_f64_f32(yb));
-        a3 = vfmaq_f64(a3, d, d);
-    }
-    s = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));
-    for (; i < n; i++) {
-        double t = (double)x[i] - (double)y[i];
-        s += t * t;
-    }
-    return s;
-}
-
-double ptn_sqdist_f64_neon(size_t n, const double *x, const double *y)
-{
-    float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
-    float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);
-    float64x2_t d0, d1, d2, d3;
-    double s;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        d0 = vsubq_f64(vld1q_f64(x + i), vld1q_f64(y + i));
-        d1 = vsubq_f64(vld1q_f64(x + i + 2), vld1q_f64(y + i + 2));
-        d2 = vsubq_f64(vld1q_f64(x + i + 4), vld1q_f64(y + i + 4));
-        d3 = vsubq_f64(vld1q_f64(x + i + 6), vld1q_f64(y + i + 6));
-        a0 = vfmaq_f64(a0, d0, d0);
-        a1 = vfmaq_f64(a1, d1, d1);
-        a2 = vfmaq_f64(a2, d2, d2);
-        a3 = vfmaq_f64(a3, d3, d3);
-    }
-    for (; i + 2 <= n; i += 2) {
-        d0 = vsubq_f64(vld1q_f64(x + i), vld1q_f64(y + i));
-        a0 = vfmaq_f64(a0, d0, d0);
-    }
-    s = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));
-    if (i < n) {
-        double t = x[i] - y[i];
-        s += t * t;
-    }
-    return s;
-}
+/* the public dot products, scans, plain scans, dots (ptn_simd.h) */
+PTN_KERNELS_FROM_DOTS(neon)
 
 /* a*b + c, in the argument order of PTN_EXP_POLY */
 #define PTN_NEON_FMA(a, b, c) vfmaq_f64((c), (a), (b))
@@ -288,13 +195,8 @@ void ptn_exp_f64_neon(size_t n, const double *x, double *y)
 
 /* ------------------------------------------------ blocks of dot products */
 
-/* See simd_x86.c: 16 outputs at a time in eight accumulators, then two,
+/* See ptn_x86.h: 16 outputs at a time in eight accumulators, then two,
  * then a last odd one in lane 0 of a vector (the same FMA as every lane). */
-static inline double ptn_block_a(int f32, const void *A, size_t idx)
-{
-    return f32 ? (double)((const float *)A)[idx] : ((const double *)A)[idx];
-}
-
 static inline void ptn_dot_block_neon(int f32, size_t m, size_t d, const void *A, size_t lda,
                                       const double *shift, size_t p, const double *BT, double *out)
 {
@@ -344,21 +246,11 @@ static inline void ptn_dot_block_neon(int f32, size_t m, size_t d, const void *A
     }
 }
 
-void ptn_dot_block_f32_neon(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                            size_t p, const double *BT, double *out)
-{
-    ptn_dot_block_neon(1, m, d, A, lda, shift, p, BT, out);
-}
-
-void ptn_dot_block_f64_neon(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                            size_t p, const double *BT, double *out)
-{
-    ptn_dot_block_neon(0, m, d, A, lda, shift, p, BT, out);
-}
+PTN_DOT_BLOCK_F32_F64(, ptn_dot_block_f32_neon, ptn_dot_block_f64_neon, ptn_dot_block_neon)
 
 /* ------------------------------------------- Gaussian values of a block */
 
-/* See simd_x86.c; a last odd value goes through lane 0 of a vector. */
+/* See ptn_x86.h; a last odd value goes through lane 0 of a vector. */
 static inline float64x2_t ptn_rbf_neon(float64x2_t nr, float64x2_t nbv, float64x2_t dot,
                                        float64x2_t neg_gamma)
 {

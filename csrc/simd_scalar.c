@@ -17,109 +17,44 @@
 #error "simd_scalar.c must be compiled for the baseline instruction set"
 #endif
 
-PTN_INLINE double ptn_dot_f32_inline_scalar(size_t n, const float *x, const float *y)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        s0 += (double)x[i] * (double)y[i];
-        s1 += (double)x[i + 1] * (double)y[i + 1];
-        s2 += (double)x[i + 2] * (double)y[i + 2];
-        s3 += (double)x[i + 3] * (double)y[i + 3];
+/* The sums over a row, for T float or double (the contracts in ptn_simd.h):
+ * four partial sums s0..s3 over groups of four elements, the rest into s0,
+ * each element converted to double (exactly); OP: PTN_SCALAR_OP_DOT or
+ * PTN_SCALAR_OP_SQDIST (ptn_simd.h). */
+#define PTN_SCALAR_SUM(LINKAGE, NAME, T, OP)                                         \
+    LINKAGE double NAME(size_t n, const T *x, const T *y)                            \
+    {                                                                                \
+        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                               \
+        size_t i = 0;                                                                \
+        for (; i + 4 <= n; i += 4) {                                                 \
+            OP(s0, (double)x[i], (double)y[i])                                       \
+            OP(s1, (double)x[i + 1], (double)y[i + 1])                               \
+            OP(s2, (double)x[i + 2], (double)y[i + 2])                               \
+            OP(s3, (double)x[i + 3], (double)y[i + 3])                               \
+        }                                                                            \
+        for (; i < n; i++) {                                                         \
+            OP(s0, (double)x[i], (double)y[i])                                       \
+        }                                                                            \
+        return (s0 + s1) + (s2 + s3);                                                \
     }
-    for (; i < n; i++) {
-        s0 += (double)x[i] * (double)y[i];
-    }
-    return (s0 + s1) + (s2 + s3);
-}
 
-double ptn_dot_f32_scalar(size_t n, const float *x, const float *y)
-{
-    return ptn_dot_f32_inline_scalar(n, x, y);
-}
+/* y[i] += a * x[i], the product in TY (TA: a's type) */
+#define PTN_SCALAR_AXPY(NAME, TA, TX, TY)                                            \
+    void NAME(size_t n, TA a, const TX *x, TY *y)                                    \
+    {                                                                                \
+        size_t i;                                                                    \
+        for (i = 0; i < n; i++) {                                                    \
+            y[i] += a * (TY)x[i];                                                    \
+        }                                                                            \
+    }
 
-PTN_INLINE double ptn_dot_f64_inline_scalar(size_t n, const double *x, const double *y)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        s0 += x[i] * y[i];
-        s1 += x[i + 1] * y[i + 1];
-        s2 += x[i + 2] * y[i + 2];
-        s3 += x[i + 3] * y[i + 3];
-    }
-    for (; i < n; i++) {
-        s0 += x[i] * y[i];
-    }
-    return (s0 + s1) + (s2 + s3);
-}
-
-double ptn_dot_f64_scalar(size_t n, const double *x, const double *y)
-{
-    return ptn_dot_f64_inline_scalar(n, x, y);
-}
-
-void ptn_axpy_f32_scalar(size_t n, float a, const float *x, float *y)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        y[i] += a * x[i];
-    }
-}
-
-void ptn_axpy_f64_scalar(size_t n, double a, const double *x, double *y)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        y[i] += a * x[i];
-    }
-}
-
-void ptn_axpy_f32_f64_scalar(size_t n, double a, const float *x, double *y)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        y[i] += a * (double)x[i];
-    }
-}
-
-double ptn_sqdist_f32_scalar(size_t n, const float *x, const float *y)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        double d0 = (double)x[i] - (double)y[i], d1 = (double)x[i + 1] - (double)y[i + 1];
-        double d2 = (double)x[i + 2] - (double)y[i + 2], d3 = (double)x[i + 3] - (double)y[i + 3];
-        s0 += d0 * d0;
-        s1 += d1 * d1;
-        s2 += d2 * d2;
-        s3 += d3 * d3;
-    }
-    for (; i < n; i++) {
-        double d = (double)x[i] - (double)y[i];
-        s0 += d * d;
-    }
-    return (s0 + s1) + (s2 + s3);
-}
-
-double ptn_sqdist_f64_scalar(size_t n, const double *x, const double *y)
-{
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        double d0 = x[i] - y[i], d1 = x[i + 1] - y[i + 1];
-        double d2 = x[i + 2] - y[i + 2], d3 = x[i + 3] - y[i + 3];
-        s0 += d0 * d0;
-        s1 += d1 * d1;
-        s2 += d2 * d2;
-        s3 += d3 * d3;
-    }
-    for (; i < n; i++) {
-        double d = x[i] - y[i];
-        s0 += d * d;
-    }
-    return (s0 + s1) + (s2 + s3);
-}
+PTN_SCALAR_SUM(PTN_INLINE, ptn_dot_f32_inline_scalar, float, PTN_SCALAR_OP_DOT)
+PTN_SCALAR_SUM(PTN_INLINE, ptn_dot_f64_inline_scalar, double, PTN_SCALAR_OP_DOT)
+PTN_SCALAR_AXPY(ptn_axpy_f32_scalar, float, float, float)
+PTN_SCALAR_AXPY(ptn_axpy_f64_scalar, double, double, double)
+PTN_SCALAR_AXPY(ptn_axpy_f32_f64_scalar, double, float, double)
+PTN_SCALAR_SUM(, ptn_sqdist_f32_scalar, float, PTN_SCALAR_OP_SQDIST)
+PTN_SCALAR_SUM(, ptn_sqdist_f64_scalar, double, PTN_SCALAR_OP_SQDIST)
 
 /* The C library's exp is the portable reference (correctly rounded or within
  * an ulp on every mainstream libm); the SIMD levels approximate it. */
@@ -133,8 +68,9 @@ void ptn_exp_f64_scalar(size_t n, const double *x, double *y)
 
 /* The q loop innermost, over contiguous BT and out, so that a compiler may
  * vectorise it for the baseline; each out[k*p + q] sums over i in order. */
-void ptn_dot_block_f32_scalar(size_t m, size_t d, const float *A, size_t lda, const double *shift,
-                              size_t p, const double *BT, double *out)
+static inline void ptn_dot_block_scalar(int f32, size_t m, size_t d, const void *A, size_t lda,
+                                        const double *shift, size_t p, const double *BT,
+                                        double *out)
 {
     size_t k, i, q;
     for (k = 0; k < m; k++) {
@@ -143,7 +79,7 @@ void ptn_dot_block_f32_scalar(size_t m, size_t d, const float *A, size_t lda, co
             o[q] = 0.0;
         }
         for (i = 0; i < d; i++) {
-            const double a = (double)A[k * lda + i] - shift[i];
+            const double a = ptn_block_a(f32, A, k * lda + i) - shift[i];
             const double *b = BT + i * p;
             for (q = 0; q < p; q++) {
                 o[q] += a * b[q];
@@ -152,24 +88,7 @@ void ptn_dot_block_f32_scalar(size_t m, size_t d, const float *A, size_t lda, co
     }
 }
 
-void ptn_dot_block_f64_scalar(size_t m, size_t d, const double *A, size_t lda, const double *shift,
-                              size_t p, const double *BT, double *out)
-{
-    size_t k, i, q;
-    for (k = 0; k < m; k++) {
-        double *o = out + k * p;
-        for (q = 0; q < p; q++) {
-            o[q] = 0.0;
-        }
-        for (i = 0; i < d; i++) {
-            const double a = A[k * lda + i] - shift[i];
-            const double *b = BT + i * p;
-            for (q = 0; q < p; q++) {
-                o[q] += a * b[q];
-            }
-        }
-    }
-}
+PTN_DOT_BLOCK_F32_F64(, ptn_dot_block_f32_scalar, ptn_dot_block_f64_scalar, ptn_dot_block_scalar)
 
 void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double *nb, double gamma,
                               double *buf)
@@ -186,39 +105,8 @@ void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double
 
 /* ------------------------------------------------------------------ scan */
 
-size_t ptn_scan_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act)
-{
-    PTN_SCAN_BODY(float, ptn_dot_f32_inline_scalar)
-}
-
-size_t ptn_scan_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act)
-{
-    PTN_SCAN_BODY(double, ptn_dot_f64_inline_scalar)
-}
-
-size_t ptn_scan_plain_f32_scalar(const ptn_scan *s, size_t start, size_t stop, double *act,
-                               ptn_plain *plain_)
-{
-    PTN_SCAN_PLAIN_BODY(float, ptn_dot_f32_inline_scalar, ptn_axpy_f32_scalar)
-}
-
-size_t ptn_scan_plain_f64_scalar(const ptn_scan *s, size_t start, size_t stop, double *act,
-                               ptn_plain *plain_)
-{
-    PTN_SCAN_PLAIN_BODY(double, ptn_dot_f64_inline_scalar, ptn_axpy_f64_scalar)
-}
-
-void ptn_dots_f32_scalar(size_t n, const float *x, const float *const *w, size_t m, double *out)
-{
-    PTN_DOTS_BODY(ptn_dot_f32_inline_scalar)
-}
-
-void ptn_dots_f64_scalar(size_t n, const double *x, const double *const *w, size_t m, double *out)
-{
-    PTN_DOTS_BODY(ptn_dot_f64_inline_scalar)
-}
-
-PTN_DOTS_F32_TAILS_UNUSED(scalar)
+/* the public dot products, scans, plain scans, dots (ptn_simd.h) */
+PTN_KERNELS_FROM_DOTS(scalar)
 
 /* ------------------------------------------------------------ sparse rows */
 
