@@ -185,9 +185,11 @@ def partial_fit(p, X, y, classes, sample_weight, model, run):
     else:
         assert states is not None
         mode = model["_mode"]
-        problems = [Problem(state, labels_j) for state, labels_j in
-                    zip(states, [signs] if signs is not None else
-                        chunk_labels(mode, target, len(labels)))]
+        if signs is not None:  # a binary model's known classes, encoded in one pass
+            problems = [Problem(states[0], signs)]
+        else:
+            problems = [Problem(state, labels_j) for state, labels_j in
+                        zip(states, chunk_labels(mode, target, len(labels)))]
     rows = np.arange(n, dtype=_INTP) if sw is None else np.flatnonzero(sw > 0).astype(_INTP)
     if len(rows):
         if mode == "ovr":

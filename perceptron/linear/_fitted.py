@@ -104,8 +104,11 @@ def publish(est, attrs, names_from=_KEEP_NAMES, after=None):
     whose column names become ``feature_names_in_`` (none: the attribute
     goes); not given, the names stay as they are.  `after`: attributes set
     after the names (early stopping's)."""
-    est.__dict__.update(attrs)
-    if names_from is not _KEEP_NAMES:
+    fields = est.__dict__
+    fields.update(attrs)
+    if type(names_from) is np.ndarray:  # no column names: none kept from before
+        fields.pop("feature_names_in_", None)
+    elif names_from is not _KEEP_NAMES:
         check_feature_names(est, names_from, reset=True)
     if after:
         est.__dict__.update(after)

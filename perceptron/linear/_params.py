@@ -38,19 +38,6 @@ def resolve_jobs(n_jobs):
     return resolve_n_jobs(n_jobs)
 
 
-def _count(value, name):
-    """An int >= 1 (max_iter, n_iter_no_change)."""
-    if type(value) is int and 1 <= value <= _INT_MAX:
-        return value
-    return check_scalar(value, name, "int", low=1)
-
-
-def _nonnegative(value, name):
-    if type(value) is float and 0.0 <= value < _INF:
-        return value
-    return check_scalar(value, name, "float", low=0.0)
-
-
 def check_params(est):
     """The checked parameters of a Perceptron, as a dict; raises the error
     of the first bad parameter, in the order below.  Beside the numbers and
@@ -61,7 +48,9 @@ def check_params(est):
     eta = est.eta0
     if not (type(eta) is float and 0.0 < eta < _INF):
         eta = check_scalar(eta, "eta0", "float", low=0.0, low_open=True)
-    max_iter = _count(est.max_iter, "max_iter")
+    max_iter = est.max_iter
+    if not (type(max_iter) is int and 1 <= max_iter <= _INT_MAX):
+        max_iter = check_scalar(max_iter, "max_iter", "int", low=1)
     fit_intercept = est.fit_intercept
     if fit_intercept is not True and fit_intercept is not False:
         fit_intercept = check_scalar(fit_intercept, "fit_intercept", "bool")
@@ -77,7 +66,9 @@ def check_params(est):
     pocket = est.pocket
     if pocket is not True and pocket is not False:
         pocket = check_scalar(pocket, "pocket", "bool")
-    margin = _nonnegative(est.margin, "margin")
+    margin = est.margin
+    if not (type(margin) is float and 0.0 <= margin < _INF):
+        margin = check_scalar(margin, "margin", "float", low=0.0)
     early_stopping = est.early_stopping
     if early_stopping is not True and early_stopping is not False:
         early_stopping = check_scalar(early_stopping, "early_stopping", "bool")
@@ -85,7 +76,9 @@ def check_params(est):
     if not (type(fraction) is float and 0.0 < fraction < 1.0):
         fraction = check_scalar(fraction, "validation_fraction", "float", low=0.0, high=1.0,
                                 low_open=True, high_open=True)
-    n_iter_no_change = _count(est.n_iter_no_change, "n_iter_no_change")
+    n_iter_no_change = est.n_iter_no_change
+    if not (type(n_iter_no_change) is int and 1 <= n_iter_no_change <= _INT_MAX):
+        n_iter_no_change = check_scalar(n_iter_no_change, "n_iter_no_change", "int", low=1)
     n_jobs = est.n_jobs
     n_threads = 1 if n_jobs is None else resolve_n_jobs(n_jobs)
     verbose = est.verbose
@@ -94,7 +87,9 @@ def check_params(est):
     progress = est.progress
     if progress is not True and progress is not False:
         progress = check_scalar(progress, "progress", "bool")
-    alpha = _nonnegative(est.alpha, "alpha")
+    alpha = est.alpha
+    if not (type(alpha) is float and 0.0 <= alpha < _INF):
+        alpha = check_scalar(alpha, "alpha", "float", low=0.0)
     l1_ratio = est.l1_ratio
     if not (type(l1_ratio) is float and 0.0 <= l1_ratio <= 1.0):
         l1_ratio = check_scalar(l1_ratio, "l1_ratio", "float", low=0.0, high=1.0)
@@ -132,7 +127,8 @@ def check_params(est):
          "mixing": mixing, "penalty": penalty, "batch_size": batch_size,
          "multiclass": multiclass, "class_weight": est.class_weight, "callback": callback,
          "random_state": est.random_state}
-    check_penalty_combination(p)
+    if penalty is not None and pocket:
+        check_penalty_combination(p)
     return p
 
 

@@ -19,6 +19,16 @@ def run(X, problems, sw, loop_params, n_epochs, n_threads, stop, rule=None):
     sequential trainer of a fit (``perceptron.linear._mixing.ThreadMixing``
     is the other); `stop`: the flag that tells the loops on other threads
     to return, or None when one problem runs on this thread alone."""
+    if len(problems) == 1 and problems[0].order is None:
+        # one problem on this thread: a small fit's fixed cost
+        problem = problems[0]
+        res = run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop, rule)
+        raise_for_status(res, problem.state)
+        history = problem.history
+        history["mistakes"].append(res["mistakes"])
+        history["updates"].append(res["updates"])
+        history["loss"].append(res["loss"])
+        return [res]
     if problems and problems[0].order is not None:
         return run_in_shared_order(X, problems, sw, loop_params, n_epochs, n_threads, stop)
     return run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop, rule)
