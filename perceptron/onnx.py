@@ -264,10 +264,23 @@ def register():
     """
     skl2onnx = _require("skl2onnx")
     _require("onnx")
-    for cls in _CLASSES:
+    for cls in _with_subclasses(_CLASSES):
         skl2onnx.update_registered_converter(cls, ALIAS, _shapes, _convert, overwrite=True,
                                              parser=_parse, options=dict(_OPTIONS))
     return ALIAS
+
+
+def _with_subclasses(classes):
+    """The classes and every class derived from them (an estimator of the
+    package built on Perceptron, a user's subclass): skl2onnx looks
+    converters up by the exact class."""
+    found, todo = [], list(classes)
+    while todo:
+        cls = todo.pop()
+        if cls not in found:
+            found.append(cls)
+            todo.extend(cls.__subclasses__())
+    return found
 
 
 def to_onnx(model, X=None, *, dtype=None, options=None, target_opset=None, **kwargs):

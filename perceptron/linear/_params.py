@@ -143,12 +143,15 @@ def check_penalty_combination(p):
 
 
 def loop_params(p, stop_when_converged=True):
-    """The compiled loops' parameters (``LoopParams``) of checked parameters p."""
+    """The compiled loops' parameters (``LoopParams``) of checked parameters p;
+    the update rule p names (``update_rule``, ``C``: an estimator built on
+    Perceptron that trains by another rule adds them), else the perceptron's."""
     return _online.LoopParams(
         eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
         shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
         stop_when_converged=stop_when_converged, batch_size=p["batch_size"],
-        penalty=p["penalty"], alpha=p["alpha"], l1_ratio=p["l1_ratio"])
+        penalty=p["penalty"], alpha=p["alpha"], l1_ratio=p["l1_ratio"],
+        update_rule=p.get("update_rule", "perceptron"), C=p.get("C", 1.0))
 
 
 def check_state_params(state, p):

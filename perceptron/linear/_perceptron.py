@@ -309,7 +309,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         -------
         self
         """
-        p = check_params(self)
+        p = self._check_params()
         names_source = X
         X = check_X(X, accept_sparse=True)
         attrs, after, stopped = route.fit(p, X, y, sample_weight, coef_init, intercept_init,
@@ -341,7 +341,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         -------
         self
         """
-        p = check_params(self)
+        p = self._check_params()
         if isinstance(self.class_weight, str):
             raise ValueError("class_weight='balanced' needs the whole data set; "
                              "use fit, or pass a dict of weights")
