@@ -1,11 +1,16 @@
 /*
- * ptn_update.h - the perceptron's update rule, in one place.
+ * ptn_update.h - the update rules of the linear family, each in one place.
  *
- * Every online loop (the dense epoch in perceptron/_core/online.pyx, the
- * CSR epoch of ptn_csr_online.h, the scans of ptn_scan.h, the multinomial
- * and mini-batch epochs) decides and makes its updates through these
- * functions, at float32 and float64 alike; only the way a row is read and
- * added (dense kernels, sparse inline loops) differs between them.
+ * Every online loop (the dense epoch of perceptron/_core/binary_epoch.pxd,
+ * the CSR epoch of ptn_csr_online.h, the scans of ptn_scan.h, the
+ * one-vs-rest, multinomial, penalty and mini-batch epochs) decides and
+ * makes its updates through the ptn_rule functions below, at float32 and
+ * float64 alike; only the way a row is read and added (dense kernels,
+ * sparse inline loops) differs between them.  A rule is a kind of
+ * ptn_rule: its trigger (ptn_rule_make sets the margin), its tallies
+ * (ptn_rule_count), its binary step (ptn_rule_step) and its multiclass
+ * steps (ptn_rule_multiclass); a rule whose step reads ||x||^2 says so in
+ * ptn_rule_needs_norm, and the loops then pass the rows' squared norms.
  *
  * With y in {-1, +1}, a = w.x + b the row's activation, s its sample weight:
  *
@@ -20,6 +25,14 @@
  *   -y*a unweighted, the sum scikit-learn's stopping rule reads); a
  *   margin violation with y*a > 0 updates without being a mistake;
  * - the binary step: w += step*x, b += step (fit_intercept), step = eta*s*y;
+ * - the passive-aggressive rules PA-I and PA-II (Crammer, Dekel, Keshet,
+ *   Shalev-Shwartz and Singer 2006, "Online Passive-Aggressive
+ *   Algorithms", JMLR 7, sections 3 and 8): act while the hinge loss
+ *   l = 1 - y*a is positive, step = tau*y*s with tau = min(C, l/||x||^2)
+ *   (PA-I) or l/(||x||^2 + 1/(2C)) (PA-II), the bias not in the norm, as
+ *   scikit-learn's SGDClassifier(learning_rate="pa1"/"pa2") steps them;
+ *   multiclass, the max-loss update of section 7; their loss is the hinge
+ *   loss of every row they act on;
  * - averaging (Freund & Schapire 1999; Collins 2002; Daume III, ch. 4,
  *   Algorithm 7) by the lazy trick: with c the number of steps taken before
  *   this one, U += c*step*x and ub += c*step; the average of the weights
@@ -90,7 +103,7 @@ PTN_INLINE void ptn_count_mistake(double ya, double s, int64_t *mistakes, double
  * multinomial and one-vs-rest epochs, and so the mixing shards) asks them,
  * and nothing else, when to act and by how much.
  */
-enum { PTN_RULE_PERCEPTRON = 0, PTN_RULE_COUNT };
+enum { PTN_RULE_PERCEPTRON = 0, PTN_RULE_PA1 = 1, PTN_RULE_PA2 = 2, PTN_RULE_COUNT };
 
 typedef struct ptn_rule {
     int kind;       /* PTN_RULE_* */
@@ -99,13 +112,15 @@ typedef struct ptn_rule {
     double C;       /* the aggressiveness of a rule that bounds its step */
 } ptn_rule;
 
-/* The rule of the given kind and parameters, its trigger included. */
+/* The rule of the given kind and parameters, its trigger included: the
+ * passive-aggressive rules act while the hinge loss 1 - y*a is positive,
+ * y*a < 1, which for doubles is y*a <= the largest double below 1. */
 PTN_INLINE ptn_rule ptn_rule_make(int kind, double eta, double margin, double C)
 {
     ptn_rule r;
     r.kind = kind;
     r.eta = eta;
-    r.margin = margin;
+    r.margin = kind == PTN_RULE_PERCEPTRON ? margin : nextafter(1.0, 0.0);
     r.C = C;
     return r;
 }
@@ -130,8 +145,37 @@ PTN_INLINE int ptn_rule_acts(const ptn_rule *r, double ya)
 PTN_INLINE void ptn_rule_count(const ptn_rule *r, double ya, double s, int64_t *mistakes,
                                double *loss, double *raw)
 {
-    (void)r;
-    ptn_count_mistake(ya, s, mistakes, loss, raw);
+    if (r->kind == PTN_RULE_PERCEPTRON) {
+        ptn_count_mistake(ya, s, mistakes, loss, raw);
+        return;
+    }
+    /* the hinge loss 1 - ya of a row the rule acts on (ya < 1) */
+    if (ya <= 0.0) {
+        *mistakes += 1;
+    }
+    *loss += s * (1.0 - ya);
+    *raw += 1.0 - ya;
+}
+
+/*
+ * The step size tau of the passive-aggressive rules (Crammer, Dekel,
+ * Keshet, Shalev-Shwartz and Singer 2006, "Online Passive-Aggressive
+ * Algorithms", JMLR 7, sections 3 and 8) on a row of hinge loss `loss` whose
+ * update direction has squared norm q: PA-I min(C, loss/q) (0 for q = 0,
+ * where scikit-learn's pa1 passes over the row), PA-II loss/(q + 1/(2C)).
+ * The bias moves with the weights and is not in q, as in scikit-learn.
+ */
+PTN_INLINE double ptn_pa_tau(const ptn_rule *r, double loss, double q)
+{
+    double tau;
+    if (r->kind == PTN_RULE_PA1) {
+        if (q == 0.0) {
+            return 0.0;
+        }
+        tau = loss / q;
+        return tau < r->C ? tau : r->C;
+    }
+    return loss / (q + 0.5 / r->C);
 }
 
 /* The binary step on a row the rule acts on: w += step*x, b += step, from
@@ -140,21 +184,27 @@ PTN_INLINE void ptn_rule_count(const ptn_rule *r, double ya, double s, int64_t *
 PTN_INLINE double ptn_rule_step(const ptn_rule *r, double y, double ya, double sqnorm,
                                 double s)
 {
-    (void)ya;
-    (void)sqnorm;
-    return r->eta * s * y;
+    if (r->kind == PTN_RULE_PERCEPTRON) {
+        return r->eta * s * y;
+    }
+    return ptn_pa_tau(r, 1.0 - ya, sqnorm) * y * s;
 }
 
 /* The multiclass steps on a row the rule acts on, from the true class's
  * lead over the best other class (a_t - a_r), the row's squared norm and
- * its sample weight (Collins 2002; Crammer and Singer 2003: the true class
- * moves toward the row, the other away from it by as much). */
+ * its sample weight: the true class moves toward the row, the other away
+ * from it by as much (Collins 2002; Crammer and Singer 2003).  The
+ * passive-aggressive rules take the max-loss update of Crammer et al. 2006,
+ * section 7: the hinge loss 1 - lead, and the update direction (x for the
+ * true class, -x for the other) of squared norm 2||x||^2. */
 PTN_INLINE ptn_pair ptn_rule_multiclass(const ptn_rule *r, double lead, double sqnorm, double s)
 {
     ptn_pair p;
-    (void)lead;
-    (void)sqnorm;
-    p.t = r->eta * s;
+    if (r->kind == PTN_RULE_PERCEPTRON) {
+        p.t = r->eta * s;
+    } else {
+        p.t = ptn_pa_tau(r, 1.0 - lead, 2.0 * sqnorm) * s;
+    }
     p.r = -p.t;
     return p;
 }

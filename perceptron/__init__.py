@@ -20,7 +20,8 @@ except ImportError as exc:  # pragma: no cover - depends on how the package was 
     raise
 from perceptron.exceptions import (ConvergenceWarning, DataConversionWarning, ModelFileError,
                                    NotFittedError, SvmlightFormatError)
-from perceptron.linear import CentroidClassifier, Perceptron, VotedPerceptron
+from perceptron.linear import (CentroidClassifier, PassiveAggressiveClassifier, Perceptron,
+                               VotedPerceptron)
 from perceptron.linear._monitor import EpochInfo
 from perceptron.kernel import KernelPerceptron
 from perceptron.sequence import StructuredPerceptron
@@ -53,6 +54,7 @@ __all__ = [
     "get_include",
     "simd_info",
     "Perceptron",
+    "PassiveAggressiveClassifier",
     "VotedPerceptron",
     "StructuredPerceptron",
     "CentroidClassifier",

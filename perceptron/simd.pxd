@@ -18,6 +18,8 @@ cdef extern from "ptn_update.h" nogil:
     # perceptron/_core/loop.pxd declares its functions)
     enum:
         PTN_RULE_PERCEPTRON
+        PTN_RULE_PA1
+        PTN_RULE_PA2
         PTN_RULE_COUNT
     ctypedef struct ptn_rule:
         int kind

@@ -633,3 +633,91 @@ def ovr_reference(X, t, k, *, orders, eta=1.0, margin=0.0, sample_weight=None,
         total[:len(mistakes)] += mistakes
         epochs.append(len(mistakes))
     return W, b, total[:max(epochs)], epochs
+
+
+def passive_aggressive_reference(X, y=None, *, C=1.0, variant="pa1", max_iter=5,
+                                 fit_intercept=True, orders=None, sample_weight=None, t=None,
+                                 k=None, average=False, dot=None, axpy=None):
+    """PA-I and PA-II (Crammer, Dekel, Keshet, Shalev-Shwartz and Singer
+    2006, "Online Passive-Aggressive Algorithms", JMLR 7), one Python step
+    per row.  Binary (y in {-1, +1}; sections 3 and 8):
+
+        l = max(0, 1 - y*(w.x + b))                the hinge loss
+        if l > 0:
+            PA-I:  tau = min(C, l/||x||^2)         (0 when x = 0)
+            PA-II: tau = l/(||x||^2 + 1/(2C))
+            w += tau*y*s*x;  b += tau*y*s          (fit_intercept)
+
+    with s the sample weight (scikit-learn's factor) and the bias outside
+    ||x||^2.  With class indices t of k classes, one weight vector per class
+    and the max-loss update of section 7: r the best-scoring other class
+    (the first of equal ones), l = max(0, 1 - (a_t - a_r)), ||x||^2 doubled
+    (the norm of the update direction, +x for t and -x for r), and class t
+    moves by +tau*s*x, class r by -tau*s*x.  A mistake is y*a <= 0 (a_t <=
+    a_r); the loss is the weighted sum of l, raw the unweighted one.
+
+    dot(x, w) and axpy(a, x, w) default to numpy; ||x||^2 is dot(x, x).
+    average: the explicit mean of the weights after every row.  Returns a
+    dict: W (k, d), b (k,), and per epoch mistakes, updates, loss, raw.
+    """
+    X = np.asarray(X)
+    n, d = X.shape
+    T = X.dtype.type
+    multi = t is not None
+    kc = k if multi else 1
+    s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if dot is None:
+        def dot(x, w):
+            return float(np.dot(x.astype(np.float64), w.astype(np.float64)))
+    if axpy is None:
+        def axpy(a, x, w):
+            w[...] = (w + T(a) * x).astype(X.dtype)
+
+    def tau(loss, q):
+        if variant == "pa1":
+            return 0.0 if q == 0.0 else min(loss / q, C)
+        return loss / (q + 0.5 / C)
+
+    W = np.zeros((kc, d), dtype=X.dtype)
+    b = np.zeros(kc)
+    S, Sb, steps = np.zeros((kc, d)), np.zeros(kc), 0
+    hist = {key: [] for key in ("mistakes", "updates", "loss", "raw")}
+    for epoch in range(max_iter):
+        order = range(n) if orders is None else orders[epoch]
+        m = upd = 0
+        loss = raw = 0.0
+        for i in order:
+            x = X[i]
+            if multi:
+                acts = [dot(x, W[j]) + b[j] for j in range(kc)]
+                r = min((j for j in range(kc) if j != t[i]), key=lambda j: (-acts[j], j))
+                ya = acts[t[i]] - acts[r]
+            else:
+                ya = y[i] * (dot(x, W[0]) + b[0])
+            hinge = max(0.0, 1.0 - ya)
+            if hinge > 0.0:
+                m += ya <= 0.0
+                upd += 1
+                loss += s[i] * hinge
+                raw += hinge
+                q = dot(x, x)
+                if multi:
+                    step = tau(hinge, 2.0 * q) * s[i]
+                    moves = ((t[i], step), (r, -step))
+                else:
+                    moves = ((0, tau(hinge, q) * y[i] * s[i]),)
+                for j, a in moves:
+                    axpy(a, x, W[j])
+                    if fit_intercept:
+                        b[j] += a
+            S += W
+            Sb += b
+            steps += 1
+        for key, value in zip(hist, (m, upd, loss, raw)):
+            hist[key].append(value)
+    out = {key: np.array(v) for key, v in hist.items()}
+    if average:
+        out["W"], out["b"] = (S / steps).astype(X.dtype), Sb / steps
+    else:
+        out["W"], out["b"] = W, b
+    return out

@@ -63,7 +63,7 @@ from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport (ptn_simd, active_simd, ptn_rng, ptn_rng_seed, ptn_rule_make,
-                               PTN_RULE_PERCEPTRON)
+                               PTN_RULE_PERCEPTRON, PTN_RULE_PA1, PTN_RULE_PA2)
 from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, row_bytes,
                                     row_sqnorms)
 from perceptron._core cimport loop
@@ -101,7 +101,7 @@ _PENALTY_NAMES = {code: name for name, code in _PENALTIES.items()}
 
 # the update rules of the linear family by name, and their kinds in Params
 # (csrc/ptn_update.h, ptn_rule)
-RULES = {"perceptron": PTN_RULE_PERCEPTRON}
+RULES = {"perceptron": PTN_RULE_PERCEPTRON, "pa1": PTN_RULE_PA1, "pa2": PTN_RULE_PA2}
 _RULE_NAMES = {code: name for name, code in RULES.items()}
 
 _zeros = np.zeros

@@ -15,7 +15,7 @@ ort = pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (p
 import skl2onnx  # noqa: E402
 
 from perceptron import (CentroidClassifier, KernelPerceptron, NotFittedError,  # noqa: E402
-                        Perceptron, VotedPerceptron)
+                        PassiveAggressiveClassifier, Perceptron, VotedPerceptron)
 from perceptron import onnx as ponnx  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::perceptron.ConvergenceWarning")
@@ -52,6 +52,11 @@ MODELS = {
     "multinomial-binary": (lambda: Perceptron(multiclass="multinomial", random_state=0),
                            "binary"),
     "pocket": (lambda: Perceptron(pocket=True, random_state=0), "binary"),
+    "pa1": (lambda: PassiveAggressiveClassifier(random_state=0), "binary"),
+    "pa2-ovr-averaged": (lambda: PassiveAggressiveClassifier(loss="squared_hinge", average=True,
+                                                             random_state=0), "multiclass"),
+    "pa1-multinomial": (lambda: PassiveAggressiveClassifier(multiclass="multinomial",
+                                                            random_state=0), "multiclass"),
     "centroid-binary": (lambda: CentroidClassifier(), "binary"),
     "centroid": (lambda: CentroidClassifier(), "multiclass"),
     "kernel-linear-binary": (lambda: KernelPerceptron(kernel="linear", random_state=0),
