@@ -45,7 +45,7 @@ from perceptron.linear._fitted import fitted_attributes, publish
 from perceptron.linear._mixing import (mix, mix_into, mixing_coefficients,
                                        ovr_shard_epoch, shard_epoch, shard_seeds)
 from perceptron.linear._state import C_EPOCHS, C_STEPS, OnlineState
-from perceptron.linear._params import check_mixing, check_params, loop_params
+from perceptron.linear._params import check_mixing, loop_params
 from perceptron.linear._problem import Problem, class_signs, effective
 from perceptron.linear._stopping import StopRule, rule_loss_key
 from perceptron.linear._training import fused_ovr_covers
@@ -64,13 +64,16 @@ __all__ = ["fit", "predict", "decision_function", "mix", "mixing_coefficients"]
 class _Shard:
     """A shard's rows and the labels of each training problem, on a worker."""
 
-    def __init__(self, index, X, labels, shared_order=False):
+    def __init__(self, index, X, labels, shared_order=False, sqnorm=None):
         self.index = index
         self.X = X
         self.labels = labels
         # one-vs-rest: the classes visit the rows in one order, shuffled
         # once an epoch by the first class's generator (as Perceptron.fit)
         self.shared_order = shared_order
+        # the squared norms of the rows, once for the fit, when the update
+        # rule reads them (the passive-aggressive step), else None
+        self.sqnorm = sqnorm
 
 
 def _gather_shard(index, dtype, n_blocks, *blocks):
@@ -98,8 +101,10 @@ def _shard_labels(raw):
     return np.unique(raw[2])
 
 
-def _encode_shard(raw, classes, mode):
-    """The shard the epochs use: its rows (not copied) and each problem's labels."""
+def _encode_shard(raw, classes, mode, loop_params):
+    """The shard the epochs use: its rows (not copied), each problem's labels
+    and, when the update rule of `loop_params` reads them, the rows' squared
+    norms (one pass over the shard for the whole fit)."""
     index, X, y = raw
     index_y = np.searchsorted(classes, y)
     inside = index_y < len(classes)
@@ -112,7 +117,8 @@ def _encode_shard(raw, classes, mode):
         labels = [label_signs(index_y == 1)]
     else:  # made when a class's loop needs them (k arrays of n: O(n*k) memory)
         labels = [class_signs(index_y, j) for j in range(len(classes))]
-    return _Shard(index, X, labels, shared_order=mode == "ovr")
+    sqnorm = _online.squared_norms(X) if _online.needs_norms(loop_params) else None
+    return _Shard(index, X, labels, shared_order=mode == "ovr", sqnorm=sqnorm)
 
 
 def _first_carry(shard, seeds):
@@ -163,7 +169,9 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         # a shared order is not modified by the loops (keep_order): no copy
         state.rows = c["rows"] if shard.shared_order else c["rows"].copy()
         state.rng_state = c["rng"].copy()
-        problems.append(Problem(state, labels))
+        problem = Problem(state, labels)
+        problem.sqnorm = shard.sqnorm
+        problems.append(problem)
         at.append(pos)
     where = f"shard {shard.index}"
     if shard.shared_order and problems and fused_ovr_covers(shard.X, problems, loop_params):
@@ -171,8 +179,8 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         summaries = ovr_shard_epoch(shard.X, problems, problems[0].state.rows, loop_params,
                                     where)
     else:
-        summaries = [shard_epoch(pr.state, shard.X, pr.labels, None, loop_params, where=where)
-                     for pr in problems]
+        summaries = [shard_epoch(pr.state, shard.X, pr.labels, None, loop_params, where=where,
+                                 sqnorm=shard.sqnorm) for pr in problems]
     for pos, pr, summary in zip(at, problems, summaries):
         results[pos] = summary
         new_carry[pos] = {"rows": pr.state.rows, "rng": pr.state.rng_state}
@@ -224,7 +232,7 @@ def _check_estimator(estimator):
     if not isinstance(estimator, Perceptron):
         raise TypeError(f"estimator must be a perceptron.Perceptron, got "
                         f"{type(estimator).__name__}")
-    p = check_params(estimator)
+    p = estimator._check_params()  # a subclass adds its rule (update_rule, C)
     unsupported = [(p["pocket"], "pocket=True"), (p["batch_size"] is not None, "batch_size"),
                    (p["early_stopping"], "early_stopping=True"),
                    (p["warm_start"], "warm_start=True"),
@@ -383,11 +391,12 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     else:
         problem_seeds = [seed]
         shapes = [(k, True)] if mode == "multinomial" else [(1, False)]
+    loop = loop_params(p)
     shards, carries = [], []
     for i, raw in enumerate(raws):
         # shard 0 shuffles as a local fit would; the others from seeds of their own
         seeds = [shard_seeds(s, i + 1)[i] for s in problem_seeds]
-        shard = client.submit(_encode_shard, raw, classes, mode, pure=False)
+        shard = client.submit(_encode_shard, raw, classes, mode, loop, pure=False)
         shards.append(shard)
         carries.append(client.submit(_first_carry, shard, seeds, pure=False))
     del raws  # the shards hold the rows; the raw labels can go
@@ -402,7 +411,6 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     # rule on its loss summed over the shards (tol, n_iter_no_change)
     rules = [StopRule(p["tol"], p["n_iter_no_change"], n) for _ in problems]
     key = rule_loss_key(mode, p)
-    loop = loop_params(p)
     stopped = False
     for epoch in range(1, max_iter + 1):
         messages = [None if not a else

@@ -201,6 +201,47 @@ def test_one_vs_rest_shards_read_each_row_once_for_all_classes(client, rng, monk
     fitted_equal(each, fused)
 
 
+@pytest.mark.parametrize("problem", ["binary", "ovr"])
+def test_a_shard_passes_over_its_norms_once_per_fit(client, rng, monkeypatch, problem):
+    """A passive-aggressive step reads ||x||^2 (Crammer et al. 2006): each
+    shard computes its rows' norms once for the fit, every epoch's loops
+    read them, and the model has the bits of loops computing them on every
+    call (the in-process workers share this process's modules)."""
+    from perceptron import PassiveAggressiveClassifier
+    from perceptron._core import online, ovr_epoch
+
+    X, y = blobs(rng, n_per=80, k=2 if problem == "binary" else 4)
+    X = X + rng.normal(scale=3.0, size=X.shape)
+    Xd = da.from_array(X, chunks=(len(y) // 2, X.shape[1]))
+    params = dict(random_state=3, max_iter=6, tol=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        with monkeypatch.context() as m:
+            m.setattr(online, "needs_norms", lambda loop: False)
+            per_call = pdask.fit(PassiveAggressiveClassifier(**params), Xd, y, client=client,
+                                 n_shards=2)
+        passes, given = [], []
+        norms, epochs, fused = online.squared_norms, online.run_epochs, ovr_epoch.run_ovr_epoch
+        monkeypatch.setattr(online, "squared_norms", lambda A: passes.append(norms(A)) or
+                            passes[-1])
+        monkeypatch.setattr(online, "run_epochs",
+                            lambda *a, **kw: given.append(a[8]) or epochs(*a, **kw))
+        monkeypatch.setattr(ovr_epoch, "run_ovr_epoch",
+                            lambda *a, **kw: given.append(a[8]) or fused(*a, **kw))
+        once = pdask.fit(PassiveAggressiveClassifier(**params), Xd, y, client=client,
+                         n_shards=2)
+    assert len(passes) == 2  # one per shard
+    assert len(given) >= 2 * once.n_iter_ > 2
+    assert all(any(sq is s for s in passes) for sq in given)
+    fitted_equal(per_call, once)
+    # the shards run the estimator's rule: one shard is the local fit
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        local = PassiveAggressiveClassifier(**params).fit(X, y)
+        one = pdask.fit(PassiveAggressiveClassifier(**params), Xd, y, client=client, n_shards=1)
+    fitted_equal(local, one)
+
+
 @pytest.mark.parametrize("problem", ["binary", "multinomial"])
 def test_sparse_chunks_equal_dense_chunks(client, rng, problem):
     # scipy.sparse chunks: each shard is stacked into one CSR matrix; the same

@@ -250,6 +250,15 @@ def fast_path(LoopParams params, bint weighted=False):
     return loop.fast_path(&params.c, weighted)
 
 
+def needs_norms(LoopParams params):
+    """Whether the update rule of these parameters reads the rows' squared
+    norms ||x_i||^2 (the passive-aggressive rules' step): then a fit of many
+    calls computes them once (``squared_norms``) and passes them to every
+    call (run_epochs' ``sqnorm``).  The loops ask the same question of the
+    same function (csrc/ptn_update.h, ptn_rule_needs_norm)."""
+    return bool(ptn_rule_needs_norm(&params.c.rule))
+
+
 # --------------------------------------------------------------- driver
 
 cdef struct LossRule:

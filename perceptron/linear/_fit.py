@@ -36,7 +36,8 @@ from perceptron.linear._mixing import mixing_runner
 from perceptron.linear._monitor import Monitor
 from perceptron.linear._params import check_state_params, loop_params
 from perceptron.linear._problem import (Problem, chunk_labels, effective, initial_weights,
-                                        make_problems, share_order, warm_start_weights)
+                                        make_problems, share_norms, share_order,
+                                        warm_start_weights)
 from perceptron.linear._stopping import fit_epochwise, run_to_rule, validation_split
 from perceptron.linear._targets import (class_index_of, class_weights, encode_targets,
                                         known_binary_signs, partial_targets)
@@ -106,6 +107,7 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
     if p["pocket"]:
         for pr in problems:
             pr.state.start_pocket(X, pr.labels, sw, from_current=True)
+    share_norms(problems, X, loop)
 
     # the trainer
     n_threads = min(p["n_threads"], len(problems))
@@ -201,6 +203,7 @@ def partial_fit(p, X, y, classes, sample_weight, model, run):
                              if alone and sw is None else rows.copy())
             if p["pocket"]:
                 pr.state.start_pocket(X, pr.labels, sw, from_current=first)
+        share_norms(problems, X, loop)
         run(X, problems, sw, loop, 1, min(p["n_threads"], len(problems)),
             None if alone else np.zeros(1, dtype=_STOP))
     weight = float(len(rows)) if sw is None else float(sw[rows].sum())

@@ -124,22 +124,26 @@ def shard_seeds(seed, n_shards):
     return [seed if i == 0 else mix64(seed ^ (0x51A2D0 + i)) for i in range(n_shards)]
 
 
-def shard_epoch(state, X, labels, sample_weight, loop_params, stop=None, where=None):
+def shard_epoch(state, X, labels, sample_weight, loop_params, stop=None, where=None,
+                sqnorm=None):
     """One epoch of a shard's state (which holds the shared weights), in place.
 
     Returns the summary ``mix`` and ``mix_into`` read: the weights and
     accumulators (the state's own arrays), the rows visited ``n``, the
     epoch's counts and the generator.  ``where`` (e.g. "shard 2") prefixes
-    the message of a ValueError or FloatingPointError."""
+    the message of a ValueError or FloatingPointError; ``sqnorm``: the
+    squared norms of X's rows (computed once for the fit) when the rule
+    reads them, else None."""
     start = state.steps
-    res = _online.run_epochs(state, X, labels, sample_weight, loop_params, 1, stop)
+    res = _online.run_epochs(state, X, labels, sample_weight, loop_params, 1, stop, None, sqnorm)
     return _shard_summary(state, res, start, where)
 
 
 def ovr_shard_epoch(X, problems, rows, loop_params, where=None):
     """``shard_epoch`` of every one-vs-rest problem of a shard at once, in
     their shared order ``rows``, each row read once for all of them (the
-    fused epoch: ``fused_ovr_covers`` must hold).  The same summaries."""
+    fused epoch: ``fused_ovr_covers`` must hold; the rows' squared norms are
+    the problems' ``sqnorm``).  The same summaries."""
     starts = [pr.state.steps for pr in problems]
     results = fused_ovr_epoch(X, problems, None, rows, loop_params, None)
     return [_shard_summary(pr.state, res, start, where)
@@ -246,10 +250,11 @@ class ThreadMixing:
             for pr in problems:
                 for shard in self.shards[id(pr)]:
                     self._load(shard, pr.state)
-                    jobs.append((shard, pr.labels))
+                    jobs.append((shard, pr.labels, pr.sqnorm))
 
-            def job(shard, labels):
-                return shard_epoch(shard, X, labels, sample_weight, loop_params, stop)
+            def job(shard, labels, sqnorm):
+                return shard_epoch(shard, X, labels, sample_weight, loop_params, stop,
+                                   sqnorm=sqnorm)
 
             try:
                 parts = map_threads(job, jobs, self.n_threads)

@@ -16,14 +16,17 @@ class Problem:
     `labels` may be a function that makes them: one-vs-rest makes each
     class's n signs when its loop runs, so that k classes never hold k
     label arrays of n rows at once.  `order`: a SharedOrder when the problem
-    visits the rows in an order shared with other problems."""
+    visits the rows in an order shared with other problems.  `sqnorm`: the
+    squared norms of X's rows when the update rule reads them (``share_norms``),
+    one array for every problem and call of a fit, else None."""
 
-    __slots__ = ("state", "_labels", "order", "history")
+    __slots__ = ("state", "_labels", "order", "history", "sqnorm")
 
     def __init__(self, state, labels):
         self.state = state
         self._labels = labels
         self.order: Optional["SharedOrder"] = None
+        self.sqnorm = None
         self.history: Dict[str, list] = {"mistakes": [], "updates": [], "loss": []}
 
     @property
@@ -58,6 +61,18 @@ def share_order(problems, rows):
     for pr in problems:
         pr.state.rows = rows
         pr.order = order
+
+
+def share_norms(problems, X, loop):
+    """The squared norms ||x_i||^2 of X's rows, computed once, for every
+    problem of a fit (or of a partial_fit call) whose update rule reads
+    them (the passive-aggressive step, Crammer et al. 2006, section 3):
+    every epoch and every problem then reads the one array instead of a
+    pass over X per call of the loops.  `loop`: the LoopParams."""
+    if _online.needs_norms(loop):
+        sqnorm = _online.squared_norms(X)
+        for pr in problems:
+            pr.sqnorm = sqnorm
 
 
 class ClassSigns:

@@ -22,7 +22,8 @@ def run(X, problems, sw, loop_params, n_epochs, n_threads, stop, rule=None):
     if len(problems) == 1 and problems[0].order is None:
         # one problem on this thread: a small fit's fixed cost
         problem = problems[0]
-        res = run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop, rule)
+        res = run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop, rule,
+                         problem.sqnorm)
         raise_for_status(res, problem.state)
         history = problem.history
         history["mistakes"].append(res["mistakes"])
@@ -38,7 +39,8 @@ def run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop, rule=None)
     """n_epochs epochs of each problem on its own, on threads; returns results."""
     if len(problems) == 1:  # no threads to start: a small fit's fixed cost
         problem = problems[0]
-        res = run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop, rule)
+        res = run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop, rule,
+                         problem.sqnorm)
         raise_for_status(res, problem.state)
         history = problem.history
         history["mistakes"].append(res["mistakes"])
@@ -48,7 +50,8 @@ def run_each(X, problems, sw, loop_params, n_epochs, n_threads, stop, rule=None)
     assert rule is None, "a stopping rule in the loop is for one problem"
 
     def job(problem):
-        return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop)
+        return run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop,
+                          sqnorm=problem.sqnorm)
     try:
         results = map_threads(job, [(pr,) for pr in problems], n_threads)
     except BaseException:
@@ -108,10 +111,12 @@ def fused_ovr_covers(X, problems, loop_params):
 
 def fused_ovr_epoch(X, problems, sw, rows, params, stop):
     """One fused one-vs-rest epoch of the (``fused_ovr_covers``) problems
-    over ``rows``: the result of each, statuses unchecked."""
+    over ``rows``: the result of each, statuses unchecked.  The rows'
+    squared norms, when the rule reads them, are the problems' one array."""
     return _ovr_epoch.run_ovr_epoch([pr.state for pr in problems], X,
                                     problems[0].class_signs.index,
-                                    [pr.class_signs.j for pr in problems], sw, rows, params, stop)
+                                    [pr.class_signs.j for pr in problems], sw, rows, params, stop,
+                                    problems[0].sqnorm)
 
 
 def run_fused_ovr(X, problems, sw, params, n_threads, stop):
@@ -147,20 +152,21 @@ _STATUS_OK = _online.STATUS_OK
 EPOCH_BLOCK = 1 << 16
 
 
-def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop, rule=None):
+def run_blocks(state, X, labels, sw, loop_params, n_epochs, stop, rule=None, sqnorm=None):
     """``run_epochs`` for up to n_epochs epochs, in blocks of ``EPOCH_BLOCK``;
     the same model and result as one call (the state, its shuffling generator
     included, and the stopping rule ``rule``, if any, carry from block to
-    block)."""
+    block).  ``sqnorm``: the rows' squared norms (the problem's), or None."""
     if n_epochs <= EPOCH_BLOCK:  # one call: the usual case, and a small fit's fixed cost
-        return _online.run_epochs(state, X, labels, sw, loop_params, n_epochs, stop, rule)
+        return _online.run_epochs(state, X, labels, sw, loop_params, n_epochs, stop, rule,
+                                  sqnorm)
     # the loops stop at an epoch without an update only without a penalty
     until_converged = loop_params.stop_when_converged and loop_params.penalty is None
     parts = []
     left = n_epochs
     while left > 0:
         asked = min(left, EPOCH_BLOCK)
-        res = _online.run_epochs(state, X, labels, sw, loop_params, asked, stop, rule)
+        res = _online.run_epochs(state, X, labels, sw, loop_params, asked, stop, rule, sqnorm)
         parts.append(res)
         left -= res["epochs"]
         if (res["status"] != _online.STATUS_OK or res["epochs"] < asked
