@@ -120,12 +120,16 @@ def appended_histories(model, new, first):
     constant time (``appended``): a stream of many chunks costs the same per
     call at its end as at its start."""
     out = {}
-    for key, name, dtype in HISTORIES:
-        before = model.get(name) if not first else None
-        if before is None:
-            before = np.zeros(0, dtype=dtype)
-        before = np.asarray(before, dtype=dtype)
-        out[name] = appended(before if before.ndim == 1 else before.ravel(), new[key], dtype)
+    ndarray = np.ndarray
+    with _BUFFER_LOCK:  # the three appends as one step (see ``appended``)
+        for key, name, dtype in HISTORIES:
+            before = model.get(name) if not first else None
+            if before is None:
+                before = np.zeros(0, dtype=dtype)
+            elif type(before) is not ndarray or before.dtype != dtype:
+                before = np.asarray(before, dtype=dtype)
+            out[name] = _appended(before if before.ndim == 1 else before.ravel(), new[key],
+                                  dtype)
     return out
 
 
@@ -146,20 +150,25 @@ def appended(arr, value, dtype):
     array has already grown, as after copy.copy of an estimator) the values
     are copied into a new buffer of twice the size.  Either way arr itself
     is left as it was."""
+    # the check and the write as one step: two threads appending to arrays
+    # of one buffer (estimators copied by copy.copy) would otherwise both
+    # see the next slot free and write it
+    with _BUFFER_LOCK:
+        return _appended(arr, value, dtype)
+
+
+def _appended(arr, value, dtype):
+    """``appended``, with _BUFFER_LOCK held by the caller."""
     n = len(arr)
     base = arr.base
     if type(base) is np.ndarray and len(base) > n:
-        # the check and the write as one step: two threads appending to
-        # arrays of one buffer (estimators copied by copy.copy) would
-        # otherwise both see the next slot free and write it
-        with _BUFFER_LOCK:
-            use = _BUFFER_USE.get(id(base))
-            if use is not None and use[0] == n and use[1]() is arr and arr.dtype == dtype \
-                    and arr.ndim == 1 and arr.strides == base.strides:
-                base[n] = value
-                out = base[:n + 1]
-                _BUFFER_USE[id(base)] = (n + 1, weakref.ref(out))
-                return out
+        use = _BUFFER_USE.get(id(base))
+        if use is not None and use[0] == n and use[1]() is arr and arr.dtype == dtype \
+                and arr.ndim == 1 and arr.strides == base.strides:
+            base[n] = value
+            out = base[:n + 1]
+            _BUFFER_USE[id(base)] = (n + 1, weakref.ref(out))
+            return out
     buf = np.empty(max(16, 2 * (n + 1)), dtype=dtype)
     buf[:n] = arr
     buf[n] = value

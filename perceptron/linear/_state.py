@@ -21,6 +21,11 @@ _zeros = np.zeros
 _F64 = np.dtype(np.float64)
 _I64 = np.dtype(np.int64)
 _ONE_U64 = np.zeros(1, dtype=np.uint64)
+# the fields of ``binary_zeros``'s state in the constructor's order (the
+# arrays are placeholders, replaced by new ones in every state)
+_BINARY_FIELDS = {"multinomial": False, "W": None, "b": None, "U": None, "ub": None, "PW": None,
+                  "pb": None, "pocket_score": None, "G": None, "gb": None, "acts": None,
+                  "counters": None, "rng_state": None, "rows": None}
 
 
 class OnlineState:
@@ -89,28 +94,34 @@ class OnlineState:
         """``OnlineState(1, d, dtype, multinomial=False, average=False,
         pocket=False, batch_size=None, seed=seed)``, the same fields in the
         same order, made without the constructor's branches and keywords:
-        the state of the usual small fit, whose fixed cost this is part of."""
+        the state of the usual small fit, whose fixed cost this is part of.
+        (The fields start as a copy of a template dict, in the constructor's
+        order; the arrays are then replaced by new ones.)"""
         new = object.__new__(cls)
-        rng_state = _ONE_U64.copy()
+        fields = _BINARY_FIELDS.copy()
+        fields["W"] = _zeros((1, d), dtype)
+        fields["b"] = _zeros(1, _F64)
+        fields["pocket_score"] = _NO_SCORE.copy()
+        fields["acts"] = _zeros(1, _F64)
+        fields["counters"] = _zeros(N_COUNTERS, _I64)
+        rng_state = fields["rng_state"] = _ONE_U64.copy()
         rng_state[0] = seed
-        new.__dict__.update({
-            "multinomial": False, "W": _zeros((1, d), dtype), "b": _zeros(1, _F64),
-            "U": None, "ub": None, "PW": None, "pb": None, "pocket_score": _NO_SCORE.copy(),
-            "G": None, "gb": None, "acts": _zeros(1, _F64),
-            "counters": _zeros(N_COUNTERS, _I64), "rng_state": rng_state, "rows": None})
+        new.__dict__ = fields
         return new
 
     def copy(self, rows=True):
         """A deep copy; rows=False leaves the row order out (None), for a
         caller that sets a new one (one-vs-rest states share theirs)."""
         new = object.__new__(type(self))
-        fields = new.__dict__
-        for name, value in self.__dict__.items():
-            if name == "rows" and not rows:
-                # not copied only to be dropped: n entries, once per class
-                fields[name] = None
-                continue
-            fields[name] = value.copy() if isinstance(value, np.ndarray) else value
+        fields = self.__dict__.copy()
+        if not rows and "rows" in fields:
+            # not copied only to be dropped: n entries, once per class
+            fields["rows"] = None
+        ndarray = np.ndarray
+        for name, value in fields.items():  # (replacing values: the keys stay as they are)
+            if value is not None and isinstance(value, ndarray):
+                fields[name] = value.copy()
+        new.__dict__ = fields
         return new
 
     @property
