@@ -83,9 +83,8 @@ typedef struct ptn_csr_online {
  * A mistake is a branch the processor could not predict: the rows it had
  * started on are thrown away, and the next row starts from nothing, its
  * loads one after the other (row pointer, indices, weights); from L1 each
- * costs a few cycles, from L2 three times more.  a9a shuffled: 757 -> 708
- * us an epoch; the synthetic 500,000 x 2^18 set: 54 -> 51 ms (one row ahead:
- * 721 us, 50 ms; three: 721 us).
+ * costs a few cycles, from L2 three times more (two rows ahead measured
+ * best; the performance page has the figures).
  */
 #define PTN_CSR_NEAR 2
 
@@ -213,15 +212,14 @@ PTN_CSR_ONLINE_TYPES(, 0, 0, 0)
  * no averaging (s->U NULL), the inline dot product (s->dot_* NULL).  The
  * same code with those cases left out, which frees registers the loop
  * otherwise reloads from the stack in the chain of loads that follows a
- * mistake: a9a, 5 epochs in order, 2.9 -> 2.7 ms. */
+ * mistake. */
 PTN_CSR_ONLINE_TYPES(_plain, 1, 0, 0)
 /* The plain rule over rows 0, 1, 2, ... (no prefetching): row k is read
  * without going through rows[k], so that after a mistake the next row's
- * loads start from its row pointers, one load fewer in the chain (a9a in
- * order: 0.50 -> 0.44 ms an epoch).  The caller checks the order once, with
- * ptn_rows_identity, rather than the loop on every row: checking rows[k]
- * == k beside the chain, a branch always predicted, still cost 2-4% of the
- * a9a epoch (0.438 -> 0.429 ms in one process, at -O3). */
+ * loads start from its row pointers, one load fewer in the chain.  The
+ * caller checks the order once, with ptn_rows_identity, rather than the
+ * loop on every row: checking rows[k] == k beside the chain, a branch
+ * always predicted, still cost a few percent of an epoch. */
 PTN_CSR_ONLINE_TYPES(_plain_ordered, 1, 1, 0)
 
 /* The plain rule over rows whose stored values are all 1.0 (indicator
@@ -230,7 +228,7 @@ PTN_CSR_ONLINE_TYPES(_plain_ordered, 1, 1, 0)
  * them, without reading the values.  1.0 * w is w and step * 1.0 is step,
  * so every sum and weight is the same bits as the plain loops give; the
  * epoch reads the indices alone, a third of a9a's bytes (float64 values,
- * int32 indices): a9a in order, one process, 0.42 -> 0.36 ms an epoch. */
+ * int32 indices). */
 PTN_CSR_ONLINE_TYPES(_ones, 1, 0, 1)
 PTN_CSR_ONLINE_TYPES(_ones_ordered, 1, 1, 1)
 
@@ -239,9 +237,8 @@ PTN_CSR_ONLINE_TYPES(_ones_ordered, 1, 1, 1)
  * of 512 values, the first block with another value ending it: other data
  * is most often found out in its first block.  The extension that includes
  * this file is built without the compiler's vectorizer, so the x86-64 form
- * is written with SSE2 (the baseline): 451,592 float64 values in cache 94
- * -> 41 us.  Learning it inside an epoch instead, as the plain loop reads
- * the values, made that epoch 70 us longer. */
+ * is written with SSE2 (the baseline).  Learning it inside an epoch
+ * instead, as the plain loop reads the values, made that epoch longer. */
 #if defined(__SSE2__) || defined(_M_X64)
 #include <emmintrin.h>
 #define PTN_ALL_ONES_SSE2 1

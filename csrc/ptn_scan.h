@@ -80,10 +80,9 @@
  * The rows of a fit that does not shuffle are 0, 1, 2, ...: while
  * rows[k] == k the row's address comes from k itself, so its loads do not
  * wait for the load of rows[k] (the comparison is off the critical path and
- * always predicted); the first other entry hands over to the general loop.
- * In-order epoch of 200,000 x 100 float64 rows on an AMD EPYC (Zen 4):
- * 1.14x the plain C pass instead of 1.27x.  PTN_SCAN_LOOP_F32_BLOCKS below
- * does the same.
+ * always predicted); the first other entry hands over to the general loop
+ * (the timing that decided it is on the performance page).
+ * PTN_SCAN_LOOP_F32_BLOCKS below does the same.
  */
 #define PTN_SCAN_LOOP_ACT(T, ROWDOT, ON_ACT, END)                                    \
     PTN_SCAN_LOCALS(T)                                                               \
@@ -111,13 +110,9 @@
  * The range check and ptn_must_update are evaluated without short-circuits
  * into one condition that only the rare row needing either meets, its code
  * laid out away from the loop (PTN_UNLIKELY: without the hint the same loop
- * measured no faster).  Shuffled epoch of 200,000 x 100 float32 rows on a
- * 2-core AMD EPYC (Zen 4) at AVX-512, alternating runs: 15.2 -> 12.1 ms
- * (the plain C pass with float32 accumulators: 11.0 ms), 200 columns
- * 20.6 -> 19.2 ms; with the AVX-512 tail's former loops instead of its
- * straight-line groups (simd_avx512.c) this loop gained nothing.  The AVX2
- * float32 scan, already at that pass's time on the same machine, measured
- * the same with this loop and keeps PTN_SCAN_LOOP.
+ * measured no faster).  It shortens shuffled float32 epochs at AVX-512; the
+ * AVX2 float32 scan measured the same with it and keeps PTN_SCAN_LOOP (the
+ * figures are on the performance page).
  */
 #define PTN_SCAN_ROW_F32_BLOCKS(IDX, BLOCKED, EXACT, ON_ACT)                         \
     {                                                                                \
@@ -175,11 +170,8 @@
  * started on are thrown away either way, but leaving the loop at each one,
  * as the scan does, also leaves and re-enters the kernel, and at AVX-512
  * the next row's loads of the weights wait for the update's masked stores
- * (simd_avx512_plain.inc).  An in-order float32 epoch of 200,000 x 100 rows,
- * 4,088 updates, AMD EPYC (Zen 4), one process, alternated rounds
- * (benchmarks/bench_scan_in_process.py): 2.57-2.69 ms as scan, return and
- * update, 2.47-2.60 ms with the update in the loop, over five runs while
- * the host was quiet; within the noise over eight runs while it was busy.
+ * (simd_avx512_plain.inc); benchmarks/bench_scan_in_process.py measures
+ * the two forms against each other (the performance page has the figures).
  */
 #define PTN_PLAIN_ACT(T, AXPY, REFRESH)                                              \
     {                                                                                \
