@@ -35,8 +35,8 @@ from perceptron.linear._fitted import chunk_attributes, fitted_attributes
 from perceptron.linear._mixing import mixing_runner
 from perceptron.linear._monitor import Monitor
 from perceptron.linear._params import check_state_params, loop_params
-from perceptron.linear._problem import (Problem, chunk_labels, effective, initial_weights,
-                                        make_problems, share_norms, share_order,
+from perceptron.linear._problem import (Problem, all_rows, chunk_labels, effective,
+                                        initial_weights, make_problems, share_norms, share_order,
                                         warm_start_weights)
 from perceptron.linear._stopping import fit_epochwise, run_to_rule, validation_split
 from perceptron.linear._targets import (class_index_of, class_weights, encode_targets,
@@ -88,7 +88,7 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
     loop = loop_params(p)
     mode, problems = make_problems(kind, len(classes), target, d, X.dtype, seed, p, loop, init,
                                    signs)
-    rows = np.arange(n, dtype=_INTP) if sw is None else np.flatnonzero(sw > 0).astype(_INTP)
+    rows = all_rows(n) if sw is None else np.flatnonzero(sw > 0).astype(_INTP)
     if len(rows) == 0:
         raise ValueError("every sample weight is zero; nothing to train on")
     val_rows = None
@@ -192,7 +192,7 @@ def partial_fit(p, X, y, classes, sample_weight, model, run):
         else:
             problems = [Problem(state, labels_j) for state, labels_j in
                         zip(states, chunk_labels(mode, target, len(labels)))]
-    rows = np.arange(n, dtype=_INTP) if sw is None else np.flatnonzero(sw > 0).astype(_INTP)
+    rows = all_rows(n) if sw is None else np.flatnonzero(sw > 0).astype(_INTP)
     if len(rows):
         if mode == "ovr":
             share_order(problems, rows)

@@ -11,6 +11,7 @@ import numpy as np
 
 from perceptron._common.validation import check_feature_names
 from perceptron.exceptions import ConvergenceWarning, sklearn_compatible
+from perceptron.linear._state import C_UPDATES
 
 # the per-epoch counts of a model: (result key, attribute, dtype)
 # (dtype objects: comparing an array's dtype with one costs less than with a type)
@@ -29,18 +30,24 @@ def fitted_attributes(mode, problems, classes, W, b, d, dtype, train_weight):
     """The attributes of a fit whose problems ran (their histories hold the
     results of each call of the loops): W, b the model they make,
     `train_weight` the rows (or their summed weights) trained on."""
-    coef, intercept = _weights(W, b, dtype)
     if len(problems) == 1:
-        history = problems[0].history
-        if len(history["mistakes"]) == 1:  # one problem, one call: the usual small fit
-            state = problems[0].state
+        problem = problems[0]
+        history = problem.history
+        mistakes = history["mistakes"]
+        if len(mistakes) == 1:  # one problem, one call: the usual small fit
+            state = problem.state
             updates = history["updates"][0]
-            return {"coef_": coef, "intercept_": intercept, "classes_": classes,
-                    "n_features_in_": d, "n_iter_": len(history["mistakes"][0]),
-                    "mistakes_": history["mistakes"][0], "updates_": updates,
-                    "loss_": history["loss"][0] / train_weight, "t_": state.updates,
+            mistakes = mistakes[0]
+            return {"coef_": W if W.dtype == dtype and W.flags.c_contiguous else
+                    np.ascontiguousarray(W, dtype=dtype),
+                    "intercept_": b if b.dtype == dtype else b.astype(dtype),
+                    "classes_": classes, "n_features_in_": d, "n_iter_": len(mistakes),
+                    "mistakes_": mistakes, "updates_": updates,
+                    "loss_": history["loss"][0] / train_weight,
+                    "t_": int(state.counters[C_UPDATES]),
                     "converged_": bool(len(updates) > 0 and updates[-1] == 0),
                     "_mode": mode, "_multilabel": mode == "multilabel", "_states": [state]}
+    coef, intercept = _weights(W, b, dtype)
     histories = [{k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0)
                   for k, v in pr.history.items()} for pr in problems]
     n_iter = max(len(h["mistakes"]) for h in histories)
@@ -85,13 +92,21 @@ def chunk_attributes(model, first, mode, problems, classes, W, b, d, dtype, weig
             else:
                 new[key] = int(value)
     attrs = appended_histories(model, new, first)
-    coef, intercept = _weights(W, b, dtype)
-    attrs.update({"coef_": coef, "intercept_": intercept, "classes_": classes,
-                  "n_features_in_": d, "n_iter_": len(attrs["mistakes_"]),
-                  "t_": int(sum(pr.state.updates for pr in problems)),
-                  "converged_": bool(attrs["updates_"][-1] == 0) and trained,
-                  "_mode": mode, "_multilabel": mode == "multilabel",
-                  "_states": [pr.state for pr in problems]})
+    attrs["coef_"], attrs["intercept_"] = _weights(W, b, dtype)
+    attrs["classes_"] = classes
+    attrs["n_features_in_"] = d
+    attrs["n_iter_"] = len(attrs["mistakes_"])
+    if len(problems) == 1:
+        state = problems[0].state
+        attrs["t_"] = int(state.counters[C_UPDATES])
+        states = [state]
+    else:
+        attrs["t_"] = int(sum(pr.state.updates for pr in problems))
+        states = [pr.state for pr in problems]
+    attrs["converged_"] = bool(attrs["updates_"][-1] == 0) and trained
+    attrs["_mode"] = mode
+    attrs["_multilabel"] = mode == "multilabel"
+    attrs["_states"] = states
     return attrs
 
 

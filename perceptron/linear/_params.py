@@ -1,8 +1,10 @@
 """The parameters of a ``Perceptron`` fit, checked in one place.
 
 ``check_params`` reads every parameter of the estimator on every call and
-returns the checked values as a dict; nothing is remembered between calls, so
-a parameter set again, by ``set_params`` or by assignment, is always seen.
+returns the checked values as a dict; a parameter set again, by
+``set_params`` or by assignment, is always seen: the one thing remembered is
+the previous call's values and result, reused only for a call whose every
+value is the very same object (see ``_LAST``).
 A small fit (hundreds of rows, a few epochs) spends a good share of its time
 outside the loops, so each check first takes the one comparison that
 accepts the usual value (a float in range, an int, a bool) and hands
@@ -14,6 +16,7 @@ alone, in the order of the parameters below.
 ``LoopParams``.
 """
 import math
+import operator
 
 from perceptron._common.parallel import resolve_n_jobs
 from perceptron._common.validation import check_scalar, is_one_of
@@ -38,83 +41,150 @@ def resolve_jobs(n_jobs):
     return resolve_n_jobs(n_jobs)
 
 
+# The previous call's parameter values (held here: no other object can take
+# the identity of one) and the dict its checks returned.  A call whose every
+# value is the very object the previous call read gets a copy of that dict
+# without the checks.  It is kept only when every checked value is of a type
+# the checks accept as it is (float, int, bool, None, str: immutable), so
+# that the same objects give the same result; n_jobs (its threads depend on
+# the CPUs the process may use) and callback (callable() reads its type) are
+# checked on every call; class_weight and random_state are passed through.
+_LAST = None
+_is = operator.is_
+
+
+def _values(est):
+    """The parameters' values, in the order of the checks."""
+    return (est.eta0, est.max_iter, est.fit_intercept, est.shuffle, est.warm_start, est.average,
+            est.pocket, est.margin, est.early_stopping, est.validation_fraction,
+            est.n_iter_no_change, est.n_jobs, est.verbose, est.progress, est.alpha, est.l1_ratio,
+            est.tol, est.mixing, est.penalty, est.callback, est.batch_size, est.multiclass,
+            est.class_weight, est.random_state)
+
+
 def check_params(est):
     """The checked parameters of a Perceptron, as a dict; raises the error
-    of the first bad parameter, in the order below.  Beside the numbers and
-    switches the loops read, the dict holds what the rest of a fit reads:
-    ``n_threads``, ``multiclass``, ``class_weight`` (checked where the
-    classes are known), ``callback`` and ``random_state`` (drawn from when
-    the fit needs its seed)."""
+    of the first bad parameter, in the order of ``_checked``.  Beside the
+    numbers and switches the loops read, the dict holds what the rest of a
+    fit reads: ``n_threads``, ``multiclass``, ``class_weight`` (checked where
+    the classes are known), ``callback`` and ``random_state`` (drawn from
+    when the fit needs its seed)."""
+    global _LAST
+    last = _LAST
+    if last is not None:
+        try:
+            values = _values(est)
+        except Exception:  # a parameter that cannot be read: the checks raise in their order
+            values = None
+        if values is not None and all(map(_is, values, last[0])):
+            p = last[1].copy()
+            n_jobs = values[11]
+            p["n_threads"] = 1 if n_jobs is None else resolve_n_jobs(n_jobs)
+            callback = values[19]
+            if callback is not None and not callable(callback):
+                raise TypeError(f"callback must be callable or None, got {callback!r}")
+            return p
+    p, key = _checked(est)
+    if key is not None:
+        _LAST = (key, p.copy())
+    return p
+
+
+def _checked(est):
+    """The checks of check_params, in order, reading each parameter as it
+    checks it: (the checked dict, the values read when each is its checked
+    value, else None)."""
+    usual = True  # every value of a type the checks accept as it is
     eta = est.eta0
     if not (type(eta) is float and 0.0 < eta < _INF):
         eta = check_scalar(eta, "eta0", "float", low=0.0, low_open=True)
+        usual = False
     max_iter = est.max_iter
     if not (type(max_iter) is int and 1 <= max_iter <= _INT_MAX):
         max_iter = check_scalar(max_iter, "max_iter", "int", low=1)
+        usual = False
     fit_intercept = est.fit_intercept
     if fit_intercept is not True and fit_intercept is not False:
         fit_intercept = check_scalar(fit_intercept, "fit_intercept", "bool")
+        usual = False
     shuffle = est.shuffle
     if shuffle is not True and shuffle is not False:
         shuffle = check_scalar(shuffle, "shuffle", "bool")
+        usual = False
     warm_start = est.warm_start
     if warm_start is not True and warm_start is not False:
         warm_start = check_scalar(warm_start, "warm_start", "bool")
+        usual = False
     average = est.average
     if average is not True and average is not False:
         average = check_scalar(average, "average", "bool")
+        usual = False
     pocket = est.pocket
     if pocket is not True and pocket is not False:
         pocket = check_scalar(pocket, "pocket", "bool")
+        usual = False
     margin = est.margin
     if not (type(margin) is float and 0.0 <= margin < _INF):
         margin = check_scalar(margin, "margin", "float", low=0.0)
+        usual = False
     early_stopping = est.early_stopping
     if early_stopping is not True and early_stopping is not False:
         early_stopping = check_scalar(early_stopping, "early_stopping", "bool")
+        usual = False
     fraction = est.validation_fraction
     if not (type(fraction) is float and 0.0 < fraction < 1.0):
         fraction = check_scalar(fraction, "validation_fraction", "float", low=0.0, high=1.0,
                                 low_open=True, high_open=True)
+        usual = False
     n_iter_no_change = est.n_iter_no_change
     if not (type(n_iter_no_change) is int and 1 <= n_iter_no_change <= _INT_MAX):
         n_iter_no_change = check_scalar(n_iter_no_change, "n_iter_no_change", "int", low=1)
+        usual = False
     n_jobs = est.n_jobs
     n_threads = 1 if n_jobs is None else resolve_n_jobs(n_jobs)
     verbose = est.verbose
     if not (type(verbose) is int and 0 <= verbose <= _INT_MAX):
         verbose = check_scalar(verbose, "verbose", "int", low=0)
+        usual = False
     progress = est.progress
     if progress is not True and progress is not False:
         progress = check_scalar(progress, "progress", "bool")
+        usual = False
     alpha = est.alpha
     if not (type(alpha) is float and 0.0 <= alpha < _INF):
         alpha = check_scalar(alpha, "alpha", "float", low=0.0)
+        usual = False
     l1_ratio = est.l1_ratio
     if not (type(l1_ratio) is float and 0.0 <= l1_ratio <= 1.0):
         l1_ratio = check_scalar(l1_ratio, "l1_ratio", "float", low=0.0, high=1.0)
+        usual = False
     tol = est.tol
     if not (tol is None or (type(tol) is float and -_INF < tol < _INF)):
         tol = check_scalar(tol, "tol", "float")
+        usual = False
     mixing = est.mixing
     if type(mixing) is not str or mixing != "uniform":
         mixing = check_mixing(mixing)
+        usual = usual and type(mixing) is str
     penalty = est.penalty
     if penalty is not None and not is_one_of(penalty, PENALTIES):
         raise ValueError("penalty must be None, 'l2', 'l1' or 'elasticnet', got "
                          f"{penalty!r}")
+    usual = usual and (penalty is None or type(penalty) is str)
     callback = est.callback
     if callback is not None and not callable(callback):
         raise TypeError(f"callback must be callable or None, got {callback!r}")
     batch_size = est.batch_size
     if batch_size is not None:
         batch_size = check_scalar(batch_size, "batch_size", "int", low=1)
+        usual = False
         if batch_size == 1:  # one row per batch is the online rule
             batch_size = None
     multiclass = est.multiclass
     if type(multiclass) is not str or multiclass != "ovr":
         if not is_one_of(multiclass, ("ovr", "multinomial")):
             raise ValueError(f"multiclass must be 'ovr' or 'multinomial', got {multiclass!r}")
+        usual = usual and type(multiclass) is str
     if pocket and average:
         raise ValueError("pocket=True and average=True are alternatives: choose one")
     if pocket and batch_size is not None:
@@ -129,7 +199,12 @@ def check_params(est):
          "random_state": est.random_state}
     if penalty is not None and pocket:
         check_penalty_combination(p)
-    return p
+    # the values the checks read, in _values's order, when each is its checked value
+    key = ((eta, max_iter, fit_intercept, shuffle, warm_start, average, pocket, margin,
+            early_stopping, fraction, n_iter_no_change, n_jobs, verbose, progress, alpha,
+            l1_ratio, tol, mixing, penalty, callback, batch_size, multiclass,
+            p["class_weight"], p["random_state"]) if usual else None)
+    return p, key
 
 
 def check_penalty_combination(p):

@@ -10,6 +10,11 @@ from perceptron._core import online as _online
 from perceptron.linear._state import OnlineState
 
 
+_fast_path = _online.fast_path
+_PATH_PLAIN = _online.PATH_PLAIN
+_INTP = np.dtype(np.intp)
+
+
 class Problem:
     """One run of the loops: a state and the labels it trains on.
 
@@ -52,6 +57,27 @@ class SharedOrder:
     def __init__(self, rows, rng_state):
         self.rows = rows
         self.rng_state = rng_state
+
+
+# every row in order (all_rows): the last n asked for, read-only; a copy of
+# it costs half of np.arange's fill for the n of a small fit
+_ALL_ROWS = [np.arange(0, dtype=_INTP)]
+_ALL_ROWS_KEPT = 1 << 16
+
+
+def all_rows(n):
+    """A new array of every row in order, ``np.arange(n, dtype=np.intp)``
+    (the loops shuffle it in place): a copy of the one kept for the last n
+    asked for (n up to 65,536), else made."""
+    kept = _ALL_ROWS[0]
+    if len(kept) == n:
+        return kept.copy()
+    rows = np.arange(n, dtype=_INTP)
+    if n <= _ALL_ROWS_KEPT:
+        kept = rows.copy()
+        kept.flags.writeable = False
+        _ALL_ROWS[0] = kept
+    return rows
 
 
 def share_order(problems, rows):
@@ -110,8 +136,8 @@ def make_problems(kind, k, index, d, dtype, seed, p, loop, init, signs=None):
     `loop`: the fit's LoopParams; `init`: the (W, b) to start from, or None.
     A binary state of the plain rule (``fast_path``) from zeros has no
     arrays beside its weights: ``OnlineState.binary_zeros`` makes it."""
-    plain = init is None and _online.fast_path(loop) == _online.PATH_PLAIN
-    if kind == "binary" and plain:  # the usual small fit
+    plain = init is None and _fast_path(loop) == _PATH_PLAIN
+    if plain and kind == "binary":  # the usual small fit
         return "binary", [Problem(OnlineState.binary_zeros(d, dtype, seed),
                                   label_signs(index == 1) if signs is None else signs)]
 
@@ -197,6 +223,8 @@ def effective(mode, problems, p):
     """coef, intercept of the model the problems make now."""
     if len(problems) == 1:  # effective() returns fresh arrays
         W, b = problems[0].state.effective(p["average"], p["pocket"])
+        if mode != "multinomial":
+            return W, b
     else:
         parts = [pr.state.effective(p["average"], p["pocket"]) for pr in problems]
         W = np.vstack([w for w, _ in parts])
