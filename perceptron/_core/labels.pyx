@@ -21,6 +21,11 @@ from libc.string cimport memcmp, memcpy, memset
 from perceptron._core.buffers cimport buffer_data, BUF_SIGNED, BUF_UNSIGNED
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
+# looked up once: a small fit's labels are encoded in a few microseconds
+_ndarray = np.ndarray
+_empty = np.empty
+_INT8 = np.dtype(np.int8)
+
 ctypedef fused label_t:
     int8_t
     int16_t
@@ -231,9 +236,13 @@ def encode_two(y):
     cdef signed char *out
     cdef Py_ssize_t shape[1]
     # (datetimes and other kinds have no buffer format: numpy refuses to export them)
-    if type(y) is not np.ndarray or y.dtype.kind not in "biufSU":
+    if type(y) is not _ndarray:
         return None
-    if y.dtype.kind in "biuf" and y.ndim == 1 and not y.flags.c_contiguous:
+    dtype = y.dtype
+    kind = dtype.kind
+    if kind not in "biufSU":
+        return None
+    if kind in "biuf" and y.ndim == 1 and not y.flags.c_contiguous:
         y = np.ascontiguousarray(y)  # a view with strides: its labels, contiguous
     try:
         PyObject_GetBuffer(y, &view, PyBUF_STRIDES | PyBUF_FORMAT)
@@ -246,7 +255,7 @@ def encode_two(y):
         stride = view.strides[0]
         code = _format_code(view.format)
         text = _text_format(view.format)
-        signs = np.empty(n, dtype=np.int8)
+        signs = _empty(n, _INT8)
         out = <signed char *>buffer_data(signs, BUF_SIGNED, 1, 1, True, shape, "signs")
         with nogil:
             if (code == b'b') and view.itemsize == 1:
@@ -281,7 +290,7 @@ def encode_two(y):
         # from y's buffer: a new array of y's dtype
         lesser = 0 if out[0] < 0 else second
         greater = second - lesser
-        classes = np.empty(2 if second else 1, dtype=y.dtype)
+        classes = _empty(2 if second else 1, dtype)
         PyObject_GetBuffer(classes, &dest, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE)
         memcpy(dest.buf, <const char *>view.buf + lesser * stride, <size_t>view.itemsize)
         if second:

@@ -53,15 +53,6 @@ _LAST = None
 _is = operator.is_
 
 
-def _values(est):
-    """The parameters' values, in the order of the checks."""
-    return (est.eta0, est.max_iter, est.fit_intercept, est.shuffle, est.warm_start, est.average,
-            est.pocket, est.margin, est.early_stopping, est.validation_fraction,
-            est.n_iter_no_change, est.n_jobs, est.verbose, est.progress, est.alpha, est.l1_ratio,
-            est.tol, est.mixing, est.penalty, est.callback, est.batch_size, est.multiclass,
-            est.class_weight, est.random_state)
-
-
 def check_params(est):
     """The checked parameters of a Perceptron, as a dict; raises the error
     of the first bad parameter, in the order of ``_checked``.  Beside the
@@ -72,8 +63,13 @@ def check_params(est):
     global _LAST
     last = _LAST
     if last is not None:
-        try:
-            values = _values(est)
+        try:  # the parameters' values, in the order of the checks
+            values = (est.eta0, est.max_iter, est.fit_intercept, est.shuffle, est.warm_start,
+                      est.average, est.pocket, est.margin, est.early_stopping,
+                      est.validation_fraction, est.n_iter_no_change, est.n_jobs, est.verbose,
+                      est.progress, est.alpha, est.l1_ratio, est.tol, est.mixing, est.penalty,
+                      est.callback, est.batch_size, est.multiclass, est.class_weight,
+                      est.random_state)
         except Exception:  # a parameter that cannot be read: the checks raise in their order
             values = None
         if values is not None and all(map(_is, values, last[0])):
@@ -85,7 +81,7 @@ def check_params(est):
                 raise TypeError(f"callback must be callable or None, got {callback!r}")
             return p
     p, key = _checked(est)
-    if key is not None:
+    if key is not None and p["callback"] is None:  # (no callback kept alive here)
         _LAST = (key, p.copy())
     return p
 
@@ -199,7 +195,7 @@ def _checked(est):
          "random_state": est.random_state}
     if penalty is not None and pocket:
         check_penalty_combination(p)
-    # the values the checks read, in _values's order, when each is its checked value
+    # the values the checks read, in check_params's order, when each is its checked value
     key = ((eta, max_iter, fit_intercept, shuffle, warm_start, average, pocket, margin,
             early_stopping, fraction, n_iter_no_change, n_jobs, verbose, progress, alpha,
             l1_ratio, tol, mixing, penalty, callback, batch_size, multiclass,

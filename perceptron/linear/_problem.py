@@ -221,8 +221,12 @@ def warm_start_weights(p, model, kind, classes, d):
 
 def effective(mode, problems, p):
     """coef, intercept of the model the problems make now."""
-    if len(problems) == 1:  # effective() returns fresh arrays
-        W, b = problems[0].state.effective(p["average"], p["pocket"])
+    if len(problems) == 1:  # effective() and current() return fresh arrays
+        state = problems[0].state
+        average = p["average"]
+        pocket = p["pocket"]
+        # (the plain rule's weights are the current ones: effective() returns current())
+        W, b = (state.effective(average, pocket) if average or pocket else state.current())
         if mode != "multinomial":
             return W, b
     else:
