@@ -197,6 +197,6 @@ def warn_not_converged(est, p):
     """The ConvergenceWarning of a fit that ran max_iter epochs without
     converging, attributed to the caller of ``fit``."""
     warnings.warn(
-        f"{type(est).__name__} did not converge: {est.mistakes_[-1]} mistakes in the "
+        f"{type(est).__name__} did not converge: {int(est.mistakes_[-1])} mistakes in the "
         f"last of {est.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
         "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=3)

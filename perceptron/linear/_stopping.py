@@ -81,7 +81,8 @@ def run_to_rule(X, mode, problems, sw, p, loop, rows, n_threads, stop, run):
     after an epoch without an update and, for one problem (binary,
     multinomial), by the loss rule (``loss_rule``) they observe themselves
     after each epoch.  Returns the model the problems make (W, b)."""
-    run(X, problems, sw, loop, p["max_iter"], n_threads, stop, loss_rule(p, mode, len(rows)))
+    run(X, problems, sw, loop, p["max_iter"], n_threads, stop,
+        None if p["tol"] is None else loss_rule(p, mode, len(rows)))
     return effective(mode, problems, p)
 
 

@@ -22,9 +22,15 @@ def run(X, problems, sw, loop_params, n_epochs, n_threads, stop, rule=None):
     if len(problems) == 1 and problems[0].order is None:
         # one problem on this thread: a small fit's fixed cost
         problem = problems[0]
-        res = run_blocks(problem.state, X, problem.labels, sw, loop_params, n_epochs, stop, rule,
-                         problem.sqnorm)
-        raise_for_status(res, problem.state)
+        state = problem.state
+        if n_epochs <= EPOCH_BLOCK:  # run_blocks's one call, without the call to it
+            res = _online.run_epochs(state, X, problem.labels, sw, loop_params, n_epochs, stop,
+                                     rule, problem.sqnorm)
+        else:
+            res = run_blocks(state, X, problem.labels, sw, loop_params, n_epochs, stop, rule,
+                             problem.sqnorm)
+        if res["status"] != _STATUS_OK:
+            raise_for_status(res, state)
         history = problem.history
         history["mistakes"].append(res["mistakes"])
         history["updates"].append(res["updates"])
