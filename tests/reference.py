@@ -300,6 +300,20 @@ def tol_rule_reference(X, y, *, eta=1.0, max_iter=1000, tol=1e-3, n_iter_no_chan
     return w, b, np.array(mistakes), np.array(losses)
 
 
+def _row_ops(X, dot, axpy):
+    """The row operations of the references that take them as arguments:
+    dot(x, w), summed in float64 unless given, and axpy(a, x, w), the
+    update of weights kept in X's dtype unless given."""
+    T = X.dtype.type
+    if dot is None:
+        def dot(x, w):
+            return float(np.dot(x.astype(np.float64), w.astype(np.float64)))
+    if axpy is None:
+        def axpy(a, x, w):
+            w[...] = (w + T(a) * x).astype(X.dtype)
+    return dot, axpy
+
+
 def penalized_reference(X, y=None, *, penalty, alpha, l1_ratio=0.15, eta=1.0, max_iter=10,
                         fit_intercept=True, orders=None, sample_weight=None, margin=0.0,
                         average=False, tol=None, n_iter_no_change=5, t=None, k=None,
@@ -344,12 +358,7 @@ def penalized_reference(X, y=None, *, penalty, alpha, l1_ratio=0.15, eta=1.0, ma
     multi = t is not None
     kc = k if multi else 1
     s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if dot is None:
-        def dot(x, w):
-            return float(np.dot(x.astype(np.float64), w.astype(np.float64)))
-    if axpy is None:
-        def axpy(a, x, w):
-            w[...] = (w + T(a) * x).astype(X.dtype)
+    dot, axpy = _row_ops(X, dot, axpy)
     l1r = {"l2": 0.0, "l1": 1.0, "elasticnet": l1_ratio}[penalty]
     l2_on, l1_on = penalty != "l1", penalty != "l2"
     f2 = max(0.0, 1.0 - (1.0 - l1r) * eta * alpha)
@@ -666,12 +675,7 @@ def passive_aggressive_reference(X, y=None, *, C=1.0, variant="pa1", max_iter=5,
     multi = t is not None
     kc = k if multi else 1
     s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if dot is None:
-        def dot(x, w):
-            return float(np.dot(x.astype(np.float64), w.astype(np.float64)))
-    if axpy is None:
-        def axpy(a, x, w):
-            w[...] = (w + T(a) * x).astype(X.dtype)
+    dot, axpy = _row_ops(X, dot, axpy)
 
     def tau(loss, q):
         if variant == "pa1":
