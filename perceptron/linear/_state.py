@@ -7,6 +7,8 @@ of the averaging clock and of the pocket's runs, the generator's state and the
 rows to visit.  Keeping them together is what makes ``partial_fit`` on chunks
 equal to one epoch over their concatenation, averaging counters included.
 """
+from typing import Any, Dict
+
 import numpy as np
 
 from perceptron._core import online as _online
@@ -23,9 +25,10 @@ _I64 = np.dtype(np.int64)
 _ONE_U64 = np.zeros(1, dtype=np.uint64)
 # the fields of ``binary_zeros``'s state in the constructor's order (the
 # arrays are placeholders, replaced by new ones in every state)
-_BINARY_FIELDS = {"multinomial": False, "W": None, "b": None, "U": None, "ub": None, "PW": None,
-                  "pb": None, "pocket_score": None, "G": None, "gb": None, "acts": None,
-                  "counters": None, "rng_state": None, "rows": None}
+_BINARY_FIELDS: Dict[str, Any] = {
+    "multinomial": False, "W": None, "b": None, "U": None, "ub": None, "PW": None, "pb": None,
+    "pocket_score": None, "G": None, "gb": None, "acts": None, "counters": None,
+    "rng_state": None, "rows": None}
 
 
 class OnlineState:
