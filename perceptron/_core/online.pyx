@@ -263,7 +263,7 @@ def needs_norms(LoopParams params):
 
 cdef struct LossRule:
     # scikit-learn's stopping rule on the epochs' training loss
-    # (perceptron.linear._stopping.StopRule), kept here so that a fit with a
+    # (perceptron._common.stopping.StopRule), kept here so that a fit with a
     # tolerance runs all its epochs in one call
     bint on
     bint raw                    # the unweighted loss (raw_loss), else the weighted one
@@ -569,7 +569,7 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
 
     `params` is a LoopParams (a mapping of its fields is accepted too).
 
-    `rule`: None, or a perceptron.linear._stopping.StopRule on the training loss
+    `rule`: None, or a perceptron._common.stopping.StopRule on the training loss
     (its ``key``, "loss" or "raw_loss", names which), observed after each
     epoch as the Python loop would, its state (``best``, ``count``) read
     before and written back after: the call stops after the epoch at which

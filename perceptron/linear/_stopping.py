@@ -4,6 +4,7 @@ epochs (``fit_epochwise``, with early stopping on held-out rows, verbose
 output, the progress bar and callbacks)."""
 import numpy as np
 
+from perceptron._common.stopping import StopRule
 from perceptron._common.validation import CSRData
 from perceptron._core import decision as _decision
 from perceptron.linear._problem import effective
@@ -35,45 +36,6 @@ def rule_value(result, key):
     if "penalty_loss" in result:
         value += float(result["penalty_loss"].sum())
     return value
-
-
-class StopRule:
-    """scikit-learn's stopping rule of its SGD loop, for one training problem.
-
-    After each epoch, ``observe`` gets the epoch's summed training loss,
-    unweighted as scikit-learn sums it (or,
-    with ``higher_is_better``, the validation score).  An epoch whose loss is
-    not below ``best - tol * n_rows`` (a score not above ``best + tol``)
-    counts as an epoch without improvement, any other resets the count;
-    ``best`` follows the lowest loss (highest score) seen.  ``observe``
-    returns True once ``n_iter_no_change`` epochs in a row went without
-    improvement.  ``tol=None`` never stops.
-
-    ``key`` names the loss a training-loss rule reads from an epoch's
-    result ("loss" or "raw_loss", ``rule_loss_key``): the compiled loop
-    (``run_epochs(..., rule=...)``) observes it itself after each epoch,
-    with this object's ``best`` and ``count``, and writes them back."""
-
-    def __init__(self, tol, n_iter_no_change, n_rows, higher_is_better=False, key="loss"):
-        self.tol = tol
-        self.key = key
-        self.patience = n_iter_no_change
-        self.slack = None if tol is None else (tol if higher_is_better else tol * n_rows)
-        self.higher = higher_is_better
-        self.best = -np.inf if higher_is_better else np.inf
-        self.count = 0
-
-    def observe(self, value):
-        if self.slack is None:
-            return False
-        if self.higher:
-            worse = value < self.best + self.slack
-            self.best = max(self.best, value)
-        else:
-            worse = value > self.best - self.slack
-            self.best = min(self.best, value)
-        self.count = self.count + 1 if worse else 0
-        return self.count >= self.patience
 
 
 def run_to_rule(X, mode, problems, sw, p, loop, rows, n_threads, stop, run):

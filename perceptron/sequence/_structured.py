@@ -10,7 +10,7 @@ import numpy as np
 from perceptron._core import structured as _structured
 from perceptron._common.base import BaseEstimator, no_training_state
 from perceptron.io._registry import attr, check_common, is_array, need, register_model
-from perceptron.linear._stopping import StopRule
+from perceptron._common.stopping import StopRule
 from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from perceptron._common.validation import (check_feature_names, check_is_fitted, check_labels,
                                            check_n_features, check_random_seed, check_scalar,

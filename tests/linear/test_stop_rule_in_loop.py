@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from perceptron import Perceptron
-from perceptron.linear import _stopping, _training
+from perceptron._common.stopping import StopRule
+from perceptron.linear import _training
 
 FITTED = ("coef_", "intercept_", "mistakes_", "updates_", "loss_")
 
@@ -143,7 +144,7 @@ def test_the_loop_takes_only_a_rule_on_the_training_loss():
     model = Perceptron(max_iter=2, tol=None).fit(X, y)
     labels = np.where(y == model.classes_[1], 1, -1).astype(np.int8)
     params = model._loop_params(model._check_params())
-    for bad in (_stopping.StopRule(1e-3, 5, 30, higher_is_better=True),
-                _stopping.StopRule(1e-3, 5, 30, key="accuracy")):
+    for bad in (StopRule(1e-3, 5, 30, higher_is_better=True),
+                StopRule(1e-3, 5, 30, key="accuracy")):
         with pytest.raises(ValueError, match="the rule must be on the training loss"):
             online.run_epochs(model._states[0], X, labels, None, params, 1, None, bad)
