@@ -23,8 +23,8 @@ _zeros = np.zeros
 _F64 = np.dtype(np.float64)
 _I64 = np.dtype(np.int64)
 _ONE_U64 = np.zeros(1, dtype=np.uint64)
-# the fields of ``binary_zeros``'s state in the constructor's order (the
-# arrays are placeholders, replaced by new ones in every state)
+# the fields of ``binary_zeros``'s state in the constructor's order; the
+# array fields start as None here and each state gets new arrays of its own
 _BINARY_FIELDS: Dict[str, Any] = {
     "multinomial": False, "W": None, "b": None, "U": None, "ub": None, "PW": None, "pb": None,
     "pocket_score": None, "G": None, "gb": None, "acts": None, "counters": None,
