@@ -14,16 +14,19 @@ prediction needs unless ``training_state=True`` asks for what ``partial_fit``
 continues from.  The format is described in the user guide (the model file
 format) and ``csrc/ptn_model_file.h``.  CoNLL-U treebanks (Universal
 Dependencies): :func:`read_conllu` yields their sentences as (form, tag)
-pairs, streaming.
+pairs, streaming; :func:`read_conllu_sentences` keeps every column and
+comment of each sentence and :func:`write_conllu` writes them back.
 
 This module is the public face of those functions; they live in
 ``perceptron.io._svmlight`` and ``perceptron.io._model_file``, below the estimators,
 so that the estimators can save and stream without importing this module.
 """
 from perceptron.io._conllu import read_conllu
+from perceptron.io._conllu_doc import ConlluSentence, read_conllu_sentences, write_conllu
 from perceptron.io._model_file import load_model, save_model
 from perceptron.io._svmlight import DEFAULT_BUFFER_SIZE, dump_svmlight, iter_svmlight, load_svmlight
 from perceptron._common.validation import CSRData
 
 __all__ = ["CSRData", "load_svmlight", "iter_svmlight", "dump_svmlight", "save_model",
-           "load_model", "read_conllu", "DEFAULT_BUFFER_SIZE"]
+           "load_model", "read_conllu", "read_conllu_sentences", "write_conllu", "ConlluSentence",
+           "DEFAULT_BUFFER_SIZE"]

@@ -1,0 +1,104 @@
+"""The CoNLL 2018 shared task's scores (Zeman et al. 2018, section 2) with
+the gold tokenization, against the definitions of its evaluation script
+(conll18_ud_eval.py): F1 = 2 * correct / (gold words + system words); UFeats
+over the universal features only, sorted; AllTags = UPOS, XPOS and UFeats;
+a gold lemma "_" counts as right; empty nodes are not words; the words of a
+multiword token are."""
+import io
+
+import pytest
+
+from perceptron.io import read_conllu_sentences
+from perceptron.sequence._evaluate import conll18_scores, tag_report, universal_feats
+
+GOLD = """# text = Don't stop.
+1-2\tDon't\t_\t_\t_\t_\t_\t_\t_\t_
+1\tDo\tdo\tAUX\tVBP\tMood=Ind|Tense=Pres\t3\taux\t_\t_
+2\tn't\tnot\tPART\tRB\tPolarity=Neg\t3\tadvmod\t_\t_
+3\tstop\t_\tVERB\tVB\tVerbForm=Inf|Foo=Bar\t0\troot\t_\t_
+3.1\tgo\tgo\tVERB\tVB\t_\t_\t_\t3:conj\t_
+4\t.\t.\tPUNCT\t.\t_\t3\tpunct\t_\t_
+
+1\tCats\tcat\tNOUN\tNNS\tNumber=Plur\t0\troot\t_\t_
+"""
+
+# a system output: word by word, what each metric should count
+SYSTEM = """# text = Don't stop.
+1-2\tDon't\t_\t_\t_\t_\t_\t_\t_\t_
+1\tDo\tdo\tAUX\tVB\tTense=Pres|Mood=Ind\t3\taux\t_\t_
+2\tn't\tn't\tPART\tRB\tPolarity=Neg\t3\tadvmod\t_\t_
+3\tstop\tstopped\tVERB\tVB\tVerbForm=Inf|Foo=Baz\t0\troot\t_\t_
+4\t.\t.\tPUNCT\t.\tAbbr=Yes\t3\tpunct\t_\t_
+
+1\tCats\tCat\tNOUN\tNNS\t_\t0\troot\t_\t_
+"""
+
+
+def _script_scores(gold, system):
+    """The script's definitions, word by word (gold tokenization: each gold
+    word aligned with the system word at the same position)."""
+    g = [w for s in gold for w in s.words]
+    s = [w for t in system for w in t.words]
+
+    def feats(w):
+        return "|".join(sorted(f for f in w[5].split("|") if f.split("=", 1)[0] in {
+            "PronType", "NumType", "Poss", "Reflex", "Foreign", "Abbr", "Gender", "Animacy",
+            "Number", "Case", "Definite", "Degree", "VerbForm", "Mood", "Tense", "Aspect",
+            "Voice", "Evident", "Polarity", "Person", "Polite"}))
+
+    keys = {"UPOS": lambda w, _: w[3], "XPOS": lambda w, _: w[4],
+            "UFeats": lambda w, _: feats(w),
+            "AllTags": lambda w, _: (w[3], w[4], feats(w)),
+            "Lemmas": lambda w, gw: w[2] if gw[2] != "_" else "_"}
+    out = {}
+    for name, key in keys.items():
+        correct = sum(key(a, a) == key(b, a) for a, b in zip(g, s))
+        out[name] = 2 * correct / (len(g) + len(s))
+    return out
+
+
+def test_against_the_definitions():
+    gold = list(read_conllu_sentences(io.StringIO(GOLD)))
+    system = list(read_conllu_sentences(io.StringIO(SYSTEM)))
+    scores = conll18_scores(gold, system)
+    assert scores["Words"] == 5
+    reference = _script_scores(gold, system)
+    for name in reference:
+        assert scores[name] == reference[name], name
+    # the cases the file was made for, counted by hand: XPOS wrong on "Do";
+    # UFeats right on "stop" (Foo is not universal) and on "Do" (order),
+    # wrong on "." (Abbr is) and "Cats"; lemma of "stop" is "_" in gold:
+    # right; "Cat" for "cat": wrong
+    assert scores["UPOS"] == 1.0
+    assert scores["XPOS"] == 4 / 5
+    assert scores["UFeats"] == 3 / 5
+    assert scores["AllTags"] == 2 / 5
+    assert scores["Lemmas"] == 3 / 5
+    assert conll18_scores(gold, gold)["AllTags"] == 1.0
+
+
+def test_universal_feats():
+    assert universal_feats("_") == ""
+    assert universal_feats("Tense=Pres|Mood=Ind|Foo=1") == "Mood=Ind|Tense=Pres"
+
+
+def test_tag_report():
+    gold = list(read_conllu_sentences(io.StringIO(GOLD)))
+    system = list(read_conllu_sentences(io.StringIO(SYSTEM)))
+    report = tag_report(gold, system, "xpos", known={"Do", "stop", "."})
+    assert report["accuracy"] == 4 / 5
+    assert report["per_tag"]["VBP"] == (1, 0.0)
+    assert report["per_tag"]["RB"] == (1, 1.0)
+    assert report["unknown"] == (2, 1.0)  # n't and Cats
+    assert tag_report(gold, system, "upos")["unknown"] is None
+    with pytest.raises(ValueError, match="column"):
+        tag_report(gold, system, "deprel")
+
+
+def test_tokenization_must_match():
+    gold = list(read_conllu_sentences(io.StringIO(GOLD)))
+    other = list(read_conllu_sentences(io.StringIO(GOLD.replace("Cats", "Dogs"))))
+    with pytest.raises(ValueError, match="gold tokenization"):
+        conll18_scores(gold, other)
+    with pytest.raises(ValueError, match="sentences"):
+        conll18_scores(gold, other[:1])
