@@ -36,8 +36,8 @@ import math
 import numbers
 import os
 import re
+import stat
 import sys
-import tempfile
 import warnings
 from typing import Any, Optional
 
@@ -297,6 +297,11 @@ def save_model(model: Any, f: Any, training_state: Optional[bool] = None) -> Non
     f : str, os.PathLike or binary file object
         A path is written atomically (a temporary file in the same folder,
         then renamed), so an interrupted save never leaves half a model.
+        A symbolic link is followed: its target is replaced and the link
+        stays a link.  The path must be a regular file or not exist yet: a
+        directory, a device, a named pipe or a socket is refused.  A new
+        file gets the permissions ``open()`` would give it (0o666 less the
+        umask); an existing file keeps its permissions.
     training_state : bool or None, default=None
         Keep the training state, so that the loaded model can go on with
         ``partial_fit``, or with ``fit`` and ``warm_start=True``, exactly
@@ -315,6 +320,11 @@ def save_model(model: Any, f: Any, training_state: Optional[bool] = None) -> Non
         numbers, strings or booleans, or a callable kernel.  A callback and a
         numpy random generator as ``random_state`` are saved as None, with a
         warning.
+        Also if the path is something other than a regular file (a
+        directory, a device, a named pipe).
+    FileNotFoundError
+        If the path's folder does not exist (checked before the model is
+        encoded).
     TypeError
         If ``model`` is not an estimator of the package, or
         ``training_state`` is not a bool or None.
@@ -322,18 +332,8 @@ def save_model(model: Any, f: Any, training_state: Optional[bool] = None) -> Non
     import io
 
     if isinstance(f, (str, bytes, os.PathLike)):
-        data = model_bytes(model, training_state)
-        path = os.fsdecode(f)
-        folder = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".perceptron-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        target = _writable_target(os.fsdecode(f))
+        _write_replacing(target, model_bytes(model, training_state))
     elif hasattr(f, "write"):
         if isinstance(f, io.TextIOBase):
             raise TypeError("the file is open in text mode; open it in binary mode ('wb')")
@@ -341,6 +341,64 @@ def save_model(model: Any, f: Any, training_state: Optional[bool] = None) -> Non
     else:
         raise TypeError(f"f must be a path (str or os.PathLike) or a binary file object, got "
                         f"{type(f).__name__}")
+
+
+_FILE_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+               (stat.S_ISSOCK, "a socket"))
+
+
+def _writable_target(path):
+    """The file a save to `path` writes: a symbolic link's final target (the
+    link stays a link), refused unless it is a regular file or does not
+    exist yet in an existing folder."""
+    target = os.path.realpath(path)
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        folder = os.path.dirname(target)
+        if not os.path.isdir(folder):
+            raise FileNotFoundError(f"cannot write the model to {path}: the folder {folder} "
+                                    "does not exist") from None
+        return target
+    if not stat.S_ISREG(mode):
+        kind = next((what for test, what in _FILE_KINDS if test(mode)), "not a regular file")
+        raise ValueError(f"cannot write the model to {path}: it is {kind}; a model is written "
+                         "only to a regular file")
+    return target
+
+
+def _write_replacing(target, data):
+    """Write `data` to `target` atomically: a temporary file in the same
+    folder, then renamed over it.  A new file gets the mode ``open()`` would
+    give it (0o666 less the umask, applied by the system when the file is
+    created), an existing one keeps its mode."""
+    folder = os.path.dirname(target)
+    try:
+        keep = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        keep = None
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) \
+        | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+    for _ in range(100):
+        tmp = os.path.join(folder, f".perceptron-{os.urandom(6).hex()}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o666)
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise FileExistsError(f"cannot create a temporary file in {folder}")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            if keep is not None:
+                os.chmod(tmp, keep)
+            out.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 # ------------------------------------------------------------------ loading
