@@ -77,11 +77,14 @@ def run_in_shared_order(X, problems, sw, loop_params, n_epochs, n_threads, stop)
     row read once for all classes, where ``fused_ovr_covers`` says it
     applies, else each problem's own loop (``run_each``).  The two give
     the same bits.  A problem stops after an epoch without an update, as its
-    own loop would.  Returns the last epoch's result of each problem."""
+    own loop would: only without a penalty, since a penalty shrinks the
+    weights on every row, mistake or not (the loops' rule, online.pyx
+    ``_execute``).  Returns the last epoch's result of each problem."""
     order = problems[0].order
     given = loop_params._asdict()
     params = _online.LoopParams(**{**given, "keep_order": True})
     fused = fused_ovr_covers(X, problems, params)
+    until_converged = given["stop_when_converged"] and loop_params.penalty is None
     active = list(problems)
     last: Dict[int, dict] = {}
     for _ in range(n_epochs):
@@ -92,7 +95,7 @@ def run_in_shared_order(X, problems, sw, loop_params, n_epochs, n_threads, stop)
         else:
             results = run_each(X, active, sw, params, 1, min(n_threads, len(active)), stop)
         last.update((id(pr), res) for pr, res in zip(active, results))
-        if given["stop_when_converged"]:
+        if until_converged:
             active = [pr for pr, res in zip(active, results) if res["updates"].sum() > 0]
         if not active:
             break

@@ -296,6 +296,32 @@ def test_agrees_with_sklearn_one_vs_rest_and_sample_weights(penalty, rng):
     assert ours.n_iter_ == theirs.n_iter_
 
 
+@pytest.mark.parametrize("penalty", PENALTIES)
+@pytest.mark.parametrize("sparse", [False, True])
+def test_one_vs_rest_keeps_penalizing_a_class_without_mistakes(penalty, sparse):
+    # Standardised iris: class 0 is separated in the first epoch, classes 1
+    # and 2 never are.  With a penalty every row shrinks the weights, a
+    # mistake or not, so a class without a mistake in an epoch still
+    # changes: it keeps running, as scikit-learn's one-vs-rest does.
+    linear_model = pytest.importorskip("sklearn.linear_model")
+    datasets = pytest.importorskip("sklearn.datasets")
+    X, y = datasets.load_iris(return_X_y=True)
+    X = (X - X.mean(axis=0)) / X.std(axis=0)
+    kw = dict(penalty=penalty, alpha=1e-3, tol=None, shuffle=False, max_iter=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = linear_model.Perceptron(**kw).fit(X, y)
+        if sparse:
+            X = pytest.importorskip("scipy.sparse").csr_matrix(X)
+        ours = Perceptron(**kw).fit(X, y)
+        binary = Perceptron(**kw).fit(X, np.where(y == 0, 1, -1))
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9,
+                               atol=1e-9 * np.abs(theirs.coef_).max())
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-9, atol=1e-12)
+    np.testing.assert_array_equal(ours.coef_[0], binary.coef_[0])
+    np.testing.assert_array_equal(ours.intercept_[0], binary.intercept_[0])
+
+
 # ---------------------------------------------------------------- the rest
 
 
