@@ -56,16 +56,18 @@ def _open_text(path):
 
 
 def _text_sentences(path, tagged):
-    """The sentences of a text file, one a non-blank line: token lists, or
-    (word, tag) lists when `tagged` (tokens ``word/TAG``)."""
+    """The sentences of a text file, one a line: token lists (a blank line an
+    empty list, so that apply writes a line for every line it reads), or
+    (word, tag) lists of the non-blank lines when `tagged` (tokens
+    ``word/TAG``)."""
     f, close = _open_text(path)
     try:
         for number, line in enumerate(f, 1):
             tokens = line.split()
-            if not tokens:
-                continue
             if not tagged:
                 yield tokens
+                continue
+            if not tokens:
                 continue
             sentence = []
             for token in tokens:
@@ -93,10 +95,26 @@ def _words(args):
     return _text_sentences(args.data, tagged=False)
 
 
+def _same_file(a, b):
+    try:
+        return os.path.samefile(a, b)  # the same inode: also through links
+    except OSError:  # one of them does not exist (yet)
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _refuse_overwrite(output, *inputs):
+    """A ValueError, before anything is read, when the output is one of the
+    inputs (the same file by device and inode, or by resolved path)."""
+    if output is None or output == "-":
+        return
+    for path in inputs:
+        if path is not None and path != "-" and _same_file(output, path):
+            raise ValueError(f"refusing to overwrite the input {path} with the output "
+                             f"{output}")
+
+
 def cmd_tag_train(args, out):
-    if args.data != "-" and os.path.exists(args.output) and os.path.exists(args.data) and \
-            os.path.samefile(args.output, args.data):
-        raise ValueError(f"refusing to overwrite the data file {args.data} with the model")
+    _refuse_overwrite(args.output, args.data, args.dev)
     sentences = list(_tagged(args))
     n_tokens = sum(len(s) for s in sentences)
     tagger = PerceptronTagger(n_features=args.n_features, max_iter=args.epochs,
@@ -130,6 +148,7 @@ def cmd_tag_evaluate(args, out):
 
 
 def cmd_tag_apply(args, out):
+    _refuse_overwrite(args.output, args.model, args.data)
     tagger = PerceptronTagger.load(args.model)
     sentences = list(_words(args))
     tagged = tagger.tag_sents(sentences)

@@ -76,7 +76,7 @@ def test_text_files(files, monkeypatch):
     out_file = tmp / "tagged.txt"
     assert run(["tag", "apply", str(model), str(plain), "-o", str(out_file)])[0] == 0
     assert out_file.read_text(encoding="utf-8").splitlines() == [
-        "the/DET cat/NOUN barks/VERB", "a/DET cat/NOUN sleeps/VERB"]
+        "the/DET cat/NOUN barks/VERB", "", "a/DET cat/NOUN sleeps/VERB"]
     monkeypatch.setattr("sys.stdin", io.StringIO("the dog barks\n"))
     code, out = run(["tag", "apply", str(model), "-"])
     assert code == 0 and out == "the/DET dog/NOUN barks/VERB\n"
@@ -106,3 +106,44 @@ def test_help():
     assert code == 2 and "train" in out and "apply" in out
     with pytest.raises(SystemExit):
         main(["tag", "train", "--help"])
+
+
+def test_apply_keeps_every_line_of_text(files):
+    tmp, _, text = files
+    model = tmp / "t.ptn"
+    assert run(["tag", "train", str(text), "-o", str(model)])[0] == 0
+    plain = tmp / "plain.txt"
+    plain.write_text("the cat barks\n\n \t \na cat sleeps\n\n", encoding="utf-8")
+    code, out = run(["tag", "apply", str(model), str(plain)])
+    assert code == 0
+    assert out.split("\n") == ["the/DET cat/NOUN barks/VERB", "", "", "a/DET cat/NOUN sleeps/VERB",
+                                "", ""]
+
+
+def test_every_command_refuses_to_write_over_an_input(files, capsys):
+    tmp, data, text = files
+    model = tmp / "m.ptn"
+    assert run(["tag", "train", str(text), "-o", str(model)])[0] == 0
+    dev = tmp / "dev.conllu"
+    dev.write_text(conllu(SENTENCES[:3]), encoding="utf-8")
+    link = tmp / "link.txt"
+    link.symlink_to(text)
+    hard = tmp / "hard.txt"
+    hard.hardlink_to(text)
+    before = {p: p.read_bytes() for p in (model, data, text, dev)}
+    refused = [
+        ["tag", "apply", str(model), str(text), "-o", str(text)],
+        ["tag", "apply", str(model), str(text), "-o", str(model)],
+        ["tag", "apply", str(model), str(link), "-o", str(text)],
+        ["tag", "apply", str(model), str(text), "-o", str(tmp / "." / "t.ptn" / ".." / "m.ptn")],
+        ["tag", "train", str(data), "-o", str(dev), "--dev", str(dev)],
+        ["tag", "train", str(data), "-o", str(data)],
+        ["tag", "train", str(text), "-o", str(link)],
+        ["tag", "apply", str(model), str(hard), "-o", str(text)],
+    ]
+    for argv in refused:
+        assert run(argv)[0] == 1, argv
+        err = capsys.readouterr().err
+        assert "refusing to overwrite the input" in err, (argv, err)
+    assert {p: p.read_bytes() for p in before} == before
+    assert link.is_symlink()
