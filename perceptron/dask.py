@@ -377,7 +377,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     classes = unique_labels(np.concatenate(seen))
     require_two_classes(classes)
     k = len(classes)
-    if k == 2 and estimator.multiclass != "multinomial":
+    if k == 2:  # as a local fit: two classes are one binary problem, whatever multiclass
         mode = "binary"
     elif estimator.multiclass == "multinomial":
         mode = "multinomial"

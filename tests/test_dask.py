@@ -153,16 +153,19 @@ def test_mistake_weighted_mixing_equals_the_papers_pseudo_code(client, rng):
 # ------------------------------------------------------- one shard = local
 
 @pytest.mark.parametrize("average", [False, True])
-@pytest.mark.parametrize("problem", ["binary", "ovr", "multinomial"])
+@pytest.mark.parametrize("problem", ["binary", "ovr", "multinomial", "two-class multinomial"])
 def test_one_shard_equals_the_local_fit_exactly(client, rng, average, problem):
     if problem == "binary":
         X, y = separable(rng, gap=0.0)
+    elif problem == "two-class multinomial":  # one binary problem, as a local fit has it
+        X, y = separable(rng, gap=0.0)
+        X = X + rng.normal(scale=0.5, size=X.shape)
     else:
         X, y = blobs(rng)
         X = X + rng.normal(scale=3.0, size=X.shape)  # overlapping: many epochs
     X = X.astype(np.float32)
     params = dict(random_state=7, average=average, max_iter=15,
-                  multiclass="multinomial" if problem == "multinomial" else "ovr")
+                  multiclass="multinomial" if "multinomial" in problem else "ovr")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         local = Perceptron(**params).fit(X, y)
