@@ -406,13 +406,22 @@ def _write_replacing(target, data):
 # values of a valid file nest at most 4 deep (a list of states of arrays)
 _MAX_DEPTH = 16
 
+# A text array's dtype declares the width of every value (``|S999999999``
+# is nine digits), so a few values could ask for gigabytes.  The arrays a
+# file's text values make may take at most this multiple of the file's
+# size in all, and at least _TEXT_FLOOR bytes: numpy's widths are those of
+# the longest value, four bytes a character for ``<U``.
+_TEXT_FACTOR = 16
+_TEXT_FLOOR = 1 << 20
+
 
 class _Decoder:
     """JSON values back into Python values; every array of the table used once."""
 
-    def __init__(self, arrays):
+    def __init__(self, arrays, text_budget=_TEXT_FLOOR):
         self.arrays = arrays            # name -> ndarray
         self.used = set()
+        self.text_budget = text_budget  # bytes the text arrays may still take
 
     def decode(self, value, path, depth=0):
         if value is None or isinstance(value, (bool, str, int, float)):
@@ -451,7 +460,7 @@ class _Decoder:
                 out[k] = self.decode(v, f"{path}[{k!r}]", depth + 1)
             return out
         if tag == "text_array":
-            return _decode_text_array(payload, path)
+            return self.text_array(payload, path)
         kind = value_types().get(tag)
         if kind is not None:
             return self.decode_fields(kind, payload, path, depth + 1)
@@ -469,12 +478,29 @@ class _Decoder:
             setattr(value, name, self.decode(v, f"{path}.{name}", depth + 1))
         return value
 
+    def text_array(self, payload, path):
+        """A text array, its size (declared width x values) checked against
+        the budget before numpy allocates it."""
+        if not (isinstance(payload, dict) and set(payload) == {"dtype", "values"}
+                and isinstance(payload["values"], list)):
+            raise ModelFileError(f"{path}: a text array needs a dtype and a list of values")
+        dtype, values = payload["dtype"], payload["values"]
+        if dtype != "object" and (not isinstance(dtype, str) or not _TEXT_DTYPE.match(dtype)):
+            raise ModelFileError(f"{path}: {dtype!r} is not a string dtype")
+        try:
+            itemsize = 8 if dtype == "object" else np.dtype(dtype).itemsize
+        except (TypeError, ValueError):  # wider than numpy's itemsize allows
+            raise ModelFileError(f"{path}: the dtype {dtype} is wider than an array "
+                                 "can hold") from None
+        size = itemsize * len(values)
+        if size > self.text_budget:
+            raise ModelFileError(f"{path}: {len(values)} values of dtype {dtype} would take "
+                                 f"{size:,} bytes, out of proportion to the file's size")
+        self.text_budget -= size
+        return _decode_text_array(dtype, values, path)
 
-def _decode_text_array(payload, path):
-    if not (isinstance(payload, dict) and set(payload) == {"dtype", "values"}
-            and isinstance(payload["values"], list)):
-        raise ModelFileError(f"{path}: a text array needs a dtype and a list of values")
-    dtype, values = payload["dtype"], payload["values"]
+
+def _decode_text_array(dtype, values, path):
     if dtype == "object":
         if not all(isinstance(v, (str, bool, int, float)) for v in values):
             raise ModelFileError(f"{path}: labels must be numbers, strings or booleans")
@@ -639,7 +665,7 @@ def _build(buf, container):
         if a.dtype == np.bool_:
             a = a.view(np.uint8) != 0  # any nonzero byte is True, as numpy reads it
         arrays[array_name] = np.array(a, dtype=a.dtype.newbyteorder("="), order="C")
-    decoder = _Decoder(arrays)
+    decoder = _Decoder(arrays, max(_TEXT_FACTOR * len(buf), _TEXT_FLOOR))
 
     known = set(cls._param_names())
     unknown = set(params) - known
