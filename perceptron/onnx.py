@@ -20,9 +20,10 @@ approximates it) and ``KernelPerceptron`` with any other kernel.
 The graph has two outputs, named as skl2onnx names those of
 ``sklearn.svm.LinearSVC``, which also has scores and no probabilities:
 
-- ``label``: ``predict``'s values: ``classes_`` as int64 (integer labels),
-  string, double (float labels) or bool tensors of shape (N,); the int64
-  indicator matrix (N, n_labels) of a multi-label model;
+- ``label``: ``predict``'s values: ``classes_`` as int64 (integer labels;
+  uint64 when one is at or above 2**63), string, double (float labels) or
+  bool tensors of shape (N,); the int64 indicator matrix (N, n_labels) of
+  a multi-label model;
 - ``probabilities``: ``decision_function``'s values, NOT probabilities
   (the package has no ``predict_proba``): shape (N,) for a binary model,
   as ``decision_function`` returns them, else (N, n_classes), in the
@@ -107,7 +108,7 @@ def _labels(model, nocl):
     if nocl:
         return np.arange(len(classes), dtype=np.int64), "int64"
     if classes.dtype.kind in "iu":
-        return classes.astype(np.int64), "int64"
+        return _integer_labels(classes.tolist())
     if classes.dtype.kind == "b":
         return classes, "bool"
     if classes.dtype.kind == "f":
@@ -115,10 +116,23 @@ def _labels(model, nocl):
     if classes.dtype.kind == "U" or all(isinstance(c, str) for c in classes):
         return classes.astype(str), "string"
     if all(isinstance(c, numbers.Integral) for c in classes):
-        return classes.astype(np.int64), "int64"
+        return _integer_labels([int(c) for c in classes])
     raise TypeError(f"the labels of this {type(model).__name__} cannot be an ONNX tensor: "
                     "they must be all integers, all floats, all strings or bools, got "
                     f"{sorted({type(c).__name__ for c in classes})}")
+
+
+def _integer_labels(values):
+    """Integer labels as int64 when they all fit, else as uint64 when they
+    all fit that (an unsigned label at or above 2**63 would wrap to a
+    negative int64); others cannot be an ONNX tensor."""
+    low, high = min(values), max(values)
+    if low >= -2**63 and high < 2**63:
+        return np.array(values, dtype=np.int64), "int64"
+    if low >= 0 and high < 2**64:
+        return np.array(values, dtype=np.uint64), "uint64"
+    raise ValueError(f"the integer labels of this model span {low} to {high}, which neither "
+                     "int64 nor uint64 holds: an ONNX tensor cannot store them")
 
 
 def _weights(model):
@@ -146,7 +160,8 @@ def _parse(scope, model, inputs, custom_parsers=None):
 
 
 def _tensor_type(types, element):
-    return {"int64": types.Int64TensorType, "string": types.StringTensorType,
+    return {"int64": types.Int64TensorType, "uint64": types.UInt64TensorType,
+            "string": types.StringTensorType,
             "double": types.DoubleTensorType, "bool": types.BooleanTensorType}[element]
 
 
@@ -210,7 +225,8 @@ def _convert(scope, operator, container):
     label_out, scores_out = operator.outputs[0].full_name, operator.outputs[1].full_name
 
     labels, element = _labels(model, options["nocl"])
-    label_proto = {"int64": TensorProto.INT64, "string": TensorProto.STRING,
+    label_proto = {"int64": TensorProto.INT64, "uint64": TensorProto.UINT64,
+                   "string": TensorProto.STRING,
                    "double": TensorProto.DOUBLE, "bool": TensorProto.BOOL}[element]
     if len(operator.outputs) > 2:
         node("Identity", [constant("classes", label_proto, labels)],

@@ -122,6 +122,32 @@ def test_float_and_bool_labels_keep_their_values():
         np.testing.assert_array_equal(got, model.predict(X))
 
 
+@pytest.mark.parametrize("kind", ["binary", "multiclass"])
+def test_unsigned_labels_at_or_above_2_63_keep_their_values(kind):
+    X, ys = _data(np.float64)
+    top = np.iinfo(np.uint64).max
+    values = np.array([2**63, top, 5], dtype=np.uint64)
+    index = ys[kind] if kind == "binary" else (ys[kind] + 5) // 10
+    y = values[index]
+    model = Perceptron(random_state=0).fit(X, y)
+    assert model.classes_.dtype == np.uint64
+    out = _run(ponnx.to_onnx(model, X, options={"output_class_labels": True}), X)
+    assert out["label"].dtype == np.uint64
+    np.testing.assert_array_equal(out["label"], model.predict(X))
+    np.testing.assert_array_equal(out["class_labels"], model.classes_)
+    # below 2**63 the labels stay int64, as before
+    small = Perceptron(random_state=0).fit(X, index.astype(np.uint64))
+    assert _run(ponnx.to_onnx(small, X), X)["label"].dtype == np.int64
+
+
+def test_integer_labels_no_onnx_type_holds_are_refused():
+    X, ys = _data(np.float64)
+    y = np.array([-2**63 - 1, 2**64 - 1], dtype=object)[ys["binary"]]
+    model = Perceptron(random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="neither int64 nor uint64"):
+        ponnx.to_onnx(model, X)
+
+
 def test_skl2onnx_to_onnx_after_register():
     X, ys = _data(np.float32)
     model = Perceptron(random_state=0).fit(X, _labels(ys["multiclass"], "str"))
