@@ -34,6 +34,9 @@
 #define PTN_SCAN_PREFETCH(T)                                                         \
     if (ahead_ != 0 && k_ + ahead_ < n_rows_) {                                      \
         ptn_prefetch_range(X_ + (size_t)rows_[k_ + ahead_] * d_, d_ * sizeof(T));    \
+        if (by_row_ != NULL) {                                                       \
+            PTN_PREFETCH_LINE(by_row_ + rows_[k_ + ahead_]);                         \
+        }                                                                            \
         if (near_ != 0) {                                                            \
             ptn_prefetch_range_l1(X_ + (size_t)rows_[k_ + near_] * d_, d_ * sizeof(T)); \
         }                                                                            \
@@ -47,6 +50,7 @@
                              ? PTN_PREFETCH_NEAR_ROWS                                \
                              : 0;                                                    \
     const ptrdiff_t *rows_ = s->rows;                                                \
+    const double *const by_row_ = s->by_row;                                         \
     const signed char *y_ = s->y;                                                    \
     const double margin_ = s->margin;                                                \
     double b_ = s->b;                                                                \

@@ -243,6 +243,8 @@ typedef struct ptn_scan {
     const ptrdiff_t *rows;  /* the epoch's order: rows[k] is the row visited at position k */
     size_t n_rows;          /* entries of rows (prefetching looks past the scanned stretch) */
     size_t ahead;           /* prefetch the row this many positions ahead; 0: never */
+    const double *by_row;   /* doubles by row read with the row (the squared norms a
+                             * rule's step reads), prefetched with it; or NULL */
     const signed char *y;   /* labels in {-1, +1}, by row */
     const void *w;          /* the weights, in the data's dtype */
     double b;               /* the bias */

@@ -52,6 +52,7 @@ cdef extern from "ptn_simd.h" nogil:
         const ptrdiff_t *rows
         size_t n_rows
         size_t ahead
+        const double *by_row
         const signed char *y
         const void *w
         double b

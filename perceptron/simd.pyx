@@ -384,6 +384,7 @@ cdef int _scan_setup(ptn_scan *s, X, const ptrdiff_t[::1] r, const signed char[:
     s.rows = &r[0]
     s.n_rows = <size_t>r.shape[0]
     s.ahead = <size_t>ahead
+    s.by_row = NULL
     s.y = &yy[0]
     s.b = b
     s.margin = margin
