@@ -77,6 +77,8 @@ EXTENSIONS = [
     extension("_core.model_file", c_sources("model_file")),
     # the tagger's hashed token features (plain C, no kernels)
     extension("_core.featurize", c_sources("featurize")),
+    # feature dicts (python-crfsuite's items) hashed into CSR rows
+    extension("_core.feature_dicts"),
 ]
 
 

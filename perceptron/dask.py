@@ -467,6 +467,11 @@ def _fit_structured(estimator, p, X, y, lengths, client, mixing, max_iter, n_sha
     shards of whole sequences (perceptron.sequence._dask)."""
     if p["early_stopping"]:
         raise ValueError("estimator: early_stopping=True is not supported by perceptron.dask.fit")
+    if estimator.constraints is not None:
+        # parameter mixing averages the heads, whose forbidden entries are
+        # minus infinity: a shard weighted 0 would make them NaN
+        raise ValueError("estimator: constraints are not supported by perceptron.dask.fit; "
+                         "fit on one machine")
     X, y, names_source = _as_dask(X, y)
     n, d = X.shape
     if n == 0 or d == 0:

@@ -12,6 +12,7 @@ from perceptron._common.base import BaseEstimator, no_training_state
 from perceptron.io._registry import attr, check_common, is_array, need, register_model
 from perceptron._common.stopping import StopRule
 from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
+from perceptron.sequence._spans import allowed, valid_path
 from perceptron._common.validation import (check_feature_names, check_is_fitted, check_labels,
                                            check_n_features, check_random_seed, check_scalar,
                                            check_X, require_two_classes, unique_labels)
@@ -72,6 +73,17 @@ class StructuredPerceptron(BaseEstimator):
         without a mistake.
     verbose : int, default=0
         Print a line per epoch.
+    constraints : None, str or tuple of three arrays, default=None
+        Label sequences the model may never output.  A span scheme,
+        ``"iob2"`` (or ``"bio"``) or ``"bioes"`` (or ``"iobes"``), whose rules
+        apply to ``classes_`` (str labels such as ``"B-PER"``; see
+        :func:`perceptron.tagging.allowed`); or ``(start, transition, end)``,
+        boolean arrays of shapes (K,), (K, K), (K,) over the sorted labels
+        saying which labels may begin a sequence, follow one another and end
+        one.  The forbidden starts, transitions and ends score minus infinity
+        in ``start_``, ``transition_`` and ``end_``, so that Viterbi decoding,
+        in training as in prediction, finds the best allowed sequence (the
+        training sequences must all be allowed).
 
     Attributes
     ----------
@@ -99,7 +111,8 @@ class StructuredPerceptron(BaseEstimator):
     def __init__(self, max_iter: int = 10, average: bool = True, shuffle: bool = True,
                  random_state: Any = None, eta0: float = 1.0, early_stopping: bool = False,
                  validation_fraction: float = 0.1, n_iter_no_change: int = 5,
-                 tol: Optional[float] = None, verbose: int = 0) -> None:
+                 tol: Optional[float] = None, verbose: int = 0,
+                 constraints: Any = None) -> None:
         self.max_iter = max_iter
         self.average = average
         self.shuffle = shuffle
@@ -110,6 +123,7 @@ class StructuredPerceptron(BaseEstimator):
         self.n_iter_no_change = n_iter_no_change
         self.tol = tol
         self.verbose = verbose
+        self.constraints = constraints
 
     # ---------------------------------------------------------------- checks
 
@@ -161,6 +175,7 @@ class StructuredPerceptron(BaseEstimator):
         sw = _check_sequence_weight(sample_weight, len(offsets) - 1)
         seed = check_random_seed(self.random_state)
         self._init_state(len(classes), X, p["average"], seed)
+        self._constrain(classes, codes, offsets, first=True)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
         check_feature_names(self, names_source, reset=True)
@@ -205,6 +220,7 @@ class StructuredPerceptron(BaseEstimator):
         sw = _check_sequence_weight(sample_weight, len(offsets) - 1)
         if first:
             self._init_state(len(classes), X, p["average"], check_random_seed(self.random_state))
+            self._constrain(classes, codes, offsets, first=True)
             self.classes_ = classes
             self.n_features_in_ = X.shape[1]
             self.n_iter_ = 0
@@ -212,6 +228,8 @@ class StructuredPerceptron(BaseEstimator):
             check_feature_names(self, names_source, reset=True)
         elif bool(self._U is not None) != p["average"]:
             raise ValueError("average changed since the first call to partial_fit")
+        else:
+            self._constrain(classes, codes, offsets, first=False)
         seqs = np.arange(len(offsets) - 1, dtype=np.intp)
         self._run(X, codes, offsets, seqs, None, sw, p, 1, reset=False)
         return self
@@ -231,6 +249,26 @@ class StructuredPerceptron(BaseEstimator):
         self._acc_head = np.zeros(k * k + 3 * k) if average else None
         self._clock = 0.0
         self._rng = np.array([seed], dtype=np.uint64)
+
+    def _constrain(self, classes, codes, offsets, first):
+        """Minus infinity in the head at the starts, transitions and ends
+        ``constraints`` forbids, after checking the training sequences keep
+        to them; at a later ``partial_fit`` call, that they are the same."""
+        tables = constraint_tables(self.constraints, classes)
+        k = len(classes)
+        if tables is None:
+            forbidden = None
+        else:
+            start, transition, end = tables
+            forbidden = ~np.concatenate([np.ones(k, dtype=bool), transition.ravel(), start, end])
+            check_allowed(codes, offsets, tables, classes)
+        if not first:
+            held = np.isneginf(self._head)
+            if not np.array_equal(held, forbidden if forbidden is not None else held & False):
+                raise ValueError("constraints changed since the first call to partial_fit")
+            return
+        if forbidden is not None:
+            self._head[forbidden] = -np.inf
 
     def _to_layout(self, X):
         """Put the training state in the layout X's rows need (dense rows:
@@ -392,6 +430,59 @@ class StructuredPerceptron(BaseEstimator):
 
 
 # ------------------------------------------------------------------ helpers
+
+def constraint_tables(constraints, classes):
+    """(start, transition, end) boolean tables of ``constraints`` over
+    ``classes`` (None: no constraint), checked."""
+    if constraints is None:
+        return None
+    k = len(classes)
+    if isinstance(constraints, str):
+        labels = classes.tolist()
+        if not all(isinstance(c, str) for c in labels):
+            raise TypeError(f"constraints={constraints!r} needs str labels (such as 'B-PER'), "
+                            f"got classes {classes[:5]!r}")
+        tables = allowed(labels, constraints)
+    else:
+        if not isinstance(constraints, (tuple, list)) or len(constraints) != 3:
+            raise TypeError("constraints must be None, a scheme name or a tuple (start, "
+                            f"transition, end) of boolean arrays, got {constraints!r:.80}")
+        tables = (np.asarray(constraints[0]), np.asarray(constraints[1]),
+                  np.asarray(constraints[2]))
+        for name, a, shape in zip(("start", "transition", "end"), tables,
+                                  ((k,), (k, k), (k,))):
+            if a.dtype != np.bool_ or a.shape != shape:
+                raise ValueError(f"constraints: {name} must be a boolean array of shape "
+                                 f"{shape} (the labels are {k}), got {a.dtype} {a.shape}")
+    start, transition, end = tables
+    # a sequence of every length must remain: a label that may start, end
+    # and follow itself
+    if not (start & end & np.diag(transition)).any():
+        raise ValueError("constraints leave no label that may begin and end a sequence and "
+                         "follow itself: some sequence lengths could not be labelled")
+    return tables
+
+
+def check_allowed(codes, offsets, tables, classes):
+    """Raise ValueError naming the first training sequence the tables forbid."""
+    start, transition, end = tables
+    codes = np.asarray(codes, dtype=np.intp)
+    lengths = np.diff(offsets)
+    firsts = offsets[:-1][lengths > 0]
+    lasts = offsets[1:][lengths > 0] - 1
+    inner = np.ones(len(codes), dtype=bool)
+    inner[firsts] = False   # no transition into a sequence's first token
+    pos = np.flatnonzero(inner)
+    ok = (start[codes[firsts]].all() and end[codes[lasts]].all()
+          and transition[codes[pos - 1], codes[pos]].all())
+    if ok:
+        return
+    for q in range(len(lengths)):
+        path = codes[offsets[q]:offsets[q + 1]]
+        if not valid_path(path, start, transition, end):
+            raise ValueError(f"sequence {q} of y breaks the constraints: "
+                             f"{classes[path].tolist()[:20]!r}")
+
 
 # the most labels a model takes: the transition tables (k x k, twice with
 # averaging) and the decoding (k*k a token) grow with their square
