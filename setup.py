@@ -66,6 +66,7 @@ EXTENSIONS = [
     extension("_core.ovr_epoch"),
     extension("_core.decision"),
     extension("_core.csr"),
+    extension("_core.csr_canonical"),
     extension("_core.labels"),
     extension("_core.voted"),
     extension("_core.centroid"),
