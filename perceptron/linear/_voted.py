@@ -77,23 +77,26 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         self.max_vectors = max_vectors
         self.n_jobs = n_jobs
 
+    def _check_params(self):
+        """The parameters, checked (also when a model file is loaded)."""
+        return (check_scalar(self.max_iter, "max_iter", "int", low=1, high=MAX_EPOCHS_RECORDED),
+                check_scalar(self.fit_intercept, "fit_intercept", "bool"),
+                check_scalar(self.shuffle, "shuffle", "bool"),
+                check_scalar(self.max_vectors, "max_vectors", "int", low=1),
+                resolve_n_jobs(self.n_jobs),
+                check_random_seed(self.random_state))
+
     def fit(self, X: MatrixLike, y: ArrayLike) -> Self:
         """Train on X (n_samples, n_features) and labels y (n_samples,).
 
         X may be sparse, as ``Perceptron.fit`` takes it (CSR used in place;
         the vectors kept are dense, in the values' dtype).
         """
-        max_iter = check_scalar(self.max_iter, "max_iter", "int", low=1,
-                                high=MAX_EPOCHS_RECORDED)
-        fit_intercept = check_scalar(self.fit_intercept, "fit_intercept", "bool")
-        shuffle = check_scalar(self.shuffle, "shuffle", "bool")
-        max_vectors = check_scalar(self.max_vectors, "max_vectors", "int", low=1)
-        n_threads = resolve_n_jobs(self.n_jobs)
+        max_iter, fit_intercept, shuffle, max_vectors, n_threads, seed = self._check_params()
         names_source = X
         X, y, classes = check_fit_input(X, y)
         n, d = X.shape
         index = np.searchsorted(classes, y)
-        seed = check_random_seed(self.random_state)
         if len(classes) == 2:
             problems = [(label_signs(index == 1), seed)]
         else:
@@ -173,6 +176,10 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
 
 def _check_saved(est):
     check_common(est)
+    try:
+        est._check_params()
+    except (TypeError, ValueError) as exc:
+        need(False, f"the parameters are not valid: {exc}")
     n_problems = 1 if len(est.classes_) == 2 else len(est.classes_)
     V, b, c = est.vectors_, est.vector_intercepts_, est.vector_counts_
     need(all(isinstance(x, list) and len(x) == n_problems for x in (V, b, c)),
@@ -186,10 +193,16 @@ def _check_saved(est):
              f"vector_intercepts_[{j}] must be float64 ({n},)")
         need(is_array(c[j], 1, "i") and c[j].dtype == np.int64 and c[j].shape == (n,),
              f"vector_counts_[{j}] must be int64 ({n},)")
+        # a NaN weight votes as a negative sign; a negative count turns a vote round
+        need(bool(np.isfinite(V[j]).all() and np.isfinite(b[j]).all()),
+             f"vectors_[{j}] and vector_intercepts_[{j}] must be finite")
+        need(bool((c[j] >= 0).all()), f"vector_counts_[{j}] must be non-negative")
     for name in ("n_iter_", "n_vectors_evicted_"):
         check_int(attr(est, name), name)
     need(isinstance(est.converged_, bool), "converged_ must be a bool")
     check_history(est, "mistakes_")
+    need(est.mistakes_.dtype == np.int64 and est.mistakes_.shape == (est.n_iter_,),
+         "mistakes_ must be int64 of shape (n_iter_,)")
 
 
 register_model(VotedPerceptron, check=_check_saved,

@@ -1,6 +1,7 @@
 """The structured perceptron for sequence labelling (Collins 2002)."""
 from __future__ import annotations
 
+import math
 import time
 import weakref
 from typing import Any, Optional
@@ -9,7 +10,8 @@ import numpy as np
 
 from perceptron._core import structured as _structured
 from perceptron._common.base import BaseEstimator, no_training_state
-from perceptron.io._registry import attr, check_common, is_array, need, register_model
+from perceptron.io._registry import (attr, check_common, check_int, is_array, need,
+                                     register_model)
 from perceptron._common.stopping import StopRule
 from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from perceptron.sequence._spans import allowed, valid_path
@@ -589,17 +591,37 @@ def _validation_split(n_seq, fraction, seed):
 
 # ------------------------------------------------------------- model files
 
+def _finite(a):
+    return bool(np.isfinite(a).all())
+
+
 def _check_saved(est):
     check_common(est)
+    try:
+        est._check_params()
+    except (TypeError, ValueError) as exc:
+        need(False, f"the parameters are not valid: {exc}")
     k, d = len(est.classes_), est.n_features_in_
+    need(k <= MAX_LABELS, f"at most {MAX_LABELS} classes")
     W = attr(est, "coef_")
     need(is_array(W, 2, "f") and W.dtype in (np.float32, np.float64) and W.shape == (k, d),
          "coef_ must be a float32 or float64 array (n_classes, n_features_in_)")
+    # Viterbi's max would take a NaN score as no score at all: refuse it
+    need(_finite(W), "coef_ must be finite")
     for name, shape in (("intercept_", (k,)), ("transition_", (k, k)), ("start_", (k,)),
                         ("end_", (k,))):
         a = attr(est, name)
         need(is_array(a, len(shape), "f") and a.dtype == np.float64 and a.shape == shape,
              f"{name} must be a float64 array of shape {shape}")
+        need(_finite(a), f"{name} must be finite")
+    check_int(attr(est, "n_iter_"), "n_iter_")
+    m = attr(est, "mistakes_")
+    need(is_array(m, 1, "i") and m.dtype == np.int64 and m.shape == (est.n_iter_,)
+         and bool((m >= 0).all()), "mistakes_ must be non-negative int64 of shape (n_iter_,)")
+    if hasattr(est, "validation_scores_"):
+        v = est.validation_scores_
+        need(is_array(v, 1, "f") and v.dtype == np.float64 and len(v) <= est.n_iter_
+             and _finite(v), "validation_scores_ must be finite float64, at most n_iter_")
     state = attr(est, "_W")
     if state is not None:
         layout = attr(est, "_layout")
@@ -617,7 +639,10 @@ def _check_saved(est):
                  f"_U must be a float64 array {shape}")
             need(is_array(acc, 1, "f") and acc.dtype == np.float64 and acc.shape == (m,),
                  f"_acc_head must be a float64 array ({m},)")
-        need(isinstance(attr(est, "_clock"), float) and est._clock >= 0, "_clock")
+        need(all(_finite(a) for a in (state, est._head, U, acc) if a is not None),
+             "the training state must be finite")
+        need(isinstance(attr(est, "_clock"), float) and math.isfinite(est._clock)
+             and est._clock >= 0, "_clock")
         rng = attr(est, "_rng")
         need(is_array(rng, 1, "u") and rng.shape == (1,) and rng.dtype == np.uint64, "_rng")
 
