@@ -353,7 +353,10 @@ def check_labels(y, n_samples, name="y"):
 def require_two_classes(classes):
     """Raise the ValueError of a fit whose labels hold a single class."""
     if len(classes) < 2:
-        raise ValueError(f"y has one class ({classes[0]!r}); a classifier needs samples of at "
+        label = classes[0]
+        if isinstance(label, np.generic):  # the value, not numpy's repr (np.int64(0))
+            label = label.item()
+        raise ValueError(f"y has one class ({label!r}); a classifier needs samples of at "
                          "least two classes")
 
 

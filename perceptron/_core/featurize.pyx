@@ -199,7 +199,9 @@ cdef char *_prepare(list tokens, ptn_token *toks, bint *is_ascii, list keep) exc
         if is_ascii[i]:
             ascii_bytes += size
         else:
-            lower, shape, flags = unicode_token(word)
+            # a str subclass (numpy.str_) is read as the str it holds
+            lower, shape, flags = unicode_token(word if type(word) is str
+                                                else str.__str__(word))
             keep.append(lower)
             keep.append(shape)
             toks[i].lower = PyUnicode_AsUTF8AndSize(lower, &size)

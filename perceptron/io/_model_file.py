@@ -269,8 +269,14 @@ def model_bytes(model, training_state=None):
         schema = spec.training_state_schema_version  # also read by older packages
     if schema > 1:  # files of the first layout do not hold the key
         content["schema_version"] = schema
-    header = json.dumps(content, allow_nan=False, ensure_ascii=False,
-                        separators=(",", ":")).encode("utf-8")
+    text = json.dumps(content, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    try:
+        header = text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        where, value = _first_unencodable(content, "") or ("the header", exc.object[exc.start:])
+        raise ValueError(f"cannot save this {name}: {where} holds the text {value!r:.80}, "
+                         "which has a lone surrogate and cannot be written as UTF-8 (the model "
+                         "file's text encoding); replace that label or name") from None
     if len(header) > _model_file.MAX_HEADER:
         raise ValueError(f"cannot save this {name}: its JSON header would take {len(header)} "
                          f"bytes, more than the {_model_file.MAX_HEADER} allowed (too many labels "
@@ -498,6 +504,33 @@ class _Decoder:
                                  f"{size:,} bytes, out of proportion to the file's size")
         self.text_budget -= size
         return _decode_text_array(dtype, values, path)
+
+
+def _first_unencodable(value, where):
+    """(where, text): the first text in the header's content that UTF-8
+    cannot encode (a lone surrogate), with where it is, or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where, value
+        return None
+    if isinstance(value, dict):
+        items = [(f"{where}.{k}" if where else str(k), v) for k, v in value.items()]
+        if "text_array" in value or "values" in value:  # an array: name it by its attribute
+            items = [(where, v) for v in value.values()]
+        for key in value:
+            if isinstance(key, str) and _first_unencodable(key, where):
+                return f"a key of {where or 'the header'}", key
+    elif isinstance(value, list):
+        items = [(where, v) for v in value]
+    else:
+        return None
+    for at, item in items:
+        found = _first_unencodable(item, at)
+        if found:
+            return found
+    return None
 
 
 def _decode_text_array(dtype, values, path):

@@ -67,6 +67,17 @@ def test_bad_y(y, error, match):
         Perceptron().fit(GOOD_X, y)
 
 
+@pytest.mark.parametrize("y, shown", [
+    (np.zeros(4, dtype=np.int64), "(0)"), (np.full(4, 2.0), "(2.0)"),
+    (np.array(["a"] * 4), "('a')"), (np.ones(4, dtype=bool), "(True)"),
+])
+def test_one_class_is_named_by_its_plain_value(y, shown):
+    # the label as the user wrote it, not numpy's repr (np.int64(0))
+    with pytest.raises(ValueError) as info:
+        Perceptron().fit(GOOD_X, y)
+    assert str(info.value).startswith(f"y has one class {shown};")
+
+
 @pytest.mark.parametrize("param, value, error, match", [
     ("eta0", 0.0, ValueError, "eta0 must be > 0"),
     ("eta0", -1.0, ValueError, "eta0 must be > 0"),

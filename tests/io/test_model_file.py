@@ -625,3 +625,16 @@ def test_crc_is_zlibs():
     data = np.frombuffer(b"perceptron model file", dtype=np.uint8)
     assert _model_file.crc32(data) == zlib.crc32(data.tobytes())
     assert _model_file.crc32(data[:0]) == 0
+
+
+def test_a_lone_surrogate_label_is_refused_naming_it(tmp_path):
+    # UTF-8 has no encoding of a lone surrogate (The Unicode Standard,
+    # section 3.9): the file cannot hold it, and the message names the label
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
+    y = np.array(["ok", "bad\ud800", "ok", "bad\ud800"])
+    model = Perceptron().fit(X, y)
+    path = tmp_path / "m.ptn"
+    with pytest.raises(ValueError, match="lone surrogate") as info:
+        model.save(path)
+    assert "classes_" in str(info.value) and repr("bad\ud800") in str(info.value)
+    assert not path.exists()

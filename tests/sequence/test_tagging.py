@@ -78,6 +78,25 @@ def test_unicode_and_unknown_words(fitted):
     assert {t for _, t in out} <= set(fitted.classes_)
 
 
+def test_str_subclass_tokens_are_their_text(fitted):
+    # numpy.str_ (a str subclass, what np.array(tokens) holds), ASCII or not
+    words = ["the", "Übergröße", "dog", "sees", "x²", "Été"]
+    out = fitted.tag(np.array(words))
+    assert [t for _, t in out] == [t for _, t in fitted.tag(words)]
+    X, lengths = fitted.featurize([np.array(words)])
+    want, want_lengths = fitted.featurize([words])
+    np.testing.assert_array_equal(X.indices, want.indices)
+    np.testing.assert_array_equal(X.indptr, want.indptr)
+    np.testing.assert_array_equal(lengths, want_lengths)
+    # and a fit on them equals the fit on plain str
+    sentences = [[(np.str_(w.upper() if i % 2 else w), t) for i, (w, t) in enumerate(s)]
+                 for s in synthetic(60, seed=3)]
+    plain = [[(str(w), t) for w, t in s] for s in sentences]
+    a = PerceptronTagger(max_iter=2, random_state=0).fit(sentences)
+    b = PerceptronTagger(max_iter=2, random_state=0).fit(plain)
+    np.testing.assert_array_equal(a.tag_sents([["Ünd", "dog"]]), b.tag_sents([["Ünd", "dog"]]))
+
+
 def ref_ambiguity(sentences, tags, folds=10):
     """Ambiguity classes from their definition (Cutting et al. 1992): the set
     of tags of a lower-cased word, as a mask of bits tag_index % 64; for a
