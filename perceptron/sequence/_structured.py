@@ -595,6 +595,23 @@ def _finite(a):
     return bool(np.isfinite(a).all())
 
 
+def _forbidden(est, k):
+    """Where the head (intercepts, transitions, starts, ends) holds minus
+    infinity: the moves ``constraints`` forbids."""
+    try:
+        tables = constraint_tables(est.constraints, est.classes_)
+    except (TypeError, ValueError) as exc:
+        need(False, f"the constraints are not valid: {exc}")
+    if tables is None:
+        return np.zeros(k * k + 3 * k, dtype=bool)
+    start, transition, end = tables
+    return ~np.concatenate([np.ones(k, dtype=bool), transition.ravel(), start, end])
+
+
+def _finite_but_forbidden(a, forbidden):
+    return bool(np.array_equal(np.isneginf(a), forbidden) and np.isfinite(a[~forbidden]).all())
+
+
 def _check_saved(est):
     check_common(est)
     try:
@@ -613,7 +630,12 @@ def _check_saved(est):
         a = attr(est, name)
         need(is_array(a, len(shape), "f") and a.dtype == np.float64 and a.shape == shape,
              f"{name} must be a float64 array of shape {shape}")
-        need(_finite(a), f"{name} must be finite")
+    forbidden = _forbidden(est, k)
+    head = np.concatenate([est.intercept_, est.transition_.ravel(), est.start_, est.end_])
+    for name, lo, hi in (("intercept_", 0, k), ("transition_", k, k + k * k),
+                         ("start_", k + k * k, 2 * k + k * k), ("end_", 2 * k + k * k, None)):
+        need(_finite_but_forbidden(head[lo:hi], forbidden[lo:hi]),
+             f"{name} must be finite (minus infinity only where constraints forbids)")
     check_int(attr(est, "n_iter_"), "n_iter_")
     m = attr(est, "mistakes_")
     need(is_array(m, 1, "i") and m.dtype == np.int64 and m.shape == (est.n_iter_,)
@@ -639,8 +661,11 @@ def _check_saved(est):
                  f"_U must be a float64 array {shape}")
             need(is_array(acc, 1, "f") and acc.dtype == np.float64 and acc.shape == (m,),
                  f"_acc_head must be a float64 array ({m},)")
-        need(all(_finite(a) for a in (state, est._head, U, acc) if a is not None),
-             "the training state must be finite")
+        need(_finite(state) and (U is None or _finite(U))
+             and _finite_but_forbidden(est._head, forbidden)
+             and (acc is None or not np.isnan(acc).any() and not np.isposinf(acc).any()),
+             "the training state must be finite (minus infinity only where constraints "
+             "forbids)")
         need(isinstance(attr(est, "_clock"), float) and math.isfinite(est._clock)
              and est._clock >= 0, "_clock")
         rng = attr(est, "_rng")

@@ -175,3 +175,30 @@ def test_tagger_files_check_their_sequence_model(tagger):
         load(changed(data, params={"max_iter": 0}))
     with pytest.raises(ModelFileError, match="n_features"):
         load(changed(data, params={"n_features": 2 ** 40}))
+
+
+def test_minus_infinity_only_where_the_constraints_forbid():
+    # BIO over one type: O, B-X, I-X; I-X may not start nor follow O
+    labels = np.array(["B-X", "I-X", "O"])
+    rng = np.random.default_rng(2)
+    seqs = [["O", "B-X", "I-X", "O"], ["B-X", "I-X", "I-X", "O"], ["O", "O", "B-X", "O"]] * 3
+    y = np.array([t for s in seqs for t in s])
+    X = rng.standard_normal((len(y), 3)) + (y[:, None] == labels[None, :])
+    lengths = [len(s) for s in seqs]
+    model = StructuredPerceptron(max_iter=3, random_state=0, constraints="iob2")
+    model.fit(X, y, lengths)
+    assert np.isneginf(model.transition_).any() and np.isneginf(model.start_).any()
+    data = file_of(model)
+    np.testing.assert_array_equal(load(data).transition_, model.transition_)
+    allowed = np.flatnonzero(np.isfinite(model.transition_.ravel()))
+    T = model.transition_.copy()
+    T.flat[allowed[0]] = -np.inf
+    with pytest.raises(ModelFileError, match="transition_ must be finite .*constraints forbids"):
+        load(changed(data, arrays={"transition_": T}))
+    T = model.transition_.copy()
+    T.flat[allowed[0]] = np.nan
+    with pytest.raises(ModelFileError, match="transition_ must be finite"):
+        load(changed(data, arrays={"transition_": T}))
+    # the same tables without the constraints: minus infinity nowhere
+    with pytest.raises(ModelFileError, match="transition_ must be finite"):
+        load(changed(data, params={"constraints": None}))
