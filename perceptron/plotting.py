@@ -79,18 +79,20 @@ def _signs(y, classes):
 
 
 def plot_decision_boundary(model, X, y, ax=None, title=None, resolution=250):
-    """Draw a fitted 2-D linear model over its data.
+    """Draw a fitted 2-D classifier over its data.
 
-    For a binary model (``coef_`` of shape (1, 2)): the line ``w.x + b = 0``;
-    the margin band, the strip within the data's geometric margin
-    ``min_i y_i (w.x_i + b) / ||w||`` of the line (over the correctly
+    For a binary linear model (``coef_`` of shape (1, 2)): the line
+    ``w.x + b = 0``; the margin band, the strip within the data's geometric
+    margin ``min_i y_i (w.x_i + b) / ||w||`` of the line (over the correctly
     classified points); the two classes; misclassified points circled in
     red.
 
-    For a multiclass model (``coef_`` of shape (k, 2), k >= 3): the plane
+    For any other fitted classifier with 2 features (a multiclass linear
+    model, ``KernelPerceptron``, ``VotedPerceptron``, ...): the plane
     coloured by the class ``model.predict`` gives each point of a
-    ``resolution`` by ``resolution`` grid, the points in their class's
-    colour, misclassified points circled in red.
+    ``resolution`` by ``resolution`` grid, and for two classes the curve
+    where ``model.decision_function`` is 0 (when the model has one); the
+    points in their class's colour, misclassified points circled in red.
 
     The legend sits outside the axes, to their right, so that it hides no
     point; a new figure is made wide enough for it.  When drawing into an
@@ -100,9 +102,8 @@ def plot_decision_boundary(model, X, y, ax=None, title=None, resolution=250):
     Parameters
     ----------
     model : estimator
-        A fitted linear estimator of the package with 2 features: binary
-        (``coef_`` of shape (1, 2)) or multiclass (``coef_`` of shape
-        (k, 2)).
+        A fitted classifier with 2 features (``n_features_in_ == 2``),
+        binary or multiclass.
     X : array-like of shape (n_samples, 2)
         The points.
     y : array-like of shape (n_samples,)
@@ -112,23 +113,25 @@ def plot_decision_boundary(model, X, y, ax=None, title=None, resolution=250):
     title : str, optional
         The title; the default names the model and its accuracy on (X, y).
     resolution : int, default=250
-        Grid points per side of the mesh a multiclass model's regions are
-        computed on.
+        Grid points per side of the mesh the regions are computed on.
 
     Returns
     -------
     ax : matplotlib Axes
     """
     plt = _pyplot()
-    check_is_fitted(model)
+    check_is_fitted(model, "classes_")
     X = _check_2d(X)
-    if model.coef_.ndim != 2 or model.coef_.shape[1] != 2:
-        raise ValueError(f"the model must be binary with 2 features (coef_ of shape (1, 2)) or "
-                         f"multiclass with 2 features (k, 2); coef_ has shape {model.coef_.shape}")
+    coef = getattr(model, "coef_", None)
+    d = getattr(model, "n_features_in_", None if coef is None else np.shape(coef)[-1])
+    if d != 2 or (coef is not None and (np.ndim(coef) != 2 or np.shape(coef)[1] != 2)):
+        shape = "" if coef is None else f"; coef_ has shape {np.shape(coef)}"
+        raise ValueError("the model must be binary with 2 features (coef_ of shape (1, 2)) or "
+                         f"multiclass with 2 features (k, 2), fitted on {d} features{shape}")
     new_figure = ax is None
     if new_figure:
         _, ax = plt.subplots(figsize=(7, 5))
-    if model.coef_.shape[0] == 1:
+    if coef is not None and np.shape(coef)[0] == 1 and hasattr(model, "intercept_"):
         accuracy = _draw_binary(ax, model, X, y)
     else:
         accuracy = _draw_regions(ax, model, X, y, resolution)
@@ -174,7 +177,8 @@ def _draw_regions(ax, model, X, y, resolution):
     xs = np.linspace(lo[0], hi[0], resolution)
     ys = np.linspace(lo[1], hi[1], resolution)
     xx, yy = np.meshgrid(xs, ys)
-    predicted = np.asarray(model.predict(np.column_stack([xx.ravel(), yy.ravel()])))
+    grid = np.column_stack([xx.ravel(), yy.ravel()])
+    predicted = np.asarray(model.predict(grid))
     if predicted.ndim != 1:
         # A multi-label model gives every point a set of labels: the plane
         # has no partition into one region per label to colour.
@@ -186,6 +190,13 @@ def _draw_regions(ax, model, X, y, resolution):
     region = np.searchsorted(classes, predicted).reshape(xx.shape)
     ax.pcolormesh(xx, yy, region, cmap=ListedColormap(colors), vmin=-0.5, vmax=k - 0.5,
                   alpha=0.25, shading="nearest", rasterized=True)
+    if k == 2 and hasattr(model, "decision_function"):
+        # the boundary itself, where the score changes sign (a curve for a kernel)
+        scores = np.asarray(model.decision_function(grid), dtype=np.float64)
+        if scores.shape == (grid.shape[0],) and scores.min() < 0 < scores.max():
+            ax.contour(xx, yy, scores.reshape(xx.shape), levels=[0.0], colors="k",
+                       linewidths=2)
+            ax.plot([], [], color="k", lw=2, label="decision_function = 0")
     y = np.asarray(y)
     for i, label in enumerate(classes):
         rows = y == label

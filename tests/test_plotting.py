@@ -1,5 +1,6 @@
 """perceptron.plotting, rendered with the Agg backend and checked as images."""
 import io
+import warnings
 
 import numpy as np
 import pytest
@@ -12,7 +13,7 @@ from matplotlib.collections import QuadMesh  # noqa: E402
 from matplotlib.colors import same_color  # noqa: E402
 from matplotlib.ticker import AutoLocator  # noqa: E402
 
-from perceptron import Perceptron  # noqa: E402
+from perceptron import ConvergenceWarning, Perceptron  # noqa: E402
 from perceptron import plotting  # noqa: E402
 from perceptron.cli import main  # noqa: E402
 
@@ -131,6 +132,39 @@ def test_decision_boundary_binary_has_no_regions(rng):
     ax = plotting.plot_decision_boundary(Perceptron(random_state=0).fit(X, y), X, y)
     assert not [c for c in ax.collections if isinstance(c, QuadMesh)]
     assert [line for line in ax.lines if line.get_label() == "w.x + b = 0"]
+
+
+@pytest.mark.parametrize("make", ["kernel", "voted", "voted multiclass"])
+def test_decision_boundary_of_models_without_a_line(rng, make):
+    from perceptron import KernelPerceptron, VotedPerceptron
+
+    if make == "kernel":
+        # XOR: no line separates it, a Gaussian kernel does
+        X = rng.uniform(-1, 1, size=(120, 2))
+        X = X[np.abs(X).min(axis=1) > 0.1]
+        y = np.where(X[:, 0] * X[:, 1] > 0, "same", "other")
+        model = KernelPerceptron(kernel="rbf", gamma=2.0, max_iter=50, random_state=0)
+    elif make == "voted":
+        X, y = separable_2d(rng)
+        model = VotedPerceptron(max_iter=10, random_state=0)
+    else:
+        X, y, _ = three_blobs(rng)
+        model = VotedPerceptron(max_iter=10, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    ax = plotting.plot_decision_boundary(model, X, y, resolution=60)
+    (mesh,) = [c for c in ax.collections if isinstance(c, QuadMesh)]
+    corners = mesh.get_coordinates()
+    coords = (corners[:-1, :-1] + corners[1:, 1:]) / 2
+    region = np.asarray(mesh.get_array()).reshape(coords.shape[:2])
+    predicted = model.predict(coords.reshape(-1, 2)).reshape(region.shape)
+    np.testing.assert_array_equal(region, np.searchsorted(model.classes_, predicted))
+    assert set(np.unique(region)) == set(range(len(model.classes_)))
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert ("decision_function = 0" in texts) == (len(model.classes_) == 2)
+    assert ax.get_title().startswith(f"{type(model).__name__}: accuracy ")
+    render(ax.figure)
 
 
 def test_decision_boundary_refuses_multilabel(rng):
