@@ -16,16 +16,16 @@ import numpy as np
 
 from perceptron.io._model_file import save_model
 from perceptron.io._registry import KEEP_TRAINING_STATE, training_state_of
-from perceptron._common.sklearn_compat import EstimatorBase
+from perceptron._common.sklearn_compat import EstimatorBase, watch_scikit_learn
 from perceptron._common.typing import ArrayLike, MatrixLike, Self
 
 
 class BaseEstimator(EstimatorBase):
     """Parameters from the ``__init__`` signature, as scikit-learn reads them.
 
-    A subclass of ``sklearn.base.BaseEstimator`` when scikit-learn is
-    installed (its metadata routing and notebook display;
-    ``perceptron._common.sklearn_compat``), of ``object`` otherwise."""
+    A subclass of ``sklearn.base.BaseEstimator`` as soon as scikit-learn is
+    imported (its metadata routing and notebook display;
+    ``perceptron._common.sklearn_compat``), without importing it."""
 
     # every estimator has these (a mixed list of estimators is a list of this class)
     fit: Callable[..., Any]
@@ -159,6 +159,9 @@ class BaseEstimator(EstimatorBase):
             if not same:
                 changed.append(f"{name}={value!r}")
         return f"{type(self).__name__}({', '.join(changed)})"
+
+
+watch_scikit_learn()
 
 
 def no_training_state(est, method):
