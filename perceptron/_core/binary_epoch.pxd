@@ -88,8 +88,8 @@ cdef inline int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *
         S.ahead = <size_t>ahead
         # a step that reads the row's squared norm reads it at the row's
         # index, as scattered as the row in a shuffled order: prefetched
-        # with the row
-        S.by_row = D.sqnorm if in_kernel else NULL
+        # with the row (in order the hardware's prefetchers have it)
+        S.by_row = D.sqnorm if in_kernel and P.shuffle else NULL
         S.y = D.y
         S.w = w
         S.margin = P.rule.margin
