@@ -3,20 +3,30 @@
 The format (https://universaldependencies.org/format.html): one token a
 line, ten tab-separated fields (ID, FORM, LEMMA, UPOS, XPOS, FEATS, HEAD,
 DEPREL, DEPS, MISC); a blank line ends a sentence; lines starting with ``#``
-are comments.  A multiword token (ID ``1-2``) spans syntactic words listed
-after it, and an empty node (ID ``1.1``) is no word of the surface text:
-both are skipped, so a sentence is its syntactic words, which is what the
-tags annotate.  Public as ``perceptron.io.read_conllu``.
+are comments.  The format knows no other kind of line: a line of only
+spaces or tabs is refused (with its file and line), not taken as a blank
+line.  A UTF-8 byte order mark before the first line is skipped.  A
+multiword token (ID ``1-2``) spans syntactic words listed after it, and an
+empty node (ID ``1.1``) is no word of the surface text: both are skipped,
+so a sentence is its syntactic words, which is what the tags annotate.
+Public as ``perceptron.io.read_conllu``.
 """
 import io
 import os
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
-__all__ = ["read_conllu", "COLUMNS"]
+__all__ = ["read_conllu", "COLUMNS", "DEFAULT_MAX_LINE_LENGTH"]
 
 # the column of each tag set (0-based)
 COLUMNS = {"upos": 3, "xpos": 4}
 _N_FIELDS = 10
+
+# A token line is ten short fields and a comment a sentence's text: 1 Mi
+# characters leaves room for any of them, and a line is never read past it
+# (a compressed file can hold a line of gigabytes).
+DEFAULT_MAX_LINE_LENGTH = 1 << 20
+# an ID with more digits than this is out of any sentence's order
+_MAX_ID_DIGITS = 18
 
 
 def _open_text(source):
@@ -51,7 +61,8 @@ def _is_int(text):
     return text.isascii() and text.isdigit()
 
 
-def read_conllu(path_or_file, column="upos"):
+def read_conllu(path_or_file, column="upos",
+                max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH):
     """The sentences of a CoNLL-U file, one at a time, as ``[(form, tag), ...]``.
 
     Parameters
@@ -62,6 +73,9 @@ def read_conllu(path_or_file, column="upos"):
     column : {"upos", "xpos"}
         The tag of each word: the universal part of speech (column 4) or the
         treebank's own (column 5).
+    max_line_length : int or None, default=2**20
+        The longest line read, in characters (its line end not counted); a
+        longer line is refused without being read whole.  None: no limit.
 
     Yields
     ------
@@ -76,7 +90,8 @@ def read_conllu(path_or_file, column="upos"):
         On a malformed line, naming the file and the line number: a token line
         without ten tab-separated fields, an ID that is not an integer, a
         range or an empty node, or that breaks the order 1, 2, 3, ... of its
-        sentence, an empty form or tag.
+        sentence, an empty form or tag, a line of only white space, a line
+        longer than ``max_line_length``.
 
     The file is read line by line, never whole; arguments are checked when
     this function is called, the file is opened when the first sentence is
@@ -88,20 +103,46 @@ def read_conllu(path_or_file, column="upos"):
             hasattr(path_or_file, "read")):
         raise TypeError(f"read_conllu: path_or_file must be a path (str or os.PathLike) or a "
                         f"file object, got {type(path_or_file).__name__}")
-    return _sentences(path_or_file, COLUMNS[column])
+    if max_line_length is not None and (
+            not isinstance(max_line_length, int) or isinstance(max_line_length, bool) or
+            max_line_length < 1):
+        raise ValueError(f"read_conllu: max_line_length must be a positive int or None, got "
+                         f"{max_line_length!r}")
+    return _sentences(path_or_file, COLUMNS[column], max_line_length)
 
 
-def _sentences(source, col):
+def _lines(f, name, limit):
+    """(number, line without its line end) for each line of f, none read
+    past `limit` characters."""
+    number = 0
+    while True:
+        # two characters more than the limit: room for a "\r\n" line end
+        line = f.readline() if limit is None else f.readline(limit + 2)
+        if not line:
+            return
+        number += 1
+        text = line.rstrip("\r\n")
+        if limit is not None and len(text) > limit:
+            raise ValueError(f"{name}, line {number}: longer than max_line_length={limit} "
+                             "characters (pass a larger one, or None, for longer lines)")
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]  # a byte order mark (UTF-8 needs none, some editors write it)
+        yield number, text
+
+
+def _sentences(source, col, limit):
     f, name, close = _open_text(source)
     try:
         sentence: list = []
-        for number, line in enumerate(f, 1):
-            line = line.rstrip("\r\n")
-            if not line.strip():
+        for number, line in _lines(f, name, limit):
+            if not line:
                 if sentence:
                     yield sentence
                     sentence = []
                 continue
+            if line.isspace():
+                raise ValueError(f"{name}, line {number}: a line of only white space (CoNLL-U "
+                                 "has token lines, comment lines and empty lines)")
             if line.startswith("#"):
                 continue
             fields = line.split("\t")
@@ -113,14 +154,14 @@ def _sentences(source, col):
             if "-" in ident or "." in ident:
                 low, sep, high = ident.partition("-" if "-" in ident else ".")
                 if not (_is_int(low) and _is_int(high)):
-                    raise ValueError(f"{name}, line {number}: the ID {ident!r} is not an "
+                    raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
                                      "integer, a range (1-2) or an empty node (1.1)")
                 continue  # a multiword token or an empty node: not a syntactic word
             if not _is_int(ident):
-                raise ValueError(f"{name}, line {number}: the ID {ident!r} is not an integer, "
-                                 "a range (1-2) or an empty node (1.1)")
-            if int(ident) != len(sentence) + 1:
-                raise ValueError(f"{name}, line {number}: the ID {ident} follows word "
+                raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
+                                 "integer, a range (1-2) or an empty node (1.1)")
+            if len(ident) > _MAX_ID_DIGITS or int(ident) != len(sentence) + 1:
+                raise ValueError(f"{name}, line {number}: the ID {ident:.40} follows word "
                                  f"{len(sentence)} of its sentence (expected "
                                  f"{len(sentence) + 1}; a blank line may be missing)")
             form, tag = fields[1], fields[col]

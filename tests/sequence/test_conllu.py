@@ -112,3 +112,87 @@ def test_a_binary_file_of_the_caller_stays_open():
     assert not f.closed
     f.seek(0)
     assert f.read(1) == b"1"
+
+
+WORD = "1\tA\ta\tX\tX\t_\t0\troot\t_\t_\n"
+
+
+def test_a_line_longer_than_the_limit_is_refused_unread(tmp_path):
+    long_misc = "1\tA\ta\tX\tX\t_\t0\troot\t_\t" + "x" * 500 + "\n"
+    assert list(read_conllu(io.StringIO(long_misc), max_line_length=len(long_misc) - 1)) == \
+        [[("A", "X")]]
+    with pytest.raises(ValueError, match=r"line 2: longer than max_line_length=100 characters"):
+        list(read_conllu(io.StringIO(WORD + long_misc), max_line_length=100))
+    limit = len(long_misc) - 2
+    with pytest.raises(ValueError, match=rf"line 1: longer than max_line_length={limit}"):
+        list(read_conllu(io.StringIO(long_misc), max_line_length=limit))
+    assert list(read_conllu(io.StringIO(long_misc.replace("\n", "\r\n")),
+                            max_line_length=len(long_misc) - 1)) == [[("A", "X")]]
+    assert list(read_conllu(io.StringIO(long_misc), max_line_length=None)) == [[("A", "X")]]
+
+    # a compressed file holding one line of 64 MiB: refused after reading the
+    # limit's worth, at the default limit
+    path = tmp_path / "huge.conllu.gz"
+    with gzip.open(path, "wb") as f:
+        f.write(b"# " + b"a" * (64 << 20) + b"\n")
+    assert path.stat().st_size < 1 << 20
+
+    class Counting(io.RawIOBase):
+        def __init__(self, raw):
+            self.raw, self.read_chars = raw, 0
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            n = self.raw.readinto(b)
+            self.read_chars += n
+            return n
+
+    with gzip.open(path, "rb") as raw:
+        counted = Counting(raw)
+        with pytest.raises(ValueError, match=r"line 1: longer than max_line_length=1048576"):
+            list(read_conllu(io.BufferedReader(counted)))
+        assert counted.read_chars < 4 << 20
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "10"])
+def test_max_line_length_is_checked(bad):
+    with pytest.raises(ValueError, match="max_line_length must be a positive int or None"):
+        read_conllu(io.StringIO(DOC), max_line_length=bad)
+
+
+def test_a_byte_order_mark_at_the_start_is_skipped(tmp_path):
+    path = tmp_path / "bom.conllu"
+    path.write_bytes(b"\xef\xbb\xbf" + DOC.encode("utf-8"))
+    assert list(read_conllu(path)) == UPOS
+    path.write_bytes(b"\xef\xbb\xbf" + WORD.encode("utf-8"))
+    assert list(read_conllu(path)) == [[("A", "X")]]
+    assert list(read_conllu(io.StringIO("\ufeff" + WORD))) == [[("A", "X")]]
+    # only at the start of the file
+    with pytest.raises(ValueError, match=r"line 3: the ID '\\ufeff1' is not an integer"):
+        list(read_conllu(io.StringIO(WORD + "\n\ufeff" + WORD)))
+
+
+@pytest.mark.parametrize("blank", [" ", "\t", "  \t ", " \r"])
+def test_a_line_of_only_white_space_is_refused(blank):
+    # the format has token lines, comment lines and empty lines: no other
+    text = WORD + blank + "\n" + WORD.replace("\tA\t", "\tB\t")
+    with pytest.raises(ValueError, match="line 2: a line of only white space"):
+        list(read_conllu(io.StringIO(text)))
+    # CRLF line ends are line ends, not white space
+    assert list(read_conllu(io.StringIO((WORD + "\n" + WORD).replace("\n", "\r\n")))) == \
+        [[("A", "X")], [("A", "X")]]
+
+
+def test_an_over_long_id_names_its_line(tmp_path):
+    path = tmp_path / "ids.conllu"
+    path.write_text(WORD + "9" * 5000 + WORD[1:], encoding="utf-8")
+    with pytest.raises(ValueError, match=r"ids.conllu, line 2: the ID 9{40} follows word 1 "
+                                         r"of its sentence \(expected 2"):
+        list(read_conllu(path))
+    path.write_text("0" * 30 + WORD, encoding="utf-8")  # leading zeros: still word 1
+    with pytest.raises(ValueError, match=r"line 1: the ID 0{30}1 follows word 0"):
+        list(read_conllu(path))
+    path.write_text("1-" + "9" * 5000 + WORD[1:], encoding="utf-8")
+    assert list(read_conllu(path)) == []
