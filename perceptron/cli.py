@@ -30,7 +30,7 @@ import numpy as np
 
 from perceptron import io as pio
 from perceptron.sequence._cli import add_tag_commands
-from perceptron.io._data_files import DEFAULT_MAX_LINE_LENGTH, label_text, load_data
+from perceptron.io._data_files import DEFAULT_MAX_LINE_LENGTH, label_text, load_data, row_slice
 from perceptron._version import DISTRIBUTION, __version__
 from perceptron.simd import simd_info
 from perceptron.datasets import load_breast_cancer
@@ -227,7 +227,7 @@ def cmd_train(args, out):
 
 
 def _row(X, i):
-    return X[i:i + 1]
+    return row_slice(X, i, i + 1)
 
 
 def progressive_validation(model, X, y, out, plus=False):

@@ -16,6 +16,7 @@ import sys
 import numpy as np
 
 from perceptron.io._svmlight import DEFAULT_MAX_LINE_LENGTH, load_svmlight_signs
+from perceptron._common.validation import CSRData
 
 _BY_NAME = {".csv": "csv", ".npz": "npz", ".npy": "npy", ".svm": "svmlight",
             ".libsvm": "svmlight", ".svmlight": "svmlight"}
@@ -267,7 +268,8 @@ def load_data(path, fmt="auto", labels=None, label_column=None, n_features=None,
         fmt = src.format(fmt)
         if fmt == "svmlight":
             X, y, (n_plus, n_bare) = load_svmlight_signs(src.stream, n_features=n_features,
-                                                         max_line_length=max_line_length)
+                                                         max_line_length=max_line_length,
+                                                         output="csr")
             y, plus = _integral(y), n_plus > 0 and n_bare == 0
         elif fmt == "csv":
             text = io.TextIOWrapper(src.stream, encoding="utf-8", newline="")
@@ -315,3 +317,13 @@ def label_text(value, plus=False):
     if isinstance(value, (float, np.floating)):
         return repr(float(value))
     return str(value)
+
+
+def row_slice(X, start, stop):
+    """Rows start:stop of X, a dense array or a CSRData (whose rows a tuple's
+    slice would not give)."""
+    if isinstance(X, CSRData):
+        lo, hi = int(X.indptr[start]), int(X.indptr[stop])
+        indptr = X.indptr[start:stop + 1] - X.indptr[start]
+        return CSRData(X.data[lo:hi], X.indices[lo:hi], indptr, (stop - start, X.shape[1]))
+    return X[start:stop]

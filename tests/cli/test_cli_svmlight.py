@@ -1,0 +1,110 @@
+"""svmlight files at the command line: read into the package's own CSR
+arrays (``CSRData``), so that ``train``, ``predict`` and ``evaluate`` need
+numpy alone; features beyond a model's width; the memory a width asks for."""
+import io
+import json
+
+import numpy as np
+import pytest
+
+import perceptron
+from perceptron.cli import load_data, main
+from perceptron.io import CSRData
+
+from helpers import run_python
+
+
+def svm_text(X, y):
+    lines = []
+    for row, label in zip(X, y):
+        feats = " ".join(f"{j + 1}:{v!r}" for j, v in enumerate(row.tolist()) if v != 0)
+        lines.append(f"{label:+d} {feats}\n")
+    return "".join(lines)
+
+
+def sparse_data(rng, n=120, d=8):
+    X = np.round(rng.standard_normal((n, d)), 3) * (rng.random((n, d)) < 0.5)
+    y = np.where(X @ rng.standard_normal(d) > 0, 1, -1)
+    return X, y
+
+
+def run(argv):
+    out = io.StringIO()
+    code = main([str(a) for a in argv], out=out)
+    return code, out.getvalue()
+
+
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+def test_svmlight_is_read_into_csr_arrays_and_trains_as_dense(tmp_path, rng):
+    X, y = sparse_data(rng)
+    path = tmp_path / "train.svm"
+    path.write_text(svm_text(X, y))
+    data_X, data_y = load_data(str(path))
+    assert isinstance(data_X, CSRData) and data_X.shape == X.shape
+    np.testing.assert_array_equal(data_X.toarray(), X)
+    np.testing.assert_array_equal(data_y, y)
+    assert run(["train", path, "-o", tmp_path / "m.ptn", "--epochs", 4, "-q"])[0] == 0
+    model = perceptron.load(tmp_path / "m.ptn")
+    dense = perceptron.Perceptron(max_iter=4, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(model.coef_, dense.coef_)
+    np.testing.assert_array_equal(model.intercept_, dense.intercept_)
+    code, out = run(["predict", tmp_path / "m.ptn", path])
+    assert code == 0 and out.split() == [f"{v:+d}" for v in dense.predict(X)]
+    code, out = run(["evaluate", tmp_path / "m.ptn", path])
+    assert code == 0 and f"accuracy {dense.score(X, y):.4f}" in out
+
+
+def test_progressive_validation_of_csr_rows(tmp_path, rng):
+    X, y = sparse_data(rng, n=40)
+    path = tmp_path / "train.svm"
+    path.write_text(svm_text(X, y))
+    out = io.StringIO()
+    assert main(["train", str(path), "-o", str(tmp_path / "m.ptn"), "--progress-validation",
+                 "--epochs", "1"], out=out) == 0
+    model = perceptron.load(tmp_path / "m.ptn")
+    online = perceptron.Perceptron(random_state=0)
+    for i in range(len(y)):  # the same row by row training, on dense rows
+        online.partial_fit(X[i:i + 1], y[i:i + 1], classes=[-1, 1])
+    np.testing.assert_array_equal(model.coef_, online.coef_)
+    assert out.getvalue().splitlines()[1].split()[0] == "1"
+
+
+WITHOUT_SCIPY = r"""
+import contextlib, io, json, sys
+
+class Block:
+    # a numpy-only install: scipy (and scikit-learn, which needs it) cannot be imported
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("scipy", "sklearn"):
+            raise ImportError(f"no {name} here")
+sys.meta_path.insert(0, Block())
+
+from perceptron.cli import main
+folder = sys.argv[1]
+results = []
+for argv in (["train", f"{folder}/train.svm", "-o", f"{folder}/m.ptn", "-q"],
+             ["train", f"{folder}/train.svm", "-o", f"{folder}/p.ptn", "--progress-validation"],
+             ["train", f"{folder}/train.svm", "-o", f"{folder}/v.ptn", "--algorithm", "voted"],
+             ["train", f"{folder}/train.svm", "-o", f"{folder}/c.ptn", "--algorithm", "centroid"],
+             ["predict", f"{folder}/m.ptn", f"{folder}/train.svm"],
+             ["predict", f"{folder}/v.ptn", f"{folder}/train.svm", "--scores"],
+             ["evaluate", f"{folder}/c.ptn", f"{folder}/train.svm"]):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(argv, out=out)
+    results.append([code, err.getvalue()])
+print(json.dumps({"results": results, "scipy": "scipy" in sys.modules}))
+"""
+
+
+@pytest.mark.slow  # a fresh interpreter
+def test_train_predict_evaluate_svmlight_without_scipy(tmp_path, rng):
+    X, y = sparse_data(rng)
+    (tmp_path / "train.svm").write_text(svm_text(X, y))
+    script = tmp_path / "numpy_only.py"
+    script.write_text(WITHOUT_SCIPY)
+    out, _ = run_python(f"import sys, runpy; sys.argv = ['x', {str(tmp_path)!r}]; "
+                        f"runpy.run_path({str(script)!r}, run_name='__main__')")
+    report = json.loads(out.strip().splitlines()[-1])
+    assert report["results"] == [[0, ""]] * 7
+    assert report["scipy"] is False
