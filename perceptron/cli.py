@@ -196,7 +196,10 @@ def cmd_train(args, out):
     to_stdout = args.output == "-"
     report = sys.stderr if to_stdout else out  # standard output carries the model
     X, y = data = load_data(args.data, args.format, args.labels, args.label_column,
-                            max_line_length=args.max_line_length)
+                            n_features=args.n_features, max_line_length=args.max_line_length)
+    if args.n_features is not None and X.shape[1] != args.n_features:
+        raise ValueError(f"--n-features {args.n_features}: {args.data} has {X.shape[1]} "
+                         "columns (the option sets the width of svmlight rows)")
     model = _estimator(args)
     start = time.perf_counter()
     with warnings.catch_warnings():
@@ -274,7 +277,11 @@ def _load_for(args):
     data = load_data(args.data, args.format, args.labels, args.label_column,
                      n_features=getattr(model, "n_features_in_", None),
                      need_labels=args.command == "evaluate",
-                     max_line_length=args.max_line_length)
+                     max_line_length=args.max_line_length, wider=args.unknown_features)
+    if data.ignored:
+        print(f"perceptron {args.command}: ignored {data.ignored} value(s) of features beyond "
+              f"the model's {model.n_features_in_} (--unknown-features error refuses them)",
+              file=sys.stderr)
     return model, data
 
 
@@ -371,6 +378,13 @@ def _data_options(p, labels_help="labels of an .npy X (an .npy file)"):
                    "(default 64M); a longer line is an error naming it")
 
 
+def _unknown_features_option(p):
+    p.add_argument("--unknown-features", choices=["ignore", "error"], default="ignore",
+                   help="svmlight: a feature index beyond the model's number of features "
+                   "(one the training data never had) is ignored, as LIBLINEAR does, with a "
+                   "count on standard error (default), or an error naming its line")
+
+
 _INT64_MAX = (1 << 63) - 1
 
 
@@ -416,6 +430,10 @@ def build_parser():
                        help="the model file to write ('-': standard output, as bytes; the "
                        "report then goes to standard error)")
     _data_options(train)
+    train.add_argument("--n-features", type=_count, metavar="N",
+                       help="svmlight: the number of features (default: the largest index "
+                       "in the file); a model of N features takes test rows of indices up to "
+                       "N")
     train.add_argument("--algorithm", choices=["perceptron", "averaged", "pocket", "voted",
                                                "centroid"], default="perceptron")
     train.add_argument("--epochs", type=_count, default=10, help="max_iter (default 10)")
@@ -442,12 +460,14 @@ def build_parser():
     predict.add_argument("--scores", action="store_true",
                          help="write the decision function (comma-separated per class)")
     _data_options(predict)
+    _unknown_features_option(predict)
     predict.set_defaults(func=cmd_predict)
 
     evaluate = sub.add_parser("evaluate", help="accuracy, confusion matrix, precision/recall")
     evaluate.add_argument("model")
     evaluate.add_argument("data", help="the rows and their labels ('-': standard input)")
     _data_options(evaluate)
+    _unknown_features_option(evaluate)
     evaluate.set_defaults(func=cmd_evaluate)
     add_tag_commands(sub)
     return parser

@@ -252,25 +252,38 @@ def _column(label_column, first_row, header=None):
 
 class Data(tuple):
     """(X, y) of a data file, with `plus`: whether its positive labels were
-    written with a leading '+' (each of them), as LIBSVM's +1/-1 files do."""
+    written with a leading '+' (each of them), as LIBSVM's +1/-1 files do;
+    and `ignored`: the values of features beyond the width asked for that
+    were dropped."""
     plus = False
+    ignored = 0
 
 
 def load_data(path, fmt="auto", labels=None, label_column=None, n_features=None,
-              need_labels=True, max_line_length=DEFAULT_MAX_LINE_LENGTH, stdin=None):
+              need_labels=True, max_line_length=DEFAULT_MAX_LINE_LENGTH, stdin=None,
+              wider="error"):
     """(X, y) of a data file (a path, or "-" for standard input); y is None
     when the file has no labels and none are needed.  The format is the one
     given, else the name's suffix (.csv, .npz, .npy, .svm, .libsvm,
     .svmlight, compressed or not), else what the first bytes tell; .gz, .bz2
-    and .xz files are told from their first bytes too."""
-    plus = False
+    and .xz files are told from their first bytes too.
+
+    `n_features`: the width of an svmlight file's rows (else its largest
+    index + 1).  A feature index beyond it is an error naming its line, or,
+    with ``wider="ignore"``, a value dropped (as LIBLINEAR's predict drops
+    the features its model never saw); `data.ignored` counts them."""
+    plus, ignored = False, 0
+    if wider not in ("error", "ignore"):
+        raise ValueError(f"wider must be 'error' or 'ignore', got {wider!r}")
     with DataSource(os.fsdecode(path), stdin) as src:
         fmt = src.format(fmt)
         if fmt == "svmlight":
-            X, y, (n_plus, n_bare) = load_svmlight_signs(src.stream, n_features=n_features,
-                                                         max_line_length=max_line_length,
-                                                         output="csr")
+            X, y, (n_plus, n_bare) = load_svmlight_signs(
+                src.stream, n_features=n_features if wider == "error" else None,
+                max_line_length=max_line_length, output="csr")
             y, plus = _integral(y), n_plus > 0 and n_bare == 0
+            if n_features is not None and wider == "ignore":
+                X, ignored = _narrowed(X, n_features)
         elif fmt == "csv":
             text = io.TextIOWrapper(src.stream, encoding="utf-8", newline="")
             X, y, plus = _read_csv(text, src.name, label_column)
@@ -281,8 +294,21 @@ def load_data(path, fmt="auto", labels=None, label_column=None, n_features=None,
     if y is None and need_labels:
         raise ValueError(f"{path} holds no labels: pass --labels FILE.npy")
     data = Data((X, y))
-    data.plus = bool(plus)
+    data.plus, data.ignored = bool(plus), ignored
     return data
+
+
+def _narrowed(X, n_features):
+    """X (a CSRData) with `n_features` columns: the values of wider columns
+    dropped; and how many were."""
+    keep = X.indices < n_features
+    ignored = int(keep.size - np.count_nonzero(keep))
+    if ignored:
+        rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+        indptr = np.zeros(X.shape[0] + 1, X.indptr.dtype)
+        np.cumsum(np.bincount(rows[keep], minlength=X.shape[0]), out=indptr[1:])
+        X = CSRData(X.data[keep], X.indices[keep], indptr, X.shape)
+    return CSRData(X.data, X.indices, X.indptr, (X.shape[0], n_features)), ignored
 
 
 def _load_numpy(src, fmt):

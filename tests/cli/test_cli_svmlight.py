@@ -28,6 +28,15 @@ def sparse_data(rng, n=120, d=8):
     return X, y
 
 
+def as_csr(X):
+    """CSRData of a dense X (the rows as the svmlight reader gives them)."""
+    n, d = X.shape
+    flat = np.flatnonzero(X.ravel())
+    rows, cols = flat // d, flat % d
+    return CSRData(X[rows, cols], cols.astype(np.int32),
+                   np.searchsorted(rows, np.arange(n + 1)).astype(np.int32), (n, d))
+
+
 def run(argv):
     out = io.StringIO()
     code = main([str(a) for a in argv], out=out)
@@ -108,3 +117,90 @@ def test_train_predict_evaluate_svmlight_without_scipy(tmp_path, rng):
     report = json.loads(out.strip().splitlines()[-1])
     assert report["results"] == [[0, ""]] * 7
     assert report["scipy"] is False
+
+
+# ------------------------------------------ features the model never saw
+
+def wider_rows(rng, X, extra=5):
+    """X with `extra` more columns, some of them non-zero (indices the
+    training file never had)."""
+    shape = (X.shape[0], extra)
+    more = np.round(rng.standard_normal(shape), 3) * (rng.random(shape) < 0.3)
+    more[0, -1] = 1.5  # at least one
+    return np.hstack([X, more])
+
+
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+def test_unknown_features_are_ignored_as_liblinear_does(tmp_path, rng, capsys):
+    X, y = sparse_data(rng)
+    X[:, -1] = np.where(X[:, -1] == 0, 0.5, X[:, -1])  # the training file spans every column
+    (tmp_path / "train.svm").write_text(svm_text(X, y))
+    assert run(["train", tmp_path / "train.svm", "-o", tmp_path / "m.ptn", "-q"])[0] == 0
+    model = perceptron.load(tmp_path / "m.ptn")
+    assert model.n_features_in_ == X.shape[1]
+    X_test = wider_rows(rng, sparse_data(rng, n=60)[0])
+    y_test = np.where(X_test[:, 0] > 0, 1, -1)
+    (tmp_path / "test.svm").write_text(svm_text(X_test, y_test))
+    capsys.readouterr()
+    code, out = run(["predict", tmp_path / "m.ptn", tmp_path / "test.svm", "--scores"])
+    assert code == 0
+    known = X_test[:, :X.shape[1]]  # what LIBLINEAR scores: the features the model has
+    np.testing.assert_array_equal([float(v) for v in out.split()],
+                                  model.decision_function(as_csr(known)))
+    dropped = int(np.count_nonzero(X_test[:, X.shape[1]:]))
+    assert capsys.readouterr().err == (
+        f"perceptron predict: ignored {dropped} value(s) of features beyond the model's "
+        f"{X.shape[1]} (--unknown-features error refuses them)\n")
+    code, out = run(["evaluate", tmp_path / "m.ptn", tmp_path / "test.svm"])
+    assert code == 0 and f"accuracy {model.score(as_csr(known), y_test):.4f}" in out
+    # refused on request, naming the line of the largest index
+    for command in ("predict", "evaluate"):
+        code, _ = run([command, tmp_path / "m.ptn", tmp_path / "test.svm",
+                       "--unknown-features", "error"])
+        err = capsys.readouterr().err
+        assert code == 1 and "line 1: feature index" in err and \
+            f"does not fit n_features={X.shape[1]}" in err
+
+
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+def test_train_n_features(tmp_path, rng, capsys):
+    X, y = sparse_data(rng, d=6)
+    (tmp_path / "train.svm").write_text(svm_text(X, y))
+    X_test = wider_rows(rng, X, extra=4)
+    (tmp_path / "test.svm").write_text(svm_text(X_test, y))
+    assert run(["train", tmp_path / "train.svm", "-o", tmp_path / "m.ptn", "--n-features", 10,
+                "-q"])[0] == 0
+    model = perceptron.load(tmp_path / "m.ptn")
+    assert model.n_features_in_ == 10
+    padded = np.hstack([X, np.zeros((len(y), 4))])
+    np.testing.assert_array_equal(
+        model.coef_, perceptron.Perceptron(max_iter=10, random_state=0).fit(padded, y).coef_)
+    code, out = run(["predict", tmp_path / "m.ptn", tmp_path / "test.svm", "--scores",
+                     "--unknown-features", "error"])
+    assert code == 0
+    np.testing.assert_array_equal([float(v) for v in out.split()],
+                                  model.decision_function(as_csr(X_test)))
+    capsys.readouterr()
+    # narrower than the file: refused, naming the line
+    assert run(["train", tmp_path / "test.svm", "-o", tmp_path / "n.ptn",
+                "--n-features", 6])[0] == 1
+    assert "does not fit n_features=6" in capsys.readouterr().err
+    assert not (tmp_path / "n.ptn").exists()
+    # other formats: the option must be their width
+    (tmp_path / "d.csv").write_text("".join(f"{a},{b},{c}\n" for a, b, c in
+                                            [(0.5, 1.0, 1), (-1.0, 0.25, -1)]))
+    assert run(["train", tmp_path / "d.csv", "-o", tmp_path / "c.ptn", "--n-features", 4])[0] == 1
+    assert "--n-features 4" in capsys.readouterr().err
+
+
+def test_narrowing_csr_rows_drops_exactly_the_wide_values(rng):
+    from perceptron.io._data_files import _narrowed
+
+    for n, d, width in [(7, 12, 5), (1, 3, 3), (5, 4, 1), (6, 9, 9)]:
+        X = np.round(rng.standard_normal((n, d)), 2) * (rng.random((n, d)) < 0.4)
+        X[2 % n] = 0  # an empty row
+        csr = as_csr(X)
+        narrow, ignored = _narrowed(csr, width)
+        assert narrow.shape == (n, width) and narrow.indptr.dtype == np.int32
+        np.testing.assert_array_equal(narrow.toarray(), X[:, :width])
+        assert ignored == np.count_nonzero(X[:, width:])
