@@ -24,6 +24,7 @@ import os
 import numpy as np
 
 from perceptron.io._svmlight import iter_svmlight
+from perceptron.linear._fitted import publish
 
 __all__ = ["fit_stream"]
 
@@ -143,9 +144,11 @@ def fit_stream(estimator, source, *, classes=None, max_iter=None, chunk_rows=100
         history["loss"].append(loss / weight)
         if updates == 0 and getattr(estimator, "penalty", None) is None:
             break  # (a penalty still moves the weights: no stop, as in fit)
-    estimator.mistakes_ = np.array(history["mistakes"], dtype=np.int64)
-    estimator.updates_ = np.array(history["updates"], dtype=np.int64)
-    estimator.loss_ = np.array(history["loss"])
-    estimator.n_iter_ = len(history["mistakes"])
-    estimator.converged_ = bool(history["updates"][-1] == 0)
+    # the epochs' histories replace the last chunk's, through the one place a
+    # fit's attributes are set
+    publish(estimator, {"mistakes_": np.array(history["mistakes"], dtype=np.int64),
+                        "updates_": np.array(history["updates"], dtype=np.int64),
+                        "loss_": np.array(history["loss"]),
+                        "n_iter_": len(history["mistakes"]),
+                        "converged_": bool(history["updates"][-1] == 0)})
     return estimator
