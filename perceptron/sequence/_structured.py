@@ -597,18 +597,24 @@ def _finite(a):
 
 def _forbidden(est, k):
     """Where the head (intercepts, transitions, starts, ends) holds minus
-    infinity: the moves ``constraints`` forbids."""
+    infinity: the moves ``constraints`` forbids; None when the model does not
+    say (no constraints parameter: a tagger's sequence model rebuilt from a
+    file carries its constraints in its tables alone)."""
     try:
         tables = constraint_tables(est.constraints, est.classes_)
     except (TypeError, ValueError) as exc:
         need(False, f"the constraints are not valid: {exc}")
     if tables is None:
-        return np.zeros(k * k + 3 * k, dtype=bool)
+        return None
     start, transition, end = tables
     return ~np.concatenate([np.ones(k, dtype=bool), transition.ravel(), start, end])
 
 
 def _finite_but_forbidden(a, forbidden):
+    """No NaN, no plus infinity; minus infinity exactly where forbidden (or
+    anywhere, as a forbidden move, when forbidden is None)."""
+    if forbidden is None:
+        return not bool(np.isnan(a).any() or np.isposinf(a).any())
     return bool(np.array_equal(np.isneginf(a), forbidden) and np.isfinite(a[~forbidden]).all())
 
 
@@ -631,10 +637,11 @@ def _check_saved(est):
         need(is_array(a, len(shape), "f") and a.dtype == np.float64 and a.shape == shape,
              f"{name} must be a float64 array of shape {shape}")
     forbidden = _forbidden(est, k)
+    need(_finite(est.intercept_), "intercept_ must be finite")
     head = np.concatenate([est.intercept_, est.transition_.ravel(), est.start_, est.end_])
-    for name, lo, hi in (("intercept_", 0, k), ("transition_", k, k + k * k),
-                         ("start_", k + k * k, 2 * k + k * k), ("end_", 2 * k + k * k, None)):
-        need(_finite_but_forbidden(head[lo:hi], forbidden[lo:hi]),
+    for name, lo, hi in (("transition_", k, k + k * k), ("start_", k + k * k, 2 * k + k * k),
+                         ("end_", 2 * k + k * k, None)):
+        need(_finite_but_forbidden(head[lo:hi], None if forbidden is None else forbidden[lo:hi]),
              f"{name} must be finite (minus infinity only where constraints forbids)")
     check_int(attr(est, "n_iter_"), "n_iter_")
     m = attr(est, "mistakes_")
@@ -661,7 +668,7 @@ def _check_saved(est):
                  f"_U must be a float64 array {shape}")
             need(is_array(acc, 1, "f") and acc.dtype == np.float64 and acc.shape == (m,),
                  f"_acc_head must be a float64 array ({m},)")
-        need(_finite(state) and (U is None or _finite(U))
+        need(_finite(state) and (U is None or _finite(U)) and _finite(est._head[:k])
              and _finite_but_forbidden(est._head, forbidden)
              and (acc is None or not np.isnan(acc).any() and not np.isposinf(acc).any()),
              "the training state must be finite (minus infinity only where constraints "
