@@ -18,7 +18,8 @@ suffix tells (``.svm``, ``.libsvm``, ``.svmlight``, ``.csv``, ``.npz``,
 ``data.txt.gz``, standard input as ``-``).  Predicted labels are written as
 the data spells them: integers as integers, with a ``+`` on positive ones
 when the data file writes its positive labels so (LIBSVM's ``+1``).
-Errors print one line on standard error and exit with status 1.
+Errors print one line on standard error and exit with status 1; a closed
+output pipe (``| head``) ends the command quietly with status 141.
 """
 import argparse
 import os
@@ -182,6 +183,21 @@ def refuse_overwrite(output, *inputs):
                              "it")
 
 
+def check_output_path(path, option="-o"):
+    """A ValueError naming the path when a file cannot be written there: a
+    folder that does not exist or cannot be written in, or a folder given as
+    the file (checked before anything is read or trained)."""
+    if path is None or path == "-":
+        return
+    if os.path.isdir(path):
+        raise ValueError(f"{option} {path}: that is a folder, not a file")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise ValueError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {path}: the folder {folder} is not writable")
+
+
 def _binary(out):
     """The binary stream under a text output (sys.stdout's buffer)."""
     buffer = getattr(out, "buffer", None)
@@ -193,6 +209,7 @@ def _binary(out):
 
 def cmd_train(args, out):
     refuse_overwrite(args.output, args.data, args.labels)
+    check_output_path(args.output)
     to_stdout = args.output == "-"
     report = sys.stderr if to_stdout else out  # standard output carries the model
     X, y = data = load_data(args.data, args.format, args.labels, args.label_column,
@@ -273,16 +290,37 @@ def progressive_validation(model, X, y, out, plus=False):
 
 def _load_for(args):
     refuse_overwrite(getattr(args, "output", None), args.model, args.data, args.labels)
-    model = pio.load_model(args.model)
+    check_output_path(getattr(args, "output", None))
+    if args.model == "-" and args.data == "-":
+        raise ValueError("the model and the data cannot both be standard input ('-')")
+    model = pio.load_model(sys.stdin.buffer if args.model == "-" else args.model)
+    if type(model).__module__.startswith("perceptron.sequence."):
+        raise ValueError(f"{args.model} holds a {type(model).__name__}, a model of tag "
+                         "sequences, not of data rows: tag text with `perceptron tag apply "
+                         "MODEL FILE` (see perceptron tag --help)")
     data = load_data(args.data, args.format, args.labels, args.label_column,
                      n_features=getattr(model, "n_features_in_", None),
                      need_labels=args.command == "evaluate",
                      max_line_length=args.max_line_length, wider=args.unknown_features)
+    n_features = getattr(model, "n_features_in_", None)
+    if data.format == "csv" and args.label_column is None and n_features is not None \
+            and data[0].shape[1] + 1 == n_features:
+        raise ValueError(f"{args.data} has {n_features} columns, the last taken as the "
+                         f"labels, and the model {n_features} features: pass --label-column "
+                         "none for a file without labels")
     if data.ignored:
         print(f"perceptron {args.command}: ignored {data.ignored} value(s) of features beyond "
               f"the model's {model.n_features_in_} (--unknown-features error refuses them)",
               file=sys.stderr)
     return model, data
+
+
+def _write_lines(out, lines, block=4096):
+    """The lines, `block` at a time: a reader that goes away (``| head``) is
+    met at the next block, even on an unbuffered stream, whose one large
+    write would end short without an error."""
+    for start in range(0, len(lines), block):
+        out.write("\n".join(lines[start:start + block]) + "\n")
 
 
 def cmd_predict(args, out):
@@ -295,12 +333,11 @@ def cmd_predict(args, out):
         lines = [label_text(v, data.plus) if np.ndim(v) == 0 else
                  " ".join(label_text(u) for u in v)
                  for v in np.asarray(model.predict(X)).tolist()]
-    text = "\n".join(lines) + ("\n" if lines else "")
     if args.output in (None, "-"):
-        out.write(text)
+        _write_lines(out, lines)
     else:
         with open(args.output, "w") as fh:
-            fh.write(text)
+            _write_lines(fh, lines)
         print(f"wrote {len(lines)} {'scores' if args.scores else 'labels'} to {args.output}",
               file=out)
     return 0
@@ -371,7 +408,8 @@ def _data_options(p, labels_help="labels of an .npy X (an .npy file)"):
                    "bytes)")
     p.add_argument("--labels", metavar="FILE", help=labels_help)
     p.add_argument("--label-column", metavar="COLUMN",
-                   help="CSV: the label column, an index or a header name (default: the last)")
+                   help="CSV: the label column, an index or a header name (default: the "
+                   "last); none: no labels, every column a feature")
     p.add_argument("--max-line-length", type=_byte_count, metavar="BYTES",
                    default=DEFAULT_MAX_LINE_LENGTH,
                    help="svmlight: the longest line read, in bytes, K, M or G "
@@ -411,7 +449,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser():
-    parser = _Parser(prog="perceptron", description=__doc__.splitlines()[0],
+    parser = _Parser(prog="perceptron", description="The perceptron family at the command "
+                     "line (also: python -m perceptron COMMAND).\nperceptron COMMAND --help "
+                     "describes a command.",
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"{DISTRIBUTION} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="command")
@@ -435,13 +475,25 @@ def build_parser():
                        "in the file); a model of N features takes test rows of indices up to "
                        "N")
     train.add_argument("--algorithm", choices=["perceptron", "averaged", "pocket", "voted",
-                                               "centroid"], default="perceptron")
+                                               "centroid"], default="perceptron",
+                       help="the estimator: Perceptron, averaged (average=True), pocket "
+                       "(pocket=True), VotedPerceptron or CentroidClassifier (default "
+                       "perceptron)")
     train.add_argument("--epochs", type=_count, default=10, help="max_iter (default 10)")
-    train.add_argument("--eta0", type=float, default=1.0)
-    train.add_argument("--margin", type=float, default=0.0)
-    train.add_argument("--batch-size", type=_count, default=None)
-    train.add_argument("--multiclass", choices=["ovr", "multinomial"], default="ovr")
-    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--eta0", type=float, default=1.0,
+                       help="the learning rate: each update adds eta0 * y * x (default 1.0)")
+    train.add_argument("--margin", type=float, default=0.0,
+                       help="update when y * score <= margin, a margin of at least 0 "
+                       "(default 0.0)")
+    train.add_argument("--batch-size", type=_count, default=None, metavar="N",
+                       help="rows per mini-batch step (default: the online rule, a step "
+                       "after each row)")
+    train.add_argument("--multiclass", choices=["ovr", "multinomial"], default="ovr",
+                       help="more than two classes: one-vs-rest binary models, or one "
+                       "multinomial model updating the true and the best-scoring class "
+                       "(default ovr)")
+    train.add_argument("--seed", type=int, default=0,
+                       help="seed of the shuffle of the rows at each epoch (default 0)")
     train.add_argument("--progress-validation", action="store_true",
                        help="train row by row in the file's order, each row scored before it "
                        "trains, and print the mistake rate so far and since the last line at "
@@ -451,7 +503,8 @@ def build_parser():
     train.set_defaults(func=cmd_train)
 
     predict = sub.add_parser("predict", help="labels or scores of a data file by a saved model")
-    predict.add_argument("model", help="a model file written by train (or model.save)")
+    predict.add_argument("model", help="a model file written by train (or model.save; '-': "
+                         "standard input)")
     predict.add_argument("data", help="the rows to predict ('-': standard input; labels in "
                          "the file are ignored)")
     predict.add_argument("-o", "--output", metavar="FILE",
@@ -464,7 +517,8 @@ def build_parser():
     predict.set_defaults(func=cmd_predict)
 
     evaluate = sub.add_parser("evaluate", help="accuracy, confusion matrix, precision/recall")
-    evaluate.add_argument("model")
+    evaluate.add_argument("model", help="a model file written by train (or model.save; "
+                          "'-': standard input)")
     evaluate.add_argument("data", help="the rows and their labels ('-': standard input)")
     _data_options(evaluate)
     _unknown_features_option(evaluate)
@@ -485,6 +539,20 @@ def _one_line(exc):
     return message or type(exc).__name__
 
 
+def _reader_gone():
+    """The reader of standard output has closed it (``| head``): stop without
+    a message, as a command killed by SIGPIPE does, and with its status
+    (128 + 13).  Standard output is pointed at the null device, so that the
+    interpreter's final flush does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 141
+
+
 def main(argv=None, out=None):
     out = sys.stdout if out is None else out
     parser = build_parser()
@@ -498,6 +566,8 @@ def main(argv=None, out=None):
         return 2
     try:
         return args.func(args, out)
+    except BrokenPipeError:
+        return _reader_gone()
     except KeyboardInterrupt:
         print(f"perceptron {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -187,9 +187,11 @@ def _read_csv(fh, name, label_column):
             return False
 
     header = None
-    by_name = label_column is not None and not _is_int(label_column)
+    unlabeled = label_column is not None and label_column.strip().lower() == "none"
+    by_name = label_column is not None and not unlabeled and not _is_int(label_column)
     first = rows[0]
-    if by_name or not numeric([v for i, v in enumerate(first) if i != _column(label_column, first)]):
+    if by_name or not numeric([v for i, v in enumerate(first)
+                               if unlabeled or i != _column(label_column, first)]):
         header, rows = first, rows[1:]
     if not rows:
         raise ValueError(f"{name} has a header and no data")
@@ -198,6 +200,12 @@ def _read_csv(fh, name, label_column):
         if len(row) != width:
             raise ValueError(f"{name}, line {line}: {len(row)} fields where the first row "
                              f"has {width}")
+    if unlabeled:  # every column a feature
+        try:
+            X = np.array([[float(v) for v in row] for row in rows])
+        except ValueError as exc:
+            raise ValueError(f"{name}: a feature is not a number ({exc})") from None
+        return X, None, False
     col = _column(label_column, header if header is not None else rows[0], header)
     labels = [row[col].strip() for row in rows]
     try:
@@ -257,6 +265,7 @@ class Data(tuple):
     were dropped."""
     plus = False
     ignored = 0
+    format = "svmlight"
 
 
 def load_data(path, fmt="auto", labels=None, label_column=None, n_features=None,
@@ -292,9 +301,11 @@ def load_data(path, fmt="auto", labels=None, label_column=None, n_features=None,
     if labels is not None:
         y = np.load(labels, allow_pickle=False)
     if y is None and need_labels:
+        if fmt == "csv":
+            raise ValueError(f"{path} holds no labels (--label-column none)")
         raise ValueError(f"{path} holds no labels: pass --labels FILE.npy")
     data = Data((X, y))
-    data.plus, data.ignored = bool(plus), ignored
+    data.plus, data.ignored, data.format = bool(plus), ignored, fmt
     return data
 
 
