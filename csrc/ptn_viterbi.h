@@ -72,24 +72,29 @@ PTN_INLINE void ptn_viterbi_relax(size_t K, double dj, double jj, const double *
 }
 
 /*
- * Decodes one sequence of L >= 1 tokens.  E: L x K emission scores; delta
- * and back: L x K work space of doubles (row t holds delta[t, .] and the
- * best previous label of each label at t); path: the L labels found.
+ * Decodes one sequence of L >= 1 tokens, 1 <= K <= PTN_VITERBI_MAX_K labels.
+ * E: L x K emission scores; work: 3 x K doubles (the previous and the
+ * current row of delta, and the back-pointers of the current row as
+ * doubles, for the vector selects of ptn_viterbi_relax); back: L x K work
+ * space of 16-bit label indices (row t holds the best previous label of
+ * each label at t; a quarter of doubles' memory, which a long sentence
+ * with many labels makes the largest buffer); path: the L labels found.
  * Returns the path's score.
  */
+#define PTN_VITERBI_MAX_K 65536
+
 PTN_INLINE double ptn_viterbi(size_t L, size_t K, const double *E, const double *T,
-                              const double *start, const double *end, double *delta,
-                              double *back, int32_t *path)
+                              const double *start, const double *end, double *work,
+                              uint16_t *back, int32_t *path)
 {
     size_t t, j, k, best_k = 0;
     double best;
+    double *prev = work, *cur = work + K, *bt = work + 2 * K;
     for (k = 0; k < K; k++) {
-        delta[k] = start[k] + E[k];
+        prev[k] = start[k] + E[k];
     }
     for (t = 1; t < L; t++) {
-        const double *prev = delta + (t - 1) * K;
-        double *cur = delta + t * K;
-        double *bt = back + t * K;
+        uint16_t *row = back + t * K;
         for (k = 0; k < K; k++) {
             cur[k] = prev[0] + T[k];
             bt[k] = 0.0;
@@ -99,10 +104,16 @@ PTN_INLINE double ptn_viterbi(size_t L, size_t K, const double *E, const double 
         }
         for (k = 0; k < K; k++) {
             cur[k] += E[t * K + k];
+            row[k] = (uint16_t)bt[k];
+        }
+        {
+            double *swap = prev;
+            prev = cur;
+            cur = swap;
         }
     }
     {
-        const double *last = delta + (L - 1) * K;
+        const double *last = prev;
         best = last[0] + end[0];
         for (k = 1; k < K; k++) {
             const double v = last[k] + end[k];
@@ -114,7 +125,7 @@ PTN_INLINE double ptn_viterbi(size_t L, size_t K, const double *E, const double 
     }
     path[L - 1] = (int32_t)best_k;
     for (t = L - 1; t > 0; t--) {
-        path[t - 1] = (int32_t)back[t * K + (size_t)path[t]];
+        path[t - 1] = (int32_t)back[t * K + (size_t)path[t]];  /* < K: fits */
     }
     return best;
 }

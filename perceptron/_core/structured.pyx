@@ -40,7 +40,8 @@ import numpy as np
 from cython cimport floating
 from libc.math cimport isfinite
 from libc.stddef cimport ptrdiff_t
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t, uint64_t
+from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron.simd cimport ptn_simd, active_simd, ptn_rng, ptn_rng_seed, kdot, kaxpy, kaxpy_acc
 from perceptron._core.rows cimport Rows, DenseRows, CsrRows32, CsrRows64, csr_rows
@@ -48,7 +49,9 @@ from perceptron._core.prefetch cimport ptn_prefetch_range
 
 cdef extern from "ptn_viterbi.h" nogil:
     double ptn_viterbi(size_t L, size_t K, const double *E, const double *T, const double *start,
-                       const double *end, double *delta, double *back, int32_t *path)
+                       const double *end, double *work, uint16_t *back, int32_t *path)
+    enum:
+        PTN_VITERBI_MAX_K
     double ptn_path_score(size_t L, size_t K, const double *E, const double *T,
                           const double *start, const double *end, const int32_t *z)
 
@@ -171,10 +174,18 @@ cdef inline void _head_move(double *head, double *acc, Py_ssize_t pos, double a,
         acc[pos] += ac
 
 
-cdef void _epoch(const Rows *R, floating *W, double *U, double *head, double *acc,
-                 const int32_t *y, const int64_t *off, const ptrdiff_t *order, Py_ssize_t n_seq,
-                 const double *sw, Py_ssize_t K, double eta, double *E, double *delta,
-                 double *back, int32_t *path, Stats *st) noexcept nogil:
+# Ctrl-C is looked for between sequences, once this many label-pair scores
+# (K*K a token) and emissions have been computed since the last look: about
+# a millisecond of work, so a long epoch stops promptly and a short sequence
+# pays no more than a cheap counter.
+cdef enum:
+    SIGNAL_WORK = 1 << 20
+
+
+cdef int _epoch(const Rows *R, floating *W, double *U, double *head, double *acc,
+                const int32_t *y, const int64_t *off, const ptrdiff_t *order, Py_ssize_t n_seq,
+                const double *sw, Py_ssize_t K, double eta, double *E, double *delta,
+                uint16_t *back, int32_t *path, Stats *st) except -1 nogil:
     cdef const ptn_simd *Kt = active_simd()
     cdef const double *T = head + K
     cdef const double *start = head + K + K * K
@@ -182,7 +193,12 @@ cdef void _epoch(const Rows *R, floating *W, double *U, double *head, double *ac
     cdef Py_ssize_t n, q, lo, L, t, errors, g, p
     cdef double score, s, a, ac
     cdef const int32_t *gold
+    cdef Py_ssize_t work = 0
     for n in range(n_seq):
+        if work >= SIGNAL_WORK:
+            work = 0
+            with gil:
+                PyErr_CheckSignals()
         q = order[n]
         if n + 2 < n_seq:
             _prefetch_rows(R, off, order[n + 2], W)
@@ -193,12 +209,13 @@ cdef void _epoch(const Rows *R, floating *W, double *U, double *head, double *ac
         if L == 0:
             st.clock += 1.0
             continue
+        work += L * K * (K + 1)
         for t in range(L):
             _emissions(R, Kt, lo + t, W, head, K, E + t * K)
         score = ptn_viterbi(<size_t>L, <size_t>K, E, T, start, end, delta, back, path)
         if not isfinite(score):
             st.status = 1
-            return
+            return 0
         gold = y + lo
         errors = 0
         for t in range(L):
@@ -232,11 +249,12 @@ cdef void _epoch(const Rows *R, floating *W, double *U, double *head, double *ac
                     _head_move(head, acc, 2 * K + K * K + gold[L - 1], a, ac)
                     _head_move(head, acc, 2 * K + K * K + path[L - 1], -a, -ac)
         st.clock += 1.0
+    return 0
 
 
 cdef int _decode(const Rows *R, const floating *W, const double *head, const int64_t *off,
                  const ptrdiff_t *seqs, Py_ssize_t n_seq, Py_ssize_t K, double *E, double *delta,
-                 double *back, int32_t *out, int64_t *sink) noexcept nogil:
+                 uint16_t *back, int32_t *out, int64_t *sink) noexcept nogil:
     """Viterbi labels of the sequences seqs[0 .. n_seq) (every sequence when
     seqs is NULL) into out (by token); 1 if a score is not finite."""
     cdef const ptn_simd *Kt = active_simd()
@@ -319,6 +337,8 @@ def epoch(X, floating[:, ::1] W, double[:, ::1] U, double[::1] head, double[::1]
         raise ValueError("structured epoch: inconsistent shapes")
     if order.shape[0] > n_seq or (sw is not None and sw.shape[0] != n_seq):
         raise ValueError("structured epoch: inconsistent shapes")
+    if K > PTN_VITERBI_MAX_K:
+        raise ValueError(f"structured epoch: more than {PTN_VITERBI_MAX_K} labels")
     if (U is None) != (acc is None) or (acc is not None and acc.shape[0] != head.shape[0]):
         raise ValueError("structured epoch: inconsistent accumulators")
     dense = isinstance(X, np.ndarray)
@@ -340,8 +360,8 @@ def epoch(X, floating[:, ::1] W, double[:, ::1] U, double[::1] head, double[::1]
         rng_state[0] = rng.state
     m = max(_max_length(offsets), 1)
     cdef double[::1] E = np.empty(m * K)
-    cdef double[::1] delta = np.empty(m * K)
-    cdef double[::1] back = np.empty(m * K)
+    cdef double[::1] delta = np.empty(3 * K)
+    cdef uint16_t[::1] back = np.empty(m * K, dtype=np.uint16)
     cdef int32_t[::1] path = np.empty(m, dtype=np.int32)
     cdef const floating[:, ::1] Xd
     cdef const floating[::1] data
@@ -360,7 +380,7 @@ def epoch(X, floating[:, ::1] W, double[:, ::1] U, double[::1] head, double[::1]
 cdef _epoch_dense(const floating[:, ::1] X, floating[:, ::1] W, double *U, double *head,
                   double *acc, const int32_t *y, const int64_t *off, const ptrdiff_t *order,
                   Py_ssize_t n_seq, const double[::1] sw, Py_ssize_t K, double eta,
-                  double[::1] E, double[::1] delta, double[::1] back, int32_t[::1] path,
+                  double[::1] E, double[::1] delta, uint16_t[::1] back, int32_t[::1] path,
                   Stats *st):
     cdef DenseRows R
     cdef const double *s = &sw[0] if sw is not None else NULL
@@ -374,7 +394,7 @@ cdef _epoch_dense(const floating[:, ::1] X, floating[:, ::1] W, double *U, doubl
 cdef _epoch_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, floating[:, ::1] W,
                 double *U, double *head, double *acc, const int32_t *y, const int64_t *off,
                 const ptrdiff_t *order, Py_ssize_t n_seq, const double[::1] sw, Py_ssize_t K,
-                double eta, double[::1] E, double[::1] delta, double[::1] back,
+                double eta, double[::1] E, double[::1] delta, uint16_t[::1] back,
                 int32_t[::1] path, Stats *st):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
@@ -406,11 +426,13 @@ def decode(X, const floating[:, ::1] W, const double[::1] head, const int64_t[::
     if (K * K + 3 * K != head.shape[0] or n_seq < 0 or offsets[n_seq] != n
             or (W.shape[0], W.shape[1]) != ((K, d) if dense else (d, K))):
         raise ValueError("structured decode: inconsistent shapes")
+    if K > PTN_VITERBI_MAX_K:
+        raise ValueError(f"structured decode: more than {PTN_VITERBI_MAX_K} labels")
     out = np.zeros(n, dtype=np.int32)
     m = max(_max_length(offsets), 1)
     cdef double[::1] E = np.empty(m * K)
-    cdef double[::1] delta = np.empty(m * K)
-    cdef double[::1] back = np.empty(m * K)
+    cdef double[::1] delta = np.empty(3 * K)
+    cdef uint16_t[::1] back = np.empty(m * K, dtype=np.uint16)
     cdef int32_t[::1] out_v = out
     if n:
         status = _decode_any(X, W, head, offsets, seqs, n_seq, K, E, delta, back, out_v, dense)
@@ -422,7 +444,7 @@ def decode(X, const floating[:, ::1] W, const double[::1] head, const int64_t[::
 
 cdef int _decode_any(X, const floating[:, ::1] W, const double[::1] head,
                      const int64_t[::1] off, const ptrdiff_t[::1] seqs, Py_ssize_t n_seq, Py_ssize_t K, double[::1] E,
-                     double[::1] delta, double[::1] back, int32_t[::1] out, bint dense):
+                     double[::1] delta, uint16_t[::1] back, int32_t[::1] out, bint dense):
     cdef DenseRows R
     cdef CsrRows32 R32
     cdef CsrRows64 R64

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import os
 import time
 import weakref
 from typing import Any, Optional
@@ -176,7 +177,7 @@ class StructuredPerceptron(BaseEstimator):
         codes = np.searchsorted(classes, y).astype(np.int32)
         sw = _check_sequence_weight(sample_weight, len(offsets) - 1)
         seed = check_random_seed(self.random_state)
-        self._init_state(len(classes), X, p["average"], seed)
+        self._init_state(len(classes), X, p["average"], seed, offsets)
         self._constrain(classes, codes, offsets, first=True)
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
@@ -221,7 +222,8 @@ class StructuredPerceptron(BaseEstimator):
         codes = codes.astype(np.int32)
         sw = _check_sequence_weight(sample_weight, len(offsets) - 1)
         if first:
-            self._init_state(len(classes), X, p["average"], check_random_seed(self.random_state))
+            self._init_state(len(classes), X, p["average"], check_random_seed(self.random_state),
+                             offsets)
             self._constrain(classes, codes, offsets, first=True)
             self.classes_ = classes
             self.n_features_in_ = X.shape[1]
@@ -236,12 +238,14 @@ class StructuredPerceptron(BaseEstimator):
         self._run(X, codes, offsets, seqs, None, sw, p, 1, reset=False)
         return self
 
-    def _init_state(self, k, X, average, seed):
+    def _init_state(self, k, X, average, seed, offsets):
         if k > MAX_LABELS:
             raise ValueError(f"y has {k} distinct labels; a StructuredPerceptron takes at most "
                              f"{MAX_LABELS}: its transition table is k x k and Viterbi decoding "
                              "costs k*k operations a token")
         d = X.shape[1]
+        longest = int(np.max(np.diff(offsets))) if len(offsets) > 1 else 0
+        check_fit_memory(k, d, X.dtype.itemsize, average, longest)
         layout = "dense" if isinstance(X, np.ndarray) else "csr"
         shape = (k, d) if layout == "dense" else (d, k)
         self._layout = layout
@@ -489,6 +493,51 @@ def check_allowed(codes, offsets, tables, classes):
 # the most labels a model takes: the transition tables (k x k, twice with
 # averaging) and the decoding (k*k a token) grow with their square
 MAX_LABELS = 4096
+
+MAX_FIT_BYTES_VARIABLE = "PERCEPTRON_MAX_FIT_BYTES"
+DEFAULT_MAX_FIT_BYTES = 4 << 30
+
+
+def fit_bytes(k, d, itemsize, average, longest):
+    """The memory a fit with k labels and d features allocates, in bytes:
+    the weights (k x d in the data's dtype, and the published coef_), the
+    averaging sums (float64), the head (k x k transitions, k intercepts,
+    starts and ends: the training copy, its sums, the fitted tables) and
+    Viterbi's buffers for the longest sequence (float64 emissions and 16-bit
+    back-pointers, k each a token)."""
+    weights = k * d * (2 * itemsize + (8 if average else 0))
+    head = (k * k + 3 * k) * 8 * (3 if average else 2)
+    return weights + head + longest * k * (8 + 2) + 3 * k * 8
+
+
+def max_fit_bytes():
+    """The limit of ``fit_bytes``: $PERCEPTRON_MAX_FIT_BYTES, else 4 GiB."""
+    text = os.environ.get(MAX_FIT_BYTES_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_MAX_FIT_BYTES
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"{MAX_FIT_BYTES_VARIABLE}={text!r:.40}: a number of bytes (a positive "
+                         "integer) is needed")
+    return value
+
+
+def check_fit_memory(k, d, itemsize, average, longest):
+    """A ValueError before anything is allocated when a fit would need
+    more than ``max_fit_bytes()``."""
+    size, limit = fit_bytes(k, d, itemsize, average, longest), max_fit_bytes()
+    if size > limit:
+        raise ValueError(
+            f"a StructuredPerceptron with {k} labels and {d} features would take "
+            f"{size / 2**30:.2f} GiB ({k} x {d} weights of {itemsize} bytes"
+            f"{' with their float64 averages' if average else ''}, a {k} x {k} transition "
+            f"table), more than the limit of {limit / 2**30:.2f} GiB: use fewer features "
+            "(n_features of a tagger) or labels, or raise the limit with the environment "
+            f"variable {MAX_FIT_BYTES_VARIABLE} (bytes)")
+
 
 _LAYOUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
