@@ -198,6 +198,52 @@ def check_output_path(path, option="-o"):
         raise ValueError(f"{option} {path}: the folder {folder} is not writable")
 
 
+DEFAULT_MAX_WEIGHT_MEMORY = 4 << 30
+
+
+def _gib(n):
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
+
+
+def weight_memory(args, n_features, n_classes, itemsize):
+    """The least number of bytes of the weight arrays a fit of `args` makes,
+    n_features wide: one vector per class (one for two classes; a class per
+    label column of a multi-label y) of the weights the loops update, and,
+    with averaging, mini-batches or the pocket, of the float64 sums, the
+    summed steps or the kept copy.  The voted perceptron keeps a vector a
+    mistake besides (at least one), the centroid classifier float64 sums."""
+    k = 1 if n_classes <= 2 else n_classes
+    if args.algorithm == "voted":
+        per_value = 2 * itemsize
+    elif args.algorithm == "centroid":
+        k, per_value = max(n_classes, 1), 8 + itemsize
+    else:
+        per_value = itemsize + 8 * (args.algorithm == "averaged") \
+            + itemsize * (args.algorithm == "pocket") + 8 * (args.batch_size is not None)
+    return k * n_features * per_value
+
+
+def check_weight_memory(args, X, y):
+    """A ValueError before training when the weights would take more than
+    --max-weight-memory: an svmlight file's width is its largest index, and
+    one line of 26 bytes can ask for gigabytes."""
+    y = np.asarray(y)
+    n_classes = y.shape[1] if y.ndim == 2 else len(np.unique(y))
+    dtype = np.dtype(getattr(X, "dtype", np.float64))
+    itemsize = dtype.itemsize if dtype in (np.float32, np.float64) else 8
+    n_features = int(X.shape[1])
+    need = weight_memory(args, n_features, n_classes, itemsize)
+    if need > args.max_weight_memory:
+        k = 1 if n_classes <= 2 and args.algorithm != "centroid" else n_classes
+        raise ValueError(
+            f"the weights would take at least {_gib(need)} ({n_features:,} features, the largest "
+            f"feature index of {args.data} (or --n-features), x {k} weight vector(s), with "
+            f"what --algorithm {args.algorithm} keeps while training), more than "
+            f"--max-weight-memory {_gib(args.max_weight_memory)}: raise --max-weight-memory "
+            "if the machine has the memory, or, for data this wide, hash the features into "
+            "fewer columns (the hashing trick: index mod 2**20, say)")
+
+
 def _binary(out):
     """The binary stream under a text output (sys.stdout's buffer)."""
     buffer = getattr(out, "buffer", None)
@@ -217,6 +263,7 @@ def cmd_train(args, out):
     if args.n_features is not None and X.shape[1] != args.n_features:
         raise ValueError(f"--n-features {args.n_features}: {args.data} has {X.shape[1]} "
                          "columns (the option sets the width of svmlight rows)")
+    check_weight_memory(args, X, y)
     model = _estimator(args)
     start = time.perf_counter()
     with warnings.catch_warnings():
@@ -470,6 +517,10 @@ def build_parser():
                        help="the model file to write ('-': standard output, as bytes; the "
                        "report then goes to standard error)")
     _data_options(train)
+    train.add_argument("--max-weight-memory", type=_byte_count, metavar="BYTES",
+                       default=DEFAULT_MAX_WEIGHT_MEMORY,
+                       help="refuse to train when the weights would take more than this, in "
+                       "bytes, K, M or G (default 4G); checked before anything is allocated")
     train.add_argument("--n-features", type=_count, metavar="N",
                        help="svmlight: the number of features (default: the largest index "
                        "in the file); a model of N features takes test rows of indices up to "

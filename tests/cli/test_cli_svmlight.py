@@ -204,3 +204,62 @@ def test_narrowing_csr_rows_drops_exactly_the_wide_values(rng):
         assert narrow.shape == (n, width) and narrow.indptr.dtype == np.int32
         np.testing.assert_array_equal(narrow.toarray(), X[:, :width])
         assert ignored == np.count_nonzero(X[:, width:])
+
+
+# ------------------------------------------ the memory a width asks for
+
+WIDE = b"1 2000000000:1\n-1 1:1\n"  # 22 bytes, a feature index of two billion
+
+
+@pytest.mark.slow  # a fresh interpreter, under a memory limit
+def test_a_huge_index_is_refused_before_allocating(tmp_path):
+    (tmp_path / "wide.svm").write_bytes(WIDE)
+    # under a 2 GiB address-space limit: the old command died in MemoryError (or, without
+    # the limit, asked for 14.9 GiB)
+    out, _ = run_python(f"""
+import contextlib, io, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+from perceptron.cli import main
+err = io.StringIO()
+with contextlib.redirect_stderr(err):
+    code = main(["train", {str(tmp_path / "wide.svm")!r}, "-o", {str(tmp_path / "m.ptn")!r}])
+print(code)
+print(err.getvalue())
+""")
+    code, err = out.split("\n", 1)
+    assert code == "1", err
+    assert "the weights would take at least 14.9 GiB (2,000,000,000 features" in err
+    assert "more than --max-weight-memory 4.0 GiB" in err and "hash the features" in err
+    assert not (tmp_path / "m.ptn").exists()
+
+
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+def test_the_limit_can_be_raised(tmp_path, capsys):
+    (tmp_path / "mid.svm").write_bytes(b"1 200000:1\n-1 1:1 5:2\n")
+    need = 200000 * 8  # one float64 vector
+    assert run(["train", tmp_path / "mid.svm", "-o", tmp_path / "m.ptn",
+                "--max-weight-memory", need - 1])[0] == 1
+    assert "at least 1.5 MiB" in capsys.readouterr().err
+    assert not (tmp_path / "m.ptn").exists()
+    assert run(["train", tmp_path / "mid.svm", "-o", tmp_path / "m.ptn",
+                "--max-weight-memory", need, "-q"])[0] == 0
+    assert perceptron.load(tmp_path / "m.ptn").n_features_in_ == 200000
+
+
+@pytest.mark.parametrize("algorithm, extra", [("perceptron", []), ("averaged", []),
+                                              ("pocket", []), ("perceptron", ["--batch-size", "4"]),
+                                              ("perceptron", ["--multiclass", "multinomial"])])
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+def test_the_estimate_is_the_training_state_arrays(algorithm, extra, rng):
+    # the bytes counted are those of the state arrays a fit makes, n_features wide
+    from perceptron.cli import build_parser, weight_memory
+
+    args = build_parser().parse_args(["train", "x", "-o", "m", "--algorithm", algorithm, *extra])
+    for n_classes in (2, 3):
+        X = rng.standard_normal((40, 7)).astype(np.float32)
+        y = np.arange(40) % n_classes
+        model = perceptron.cli._estimator(args)
+        model.set_params(max_iter=1, verbose=0, progress=False).fit(X, y)
+        wide = sum(a.nbytes for state in model._states for a in vars(state).values()
+                   if isinstance(a, np.ndarray) and a.ndim == 2 and a.shape[1] == 7)
+        assert weight_memory(args, 7, n_classes, 4) == wide, (algorithm, extra, n_classes)
