@@ -7,9 +7,10 @@ feature hashing are in ``perceptron._core``.
 """
 from perceptron.sequence._entities import EntityTagger
 from perceptron.sequence._feature_tagger import FeatureTagger
-from perceptron.sequence._spans import allowed, read_columns, span_scores, spans
+from perceptron.sequence._spans import (allowed, convert_scheme, read_columns, span_scores,
+                                        spans)
 from perceptron.sequence._structured import StructuredPerceptron
 from perceptron.sequence._tagger import PerceptronTagger
 
 __all__ = ["StructuredPerceptron", "PerceptronTagger", "EntityTagger", "FeatureTagger",
-           "allowed", "read_columns", "span_scores", "spans"]
+           "allowed", "convert_scheme", "read_columns", "span_scores", "spans"]

@@ -70,11 +70,12 @@ class FeatureTagger(StructuredPerceptron):
     >>> from perceptron.tagging import FeatureTagger
     >>> def token(w):
     ...     return {"lower": w.lower(), "title": w.istitle()}
-    >>> X = [[token(w) for w in "Ada lives in Paris".split()]] * 5
-    >>> y = [["B-PER", "O", "O", "B-LOC"]] * 5
+    >>> X = [[token(w) for w in "Ada lives in Paris".split()],
+    ...      [token(w) for w in "Paris likes Ada".split()]]
+    >>> y = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O", "B-PER"]]
     >>> tagger = FeatureTagger(n_features=2**12, constraints="iob2").fit(X, y)
-    >>> tagger.predict_single([token(w) for w in "Ada lives in Paris".split()])
-    ['B-PER', 'O', 'O', 'B-LOC']
+    >>> tagger.predict_single([token(w) for w in "Ada likes Paris".split()])
+    ['B-PER', 'O', 'B-LOC']
     """
 
     def __init__(self, n_features: int = 2 ** 20, max_iter: int = 10, average: bool = True,

@@ -37,7 +37,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 __all__ = ["SCHEMES", "parse_label", "allowed", "check_scheme", "valid_path", "spans",
-           "span_scores", "read_columns"]
+           "span_scores", "read_columns", "convert_scheme"]
 
 # scheme name -> the prefixes its labels may carry (besides the label O)
 SCHEMES: Dict[str, str] = {"iob2": "BI", "bio": "BI", "bioes": "BIES", "iobes": "BIES"}
@@ -199,6 +199,32 @@ def spans(labels: Sequence[str], scheme: Optional[str] = None, mode: str = "defa
             raise ValueError("mode='strict' needs the scheme ('iob2' or 'bioes')")
         return _strict_spans(labels, check_scheme(scheme))
     raise ValueError(f"mode must be 'default' or 'strict', got {mode!r}")
+
+
+def convert_scheme(labels: Sequence[str], scheme: str) -> List[str]:
+    """The same spans written in another scheme: the spans of ``labels``
+    (read as :func:`spans` reads them by default, so any labels) written
+    as ``scheme`` says.
+
+    >>> from perceptron.tagging import convert_scheme
+    >>> convert_scheme(["B-PER", "I-PER", "O", "B-LOC"], "bioes")
+    ['B-PER', 'E-PER', 'O', 'S-LOC']
+    >>> convert_scheme(['B-PER', 'E-PER', 'O', 'S-LOC'], "iob2")
+    ['B-PER', 'I-PER', 'O', 'B-LOC']
+    """
+    scheme = check_scheme(scheme)
+    labels = list(labels)
+    out = ["O"] * len(labels)
+    for kind, i, j in spans(labels):
+        if scheme == "bioes" and i == j:
+            out[i] = "S-" + kind
+            continue
+        out[i] = "B-" + kind
+        for t in range(i + 1, j + 1):
+            out[t] = "I-" + kind
+        if scheme == "bioes":
+            out[j] = "E-" + kind
+    return out
 
 
 def _sequences(y, name):

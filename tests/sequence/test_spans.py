@@ -314,3 +314,23 @@ def test_span_scores_errors():
         span_scores([["O"]], [["O", "O"]])
     with pytest.raises(TypeError, match="y_true must be a list of label sequences"):
         span_scores("O", [["O"]])
+
+
+@pytest.mark.parametrize("scheme", ["iob2", "bioes"])
+def test_convert_scheme_keeps_the_spans(scheme):
+    """Written in the other scheme, the spans are the same, the labels valid
+    there, and written back they are the labels themselves (valid input)."""
+    from perceptron.tagging import convert_scheme
+    other = "bioes" if scheme == "iob2" else "iob2"
+    rng = np.random.default_rng(11)
+    start, transition, end = allowed(scheme_labels(other), other)
+    index = {label: i for i, label in enumerate(scheme_labels(other))}
+    for n in range(0, 9):
+        for _ in range(20):
+            labels = random_valid(rng, n, scheme)
+            moved = convert_scheme(labels, other)
+            assert spans(moved) == spans(labels)
+            path = [index[label] for label in moved]
+            assert not path or (start[path[0]] and end[path[-1]] and
+                                all(transition[a, b] for a, b in zip(path, path[1:])))
+            assert convert_scheme(moved, scheme) == labels
