@@ -59,7 +59,11 @@ class EntityTagger(PerceptronTagger):
         super()._check_params()
 
     def _sequence_model(self):
+        # the tags of the fit under way, else those of the fitted tagger (a
+        # model file's sequence model is rebuilt with its constraints)
         tags = vars(self).get("_fit_tags")
+        if tags is None and "classes_" in vars(self):
+            tags = self.classes_.tolist()
         constraints = None
         if tags is not None:
             constraints = allowed(tags, self.scheme)
