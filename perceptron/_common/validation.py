@@ -517,6 +517,36 @@ def check_scalar(value, name, kind, *, low=None, high=None, low_open=False, high
     return value
 
 
+MAX_FIT_BYTES_VARIABLE = "PERCEPTRON_MAX_FIT_BYTES"
+DEFAULT_MAX_FIT_BYTES = 4 << 30
+
+
+def max_fit_bytes():
+    """The most memory a fit may plan to allocate for its model, in bytes:
+    $PERCEPTRON_MAX_FIT_BYTES, else 4 GiB."""
+    text = os.environ.get(MAX_FIT_BYTES_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_MAX_FIT_BYTES
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"{MAX_FIT_BYTES_VARIABLE}={text!r:.40}: a number of bytes (a positive "
+                         "integer) is needed")
+    return value
+
+
+def check_fit_bytes(size, what, advice):
+    """A ValueError, before anything is allocated, when a fit would need
+    `size` bytes (`what` says for what) over ``max_fit_bytes()``."""
+    limit = max_fit_bytes()
+    if size > limit:
+        raise ValueError(f"{what} would take {size / 2**30:.2f} GiB, more than the limit of "
+                         f"{limit / 2**30:.2f} GiB: {advice}, or raise the limit with the "
+                         f"environment variable {MAX_FIT_BYTES_VARIABLE} (bytes)")
+
+
 def check_is_fitted(estimator, attribute="coef_"):
     if not hasattr(estimator, attribute):
         raise sklearn_compatible(NotFittedError)(

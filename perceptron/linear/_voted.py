@@ -12,7 +12,8 @@ from perceptron.io._registry import (attr, check_common, check_history, check_in
                                      register_model)
 from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from perceptron._common.validation import (CSRData, check_feature_names, check_finite,
-                                           check_fit_input, check_is_fitted, check_n_features,
+                                           check_fit_bytes, check_fit_input, check_is_fitted,
+                                           check_n_features,
                                            check_random_seed, check_scalar, check_X, label_signs,
                                            mix64, MAX_EPOCHS_RECORDED)
 
@@ -44,7 +45,11 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
     random_state : None, int, numpy.random.Generator or RandomState, default=None
     max_vectors : int, default=1000
         Memory budget: at most this many vectors are kept per binary problem
-        (so at most ``max_vectors * (n_features + 2)`` numbers).  When the
+        (so at most ``max_vectors * (n_features + 2)`` numbers).  The vectors
+        are dense: ``fit`` refuses, before training, a budget whose vectors
+        could take more than 4 GiB (``PERCEPTRON_MAX_FIT_BYTES`` in the
+        environment raises the limit), such as the default on 2**18 hashed
+        features and 5 classes (10 GiB).  When the
         store is full and a vector closes, the lightest voter (the smallest
         count; a newcomer loses ties) is dropped, be it a stored vector or the
         newcomer: the store keeps the heaviest voters.
@@ -96,6 +101,14 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         names_source = X
         X, y, classes = check_fit_input(X, y)
         n, d = X.shape
+        n_problems = 1 if len(classes) == 2 else len(classes)
+        # the vectors are kept dense: at most one a mistake, max_vectors a problem
+        kept = min(max_vectors, n * max_iter + 1)
+        check_fit_bytes(n_problems * kept * (d * X.dtype.itemsize + 16),
+                        f"a VotedPerceptron keeping up to {kept} dense vectors of {d} features "
+                        f"for each of {n_problems} problem{'s' if n_problems > 1 else ''}",
+                        "lower max_vectors, or use fewer features (perceptron.Perceptron "
+                        "with average=True keeps one vector)")
         index = np.searchsorted(classes, y)
         if len(classes) == 2:
             problems = [(label_signs(index == 1), seed)]

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import math
-import os
 import time
 import weakref
 from typing import Any, Optional
@@ -16,9 +15,10 @@ from perceptron.io._registry import (attr, check_common, check_int, is_array, ne
 from perceptron._common.stopping import StopRule
 from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from perceptron.sequence._spans import allowed, valid_path
-from perceptron._common.validation import (check_feature_names, check_is_fitted, check_labels,
-                                           check_n_features, check_random_seed, check_scalar,
-                                           check_X, require_two_classes, unique_labels)
+from perceptron._common.validation import (check_feature_names, check_fit_bytes,
+                                           check_is_fitted, check_labels, check_n_features,
+                                           check_random_seed, check_scalar, check_X,
+                                           require_two_classes, unique_labels)
 
 __all__ = ["StructuredPerceptron"]
 
@@ -494,10 +494,6 @@ def check_allowed(codes, offsets, tables, classes):
 # averaging) and the decoding (k*k a token) grow with their square
 MAX_LABELS = 4096
 
-MAX_FIT_BYTES_VARIABLE = "PERCEPTRON_MAX_FIT_BYTES"
-DEFAULT_MAX_FIT_BYTES = 4 << 30
-
-
 def fit_bytes(k, d, itemsize, average, longest):
     """The memory a fit with k labels and d features allocates, in bytes:
     the weights (k x d in the data's dtype, and the published coef_), the
@@ -510,33 +506,15 @@ def fit_bytes(k, d, itemsize, average, longest):
     return weights + head + longest * k * (8 + 2) + 3 * k * 8
 
 
-def max_fit_bytes():
-    """The limit of ``fit_bytes``: $PERCEPTRON_MAX_FIT_BYTES, else 4 GiB."""
-    text = os.environ.get(MAX_FIT_BYTES_VARIABLE, "").strip()
-    if not text:
-        return DEFAULT_MAX_FIT_BYTES
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise ValueError(f"{MAX_FIT_BYTES_VARIABLE}={text!r:.40}: a number of bytes (a positive "
-                         "integer) is needed")
-    return value
-
-
 def check_fit_memory(k, d, itemsize, average, longest):
     """A ValueError before anything is allocated when a fit would need
-    more than ``max_fit_bytes()``."""
-    size, limit = fit_bytes(k, d, itemsize, average, longest), max_fit_bytes()
-    if size > limit:
-        raise ValueError(
-            f"a StructuredPerceptron with {k} labels and {d} features would take "
-            f"{size / 2**30:.2f} GiB ({k} x {d} weights of {itemsize} bytes"
-            f"{' with their float64 averages' if average else ''}, a {k} x {k} transition "
-            f"table), more than the limit of {limit / 2**30:.2f} GiB: use fewer features "
-            "(n_features of a tagger) or labels, or raise the limit with the environment "
-            f"variable {MAX_FIT_BYTES_VARIABLE} (bytes)")
+    more than the limit (``PERCEPTRON_MAX_FIT_BYTES``, default 4 GiB)."""
+    check_fit_bytes(fit_bytes(k, d, itemsize, average, longest),
+                    f"a StructuredPerceptron with {k} labels and {d} features ({k} x {d} "
+                    f"weights of {itemsize} bytes"
+                    f"{' with their float64 averages' if average else ''}, a {k} x {k} "
+                    "transition table)",
+                    "use fewer features (n_features of a tagger) or labels")
 
 
 _LAYOUTS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
