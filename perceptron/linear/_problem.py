@@ -5,7 +5,7 @@ from typing import Dict, Optional
 
 import numpy as np
 
-from perceptron._common.validation import label_signs, mix64
+from perceptron._common.validation import check_weight_memory, label_signs, mix64
 from perceptron._core import online as _online
 from perceptron.linear._state import OnlineState
 
@@ -136,6 +136,10 @@ def make_problems(kind, k, index, d, dtype, seed, p, loop, init, signs=None):
     `loop`: the fit's LoopParams; `init`: the (W, b) to start from, or None.
     A binary state of the plain rule (``fast_path``) from zeros has no
     arrays beside its weights: ``OnlineState.binary_zeros`` makes it."""
+    itemsize = np.dtype(dtype).itemsize
+    check_weight_memory(1 if kind == "binary" else k, d,
+                        itemsize * (1 + bool(p["pocket"]))
+                        + 8 * (bool(p["average"]) + bool(p["batch_size"])), "fit")
     plain = init is None and _fast_path(loop) == _PATH_PLAIN
     if plain and kind == "binary":  # the usual small fit
         return "binary", [Problem(OnlineState.binary_zeros(d, dtype, seed),

@@ -263,3 +263,62 @@ def test_the_estimate_is_the_training_state_arrays(algorithm, extra, rng):
         wide = sum(a.nbytes for state in model._states for a in vars(state).values()
                    if isinstance(a, np.ndarray) and a.ndim == 2 and a.shape[1] == 7)
         assert weight_memory(args, 7, n_classes, 4) == wide, (algorithm, extra, n_classes)
+
+
+LIBRARY_WIDE = """
+import resource
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # what the old fit asked for fails
+import numpy as np
+import perceptron
+from perceptron.io import CSRData
+from perceptron._common.validation import allowed_weight_memory
+
+X = CSRData(np.ones(2), np.array([1999999999, 0]), np.array([0, 1, 2]), (2, 2000000000))
+for est in (perceptron.Perceptron(), perceptron.Perceptron(average=True),
+            perceptron.PassiveAggressiveClassifier()):
+    try:
+        est.fit(X, [1, -1])
+    except ValueError as exc:
+        print(exc)
+    except MemoryError:
+        print("MemoryError")
+with allowed_weight_memory(64 << 30):  # raised: the fit then asks for the memory
+    try:
+        perceptron.Perceptron().fit(X, [1, -1])
+    except MemoryError:
+        print("MemoryError")
+"""
+
+
+@pytest.mark.slow  # a fresh interpreter, under a memory limit
+def test_the_library_refuses_weights_of_a_huge_width():
+    out, _ = run_python(LIBRARY_WIDE)
+    lines = out.splitlines()
+    assert len(lines) == 4, out
+    for line, gib in zip(lines, ("14.9", "29.8", "14.9")):
+        assert line.startswith(f"fit: the weights would take at least {gib} GiB (1 vector(s) "
+                               "of n_features=2,000,000,000"), line
+        assert "more than 4.0 GiB" in line and "hash the features" in line
+    assert lines[3] == "MemoryError"
+
+
+def test_the_library_limit_is_read_from_the_context_and_the_environment(monkeypatch):
+    from perceptron._common.validation import (allowed_weight_memory, check_weight_memory,
+                                               weight_memory_limit)
+
+    assert weight_memory_limit() == 4 << 30
+    check_weight_memory(1, 500_000_000, 8, "fit")  # 3.7 GiB
+    with pytest.raises(ValueError, match=r"4\.5 GiB .*more than 4\.0 GiB"):
+        check_weight_memory(3, 200_000_000, 8, "fit")
+    with allowed_weight_memory(5 << 30):
+        check_weight_memory(3, 200_000_000, 8, "fit")
+        with allowed_weight_memory(1 << 30):
+            with pytest.raises(ValueError, match="more than 1.0 GiB"):
+                check_weight_memory(1, 200_000_000, 8, "fit")
+        check_weight_memory(3, 200_000_000, 8, "fit")
+    monkeypatch.setenv("PERCEPTRON_MAX_WEIGHT_BYTES", str(100 << 20))
+    with pytest.raises(ValueError, match=r"more than 0\.1 GiB"):
+        check_weight_memory(1, 20_000_000, 8, "fit")
+    monkeypatch.setenv("PERCEPTRON_MAX_WEIGHT_BYTES", "lots")
+    with pytest.raises(ValueError, match="PERCEPTRON_MAX_WEIGHT_BYTES must be an int"):
+        check_weight_memory(1, 20_000_000, 8, "fit")
