@@ -1,11 +1,11 @@
 """Spans and feature dicts: FeatureTagger and EntityTagger against CRFsuite.
 
 Two comparisons on one feature set, the feature dicts of ``token_features``
-below (the word's lower case, its first and last one to three characters,
-its shape by Unicode character classes, whether it is title-cased, upper
-case or digits, and the same of the words one and two to the left and right;
-nothing particular to English), given to both systems as python-crfsuite
-takes them:
+below (the word as written and lower-cased, its first and last one to four
+characters, its shape by Unicode character classes, whether it is
+title-cased, upper case or digits; the neighbouring words, their endings,
+shapes and case; the word pairs around it: nothing particular to English),
+given to both systems as python-crfsuite takes them:
 
 1. Named entities, Universal NER English EWT (Mayhew et al. 2024; train and
    dev, IOB2, PER/ORG/LOC): ``FeatureTagger(constraints="iob2")`` (10
@@ -64,12 +64,17 @@ def shape(word):
 
 
 def token_features(words):
-    """The feature dicts of a sentence's words."""
+    """The feature dicts of a sentence's words: the word as written and in
+    lower case, its first and last one to four characters, its shape, three
+    flags; the words two to the left and right, the adjacent words as
+    written, their last three characters, shapes and title flags; the word
+    pairs (previous, this) and (this, next)."""
     base = []
     for w in words:
         low = w.lower()
-        base.append({"w": low, "p1": low[:1], "p2": low[:2], "p3": low[:3], "s1": low[-1:],
-                     "s2": low[-2:], "s3": low[-3:], "shape": shape(w), "title": w.istitle(),
+        base.append({"w": low, "W": w, "p1": low[:1], "p2": low[:2], "p3": low[:3],
+                     "p4": low[:4], "s1": low[-1:], "s2": low[-2:], "s3": low[-3:],
+                     "s4": low[-4:], "shape": shape(w), "title": w.istitle(),
                      "upper": w.isupper(), "digit": w.isdigit()})
     out = []
     n = len(words)
@@ -82,11 +87,16 @@ def token_features(words):
                 g = base[j]
                 d[f"{off}:w"] = g["w"]
                 if abs(off) == 1:
+                    d[f"{off}:W"] = g["W"]
                     d[f"{off}:s3"] = g["s3"]
                     d[f"{off}:shape"] = g["shape"]
                     d[f"{off}:title"] = g["title"]
             elif off in (-1, 1):
                 d["BOS" if off < 0 else "EOS"] = True
+        if i:
+            d["-1:w|w"] = base[i - 1]["w"] + "|" + f["w"]
+        if i + 1 < n:
+            d["w|+1:w"] = f["w"] + "|" + base[i + 1]["w"]
         out.append(d)
     return out
 
@@ -139,7 +149,11 @@ def main(argv=None):
     ap.add_argument("--uner", type=pathlib.Path, default=DATA / "uner-ewt")
     ap.add_argument("--ewt", type=pathlib.Path, default=DATA / "ud-ewt")
     ap.add_argument("--repeat", type=int, default=3, help="runs of our timings (best of)")
-    ap.add_argument("--n-features", type=int, default=2 ** 20)
+    ap.add_argument("--n-features", type=int, default=2 ** 20,
+                    help="FeatureTagger's columns on UNER (7 labels)")
+    ap.add_argument("--n-features-pos", type=int, default=2 ** 18,
+                    help="FeatureTagger's columns on UPOS (17 labels: the weights of 2**18 "
+                    "columns stay closer to the caches)")
     ap.add_argument("--lbfgs-iterations", type=int, default=100)
     ap.add_argument("--only", choices=["ner", "pos"], default=None)
     args = ap.parse_args(argv)
@@ -164,7 +178,8 @@ def main(argv=None):
         ours, wall, cpu = best(lambda: FeatureTagger(n_features=args.n_features, max_iter=10,
                                                      constraints="iob2").fit(X, y), args.repeat)
         f1 = span_scores(yd, ours.predict(Xd))["micro avg"]["f1"]
-        print(f"ours  FeatureTagger(constraints='iob2', max_iter=10)  train {wall:7.3f} s "
+        print(f"ours  FeatureTagger(n_features={args.n_features}, constraints='iob2', "
+              f"max_iter=10)  train {wall:7.3f} s "
               f"[{cpu:.3f}]  epochs {ours.n_iter_}  dev span F1 {f1:.4f}")
         ent, ewall, ecpu = best(lambda: EntityTagger().fit(train), args.repeat)
         ef1 = ent.evaluate_spans(dev)["micro avg"]["f1"]
@@ -193,11 +208,11 @@ def main(argv=None):
         yd = [[t for _, t in s] for s in dev]
         print(f"# UD EWT UPOS: train {len(train)} sentences, {sum(map(len, y))} tokens; dev "
               f"{len(dev)} sentences")
-        ours, wall, cpu = best(lambda: FeatureTagger(n_features=args.n_features,
+        ours, wall, cpu = best(lambda: FeatureTagger(n_features=args.n_features_pos,
                                                      max_iter=5).fit(X, y), args.repeat)
         acc = token_accuracy(ours.predict(Xd), yd)
-        print(f"ours  FeatureTagger(max_iter=5)  train {wall:7.3f} s [{cpu:.3f}]  dev UPOS "
-              f"accuracy {acc:.4f}")
+        print(f"ours  FeatureTagger(n_features={args.n_features_pos}, max_iter=5)  train "
+              f"{wall:7.3f} s [{cpu:.3f}]  dev UPOS accuracy {acc:.4f}")
         params = {"algorithm": "ap", "max_iterations": 5}
         path, cwall, ccpu = best(lambda: crfsuite_fit(X, y, dict(params), folder), args.repeat)
         cacc = token_accuracy(crfsuite_predict(path, Xd), yd)

@@ -257,3 +257,19 @@ def test_entity_tagger(tmp_path):
         EntityTagger(n_features=2 ** 10).fit(bad)
     with pytest.raises(ValueError, match="scheme must be one of"):
         EntityTagger(scheme="bilou").fit(train)
+
+
+def test_feature_tagger_partial_fit_and_params():
+    X, y = toy(seed=6)
+    whole = FeatureTagger(n_features=2 ** 10, max_iter=2, random_state=5).fit(X, y)
+    assert whole.n_iter_ == 2
+    steps = FeatureTagger(n_features=2 ** 10, random_state=5)
+    steps.partial_fit(X, y, classes=whole.classes_)
+    steps.partial_fit(X, y)
+    np.testing.assert_array_equal(steps.coef_, whole.coef_)
+    np.testing.assert_array_equal(steps.transition_, whole.transition_)
+    params = FeatureTagger(n_features=64, constraints="bioes").get_params()
+    assert params["n_features"] == 64 and params["constraints"] == "bioes"
+    sklearn_base = pytest.importorskip("sklearn.base")
+    copy = sklearn_base.clone(FeatureTagger(n_features=64, constraints="iob2"))
+    assert copy.get_params()["constraints"] == "iob2"
