@@ -36,7 +36,7 @@ from perceptron._version import DISTRIBUTION, __version__
 from perceptron.simd import simd_info
 from perceptron.datasets import load_breast_cancer
 from perceptron.exceptions import ConvergenceWarning
-from perceptron._common.validation import DEFAULT_MAX_WEIGHT_BYTES, allowed_weight_memory
+from perceptron._common.validation import DEFAULT_MAX_FIT_BYTES, allowed_fit_bytes
 from perceptron.linear._centroid import CentroidClassifier
 from perceptron.linear._perceptron import Perceptron
 from perceptron.linear._voted import VotedPerceptron
@@ -199,7 +199,7 @@ def check_output_path(path, option="-o"):
         raise ValueError(f"{option} {path}: the folder {folder} is not writable")
 
 
-DEFAULT_MAX_WEIGHT_MEMORY = DEFAULT_MAX_WEIGHT_BYTES
+DEFAULT_MAX_WEIGHT_MEMORY = DEFAULT_MAX_FIT_BYTES
 
 
 def _gib(n):
@@ -267,7 +267,7 @@ def cmd_train(args, out):
     check_weight_memory(args, X, y)
     model = _estimator(args)
     start = time.perf_counter()
-    with warnings.catch_warnings(), allowed_weight_memory(args.max_weight_memory):
+    with warnings.catch_warnings(), allowed_fit_bytes(args.max_weight_memory):
         warnings.simplefilter("ignore", ConvergenceWarning)
         if args.progress_validation:
             progressive_validation(model, X, y, report, plus=data.plus)

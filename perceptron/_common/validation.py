@@ -524,7 +524,11 @@ DEFAULT_MAX_FIT_BYTES = 4 << 30
 
 def max_fit_bytes():
     """The most memory a fit may plan to allocate for its model, in bytes:
+    the limit of an ``allowed_fit_bytes`` context, else
     $PERCEPTRON_MAX_FIT_BYTES, else 4 GiB."""
+    allowed = _allowed_fit_bytes.get()
+    if allowed is not None:  # an allowed_fit_bytes context
+        return allowed
     text = os.environ.get(MAX_FIT_BYTES_VARIABLE, "").strip()
     if not text:
         return DEFAULT_MAX_FIT_BYTES
@@ -620,61 +624,37 @@ def check_feature_names(estimator, X, *, reset):
 
 # ------------------------------------------------ weights sized by the data
 
-#: The most bytes of weights a fit allocates unless told otherwise: the width
-#: of sparse data is its largest column index + 1, and one svmlight line of 22
-#: bytes can ask for gigabytes.
-DEFAULT_MAX_WEIGHT_BYTES = 4 << 30
-
-_allowed_weight_bytes: "contextvars.ContextVar[Optional[int]]" = contextvars.ContextVar(
-    "perceptron_max_weight_bytes", default=None)
+_allowed_fit_bytes: "contextvars.ContextVar[Optional[int]]" = contextvars.ContextVar(
+    "perceptron_max_fit_bytes", default=None)
 
 
-class allowed_weight_memory:
-    """``with allowed_weight_memory(n):`` fits in this context (thread, task)
-    may allocate up to `n` bytes of weights (the command line's
-    ``--max-weight-memory``)."""
+class allowed_fit_bytes:
+    """``with allowed_fit_bytes(n):`` fits in this context (thread, task) may
+    plan up to `n` bytes for their models, whatever ``PERCEPTRON_MAX_FIT_BYTES``
+    says (the command line's ``--max-weight-memory``)."""
 
     def __init__(self, limit):
         self.limit = int(limit)
         self._tokens: "list[contextvars.Token[Optional[int]]]" = []
 
     def __enter__(self):
-        self._tokens.append(_allowed_weight_bytes.set(self.limit))
+        self._tokens.append(_allowed_fit_bytes.set(self.limit))
         return self
 
     def __exit__(self, *exc):
-        _allowed_weight_bytes.reset(self._tokens.pop())
-
-
-def weight_memory_limit():
-    """The most bytes of weights a fit allocates: the limit of an
-    ``allowed_weight_memory`` context, else ``PERCEPTRON_MAX_WEIGHT_BYTES``
-    (an int), else ``DEFAULT_MAX_WEIGHT_BYTES`` (4 GiB)."""
-    limit = _allowed_weight_bytes.get()
-    if limit is not None:
-        return limit
-    env = os.environ.get("PERCEPTRON_MAX_WEIGHT_BYTES", "").strip()
-    if env:
-        try:
-            return int(env)
-        except ValueError:
-            raise ValueError(f"PERCEPTRON_MAX_WEIGHT_BYTES must be an int (bytes), got "
-                             f"{env!r}") from None
-    return DEFAULT_MAX_WEIGHT_BYTES
+        _allowed_fit_bytes.reset(self._tokens.pop())
 
 
 def check_weight_memory(n_vectors, n_features, bytes_per_value, who):
     """A ValueError before a fit allocates weights of `n_vectors` x
     `n_features` values of `bytes_per_value` bytes (all its arrays of that
-    shape) when they would take more than ``weight_memory_limit()``."""
+    shape) when they would take more than ``max_fit_bytes()``.  The width of
+    sparse data is its largest column index + 1: one svmlight line of 22
+    bytes can ask for gigabytes."""
     need = n_vectors * n_features * bytes_per_value
     if need <= (64 << 20):  # never refused: no environment read for the usual fit
         return
-    limit = weight_memory_limit()
-    if need > limit:
-        raise ValueError(
-            f"{who}: the weights would take at least {need / 2**30:.1f} GiB ({n_vectors} "
-            f"vector(s) of n_features={n_features:,}, the width of X), more than "
-            f"{limit / 2**30:.1f} GiB: for data this wide, hash the features into fewer "
-            "columns (the hashing trick, e.g. sklearn.feature_extraction.FeatureHasher); or "
-            "set PERCEPTRON_MAX_WEIGHT_BYTES to the bytes the machine can give")
+    check_fit_bytes(need, f"{who}: the weights ({n_vectors} vector(s) of n_features="
+                    f"{n_features:,}, the width of X)",
+                    "for data this wide, hash the features into fewer columns (the hashing "
+                    "trick, e.g. sklearn.feature_extraction.FeatureHasher)")

@@ -271,7 +271,7 @@ resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # what the old fit a
 import numpy as np
 import perceptron
 from perceptron.io import CSRData
-from perceptron._common.validation import allowed_weight_memory
+from perceptron._common.validation import allowed_fit_bytes
 
 X = CSRData(np.ones(2), np.array([1999999999, 0]), np.array([0, 1, 2]), (2, 2000000000))
 for est in (perceptron.Perceptron(), perceptron.Perceptron(average=True),
@@ -282,7 +282,7 @@ for est in (perceptron.Perceptron(), perceptron.Perceptron(average=True),
         print(exc)
     except MemoryError:
         print("MemoryError")
-with allowed_weight_memory(64 << 30):  # raised: the fit then asks for the memory
+with allowed_fit_bytes(64 << 30):  # raised: the fit then asks for the memory
     try:
         perceptron.Perceptron().fit(X, [1, -1])
     except MemoryError:
@@ -295,30 +295,31 @@ def test_the_library_refuses_weights_of_a_huge_width():
     out, _ = run_python(LIBRARY_WIDE)
     lines = out.splitlines()
     assert len(lines) == 4, out
-    for line, gib in zip(lines, ("14.9", "29.8", "14.9")):
-        assert line.startswith(f"fit: the weights would take at least {gib} GiB (1 vector(s) "
-                               "of n_features=2,000,000,000"), line
-        assert "more than 4.0 GiB" in line and "hash the features" in line
+    for line, gib in zip(lines, ("14.90", "29.80", "14.90")):
+        assert line.startswith("fit: the weights (1 vector(s) of n_features=2,000,000,000, "
+                               f"the width of X) would take {gib} GiB, more than the limit of "
+                               "4.00 GiB"), line
+        assert "hash the features" in line and "PERCEPTRON_MAX_FIT_BYTES" in line
     assert lines[3] == "MemoryError"
 
 
 def test_the_library_limit_is_read_from_the_context_and_the_environment(monkeypatch):
-    from perceptron._common.validation import (allowed_weight_memory, check_weight_memory,
-                                               weight_memory_limit)
+    from perceptron._common.validation import (allowed_fit_bytes, check_weight_memory,
+                                               max_fit_bytes)
 
-    assert weight_memory_limit() == 4 << 30
+    monkeypatch.delenv("PERCEPTRON_MAX_FIT_BYTES", raising=False)
+    assert max_fit_bytes() == 4 << 30
     check_weight_memory(1, 500_000_000, 8, "fit")  # 3.7 GiB
-    with pytest.raises(ValueError, match=r"4\.5 GiB .*more than 4\.0 GiB"):
+    with pytest.raises(ValueError, match=r"4\.47 GiB, more than the limit of 4\.00 GiB"):
         check_weight_memory(3, 200_000_000, 8, "fit")
-    with allowed_weight_memory(5 << 30):
+    with allowed_fit_bytes(5 << 30):
         check_weight_memory(3, 200_000_000, 8, "fit")
-        with allowed_weight_memory(1 << 30):
-            with pytest.raises(ValueError, match="more than 1.0 GiB"):
+        with allowed_fit_bytes(1 << 30):
+            with pytest.raises(ValueError, match="more than the limit of 1.00 GiB"):
                 check_weight_memory(1, 200_000_000, 8, "fit")
         check_weight_memory(3, 200_000_000, 8, "fit")
-    monkeypatch.setenv("PERCEPTRON_MAX_WEIGHT_BYTES", str(100 << 20))
-    with pytest.raises(ValueError, match=r"more than 0\.1 GiB"):
+    monkeypatch.setenv("PERCEPTRON_MAX_FIT_BYTES", str(100 << 20))
+    with pytest.raises(ValueError, match=r"more than the limit of 0\.10 GiB"):
         check_weight_memory(1, 20_000_000, 8, "fit")
-    monkeypatch.setenv("PERCEPTRON_MAX_WEIGHT_BYTES", "lots")
-    with pytest.raises(ValueError, match="PERCEPTRON_MAX_WEIGHT_BYTES must be an int"):
+    with allowed_fit_bytes(1 << 30):  # the command line's option wins over the environment
         check_weight_memory(1, 20_000_000, 8, "fit")
