@@ -78,6 +78,7 @@ static void ptn_detect_x86(ptn_cpu_features *f)
     f->sse2 = (r[3] >> 26) & 1;
     osxsave = (r[2] >> 27) & 1;
     f->fma = (r[2] >> 12) & 1;
+    f->f16c = (r[2] >> 29) & 1;
     f->avx = (r[2] >> 28) & 1;
     if (osxsave) {
         xcr0 = ptn_xgetbv0();
@@ -93,6 +94,7 @@ static void ptn_detect_x86(ptn_cpu_features *f)
 #endif
     f->avx = f->avx && f->os_ymm;
     f->fma = f->fma && f->os_ymm;
+    f->f16c = f->f16c && f->os_ymm;
     if (max_leaf >= 7) {
         ptn_cpuid(7, 0, r);
         f->avx2 = ((r[1] >> 5) & 1) && f->os_ymm;

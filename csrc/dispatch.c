@@ -96,12 +96,14 @@ static int ptn_level_supported_now(int level)
     ptn_cpu_detect(&f);
     switch (level) {
     case PTN_LEVEL_AVX2:
-        return f.avx2 && f.fma;
+        /* F16C (half-precision rows) came with AVX2 on every CPU that has
+         * it; checked all the same */
+        return f.avx2 && f.fma && f.f16c;
     case PTN_LEVEL_AVX512:
         /* the level also uses AVX2 instructions (256-bit gathers) and
          * AVX-512DQ (64-bit products), which every AVX-512 CPU but the Xeon
          * Phi has; checked all the same */
-        return f.avx512f && f.avx512dq && f.avx2 && f.fma;
+        return f.avx512f && f.avx512dq && f.avx2 && f.fma && f.f16c;
     case PTN_LEVEL_NEON:
         return f.neon;
     default:

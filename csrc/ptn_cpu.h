@@ -26,6 +26,7 @@ typedef struct ptn_cpu_features {
     int os_zmm;      /* XCR0 enables opmask, ZMM_Hi256 and Hi16_ZMM state */
     int neon;
     int avx512dq;    /* CPU has AVX-512DQ (64-bit integer products) and the OS saves ZMM state */
+    int f16c;        /* CPU has F16C (half-precision conversions) and the OS saves YMM state */
     int amd;         /* the vendor is AMD (or Hygon, whose cores are AMD's Zen): CPUID's "AuthenticAMD" */
 } ptn_cpu_features;
 

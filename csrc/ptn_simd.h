@@ -171,6 +171,19 @@
  *     result, reproducible from its seed): the AVX-512 level computes eight
  *     draws at once (with AVX-512DQ's 64-bit products) and hands the rare
  *     draw that needs Lemire's rejection test to the scalar code.
+ *
+ * ndot(kind, n, x, w), naxpy(kind, n, a, x, y), naxpy_f64(kind, n, a, x, u)
+ * nscan(kind, s, start, stop, act), nscan_plain(kind, s, start, stop, act, plain)
+ *     rows stored narrower than their float32 weights (ptn_narrow.h), x of
+ *     `kind`: PTN_X_F16 (IEEE half), PTN_X_BF16 (bfloat16), PTN_X_I8,
+ *     PTN_X_U8.  Each has the bits its float32 kernel of the same level
+ *     (dot_f32, axpy_f32, axpy_f32_f64, scan_f32, scan_plain_f32) gives on
+ *     the row converted to float32 first (every value of those types is a
+ *     float32 exactly), while reading the row as stored; s->X holds rows of
+ *     `kind` and s->w float32 weights.  The conversions are F16C's at the
+ *     AVX2 level, AVX-512F's at AVX-512, the Advanced SIMD ones at NEON.
+ * nconvert(kind, n, x, out)
+ *     out[i] = x[i] as a float32, exactly.
  */
 #ifndef PTN_SIMD_H
 #define PTN_SIMD_H
@@ -394,6 +407,17 @@ typedef size_t (*ptn_descents_i64_fn)(size_t n, const int64_t *a, int strict, in
                                       int64_t *hi);
 typedef void (*ptn_shuffle_fn)(ptn_rng *r, ptrdiff_t *order, size_t n);
 
+/* the kinds of narrow rows (ndot, ...; ptn_narrow.h) */
+enum { PTN_X_F16 = 1, PTN_X_BF16 = 2, PTN_X_I8 = 3, PTN_X_U8 = 4 };
+typedef double (*ptn_ndot_fn)(int kind, size_t n, const void *x, const float *w);
+typedef void (*ptn_naxpy_fn)(int kind, size_t n, float a, const void *x, float *y);
+typedef void (*ptn_naxpy_f64_fn)(int kind, size_t n, double a, const void *x, double *y);
+typedef size_t (*ptn_nscan_fn)(int kind, const ptn_scan *s, size_t start, size_t stop,
+                               double *act);
+typedef size_t (*ptn_nscan_plain_fn)(int kind, const ptn_scan *s, size_t start, size_t stop,
+                                     double *act, ptn_plain *plain);
+typedef void (*ptn_nconvert_fn)(int kind, size_t n, const void *x, float *out);
+
 /*
  * The kernels, one line each: the one list from which the table's fields
  * (struct ptn_simd), each level's prototypes (below) and each level's table
@@ -485,7 +509,21 @@ typedef void (*ptn_shuffle_fn)(ptn_rng *r, ptrdiff_t *order, size_t n);
       (1, 1, 1, 1))                                                                               \
     X(L, scan_plain_f64, ptn_scan_plain_fn, size_t,                                               \
       (const ptn_scan *s, size_t start, size_t stop, double *act, ptn_plain *plain),              \
-      (1, 1, 1, 1))
+      (1, 1, 1, 1))                                                                               \
+    /* narrow rows against float32 weights (ptn_narrow.h) */                                      \
+    X(L, ndot, ptn_ndot_fn, double, (int kind, size_t n, const void *x, const float *w),         \
+      (1, 1, 1, 1))                                                                               \
+    X(L, naxpy, ptn_naxpy_fn, void, (int kind, size_t n, float a, const void *x, float *y),      \
+      (1, 1, 1, 1))                                                                               \
+    X(L, naxpy_f64, ptn_naxpy_f64_fn, void,                                                       \
+      (int kind, size_t n, double a, const void *x, double *y), (1, 1, 1, 1))                     \
+    X(L, nscan, ptn_nscan_fn, size_t,                                                             \
+      (int kind, const ptn_scan *s, size_t start, size_t stop, double *act), (1, 1, 1, 1))        \
+    X(L, nscan_plain, ptn_nscan_plain_fn, size_t,                                                 \
+      (int kind, const ptn_scan *s, size_t start, size_t stop, double *act, ptn_plain *plain),    \
+      (1, 1, 1, 1))                                                                               \
+    X(L, nconvert, ptn_nconvert_fn, void, (int kind, size_t n, const void *x, float *out),       \
+      (1, 0, 0, 0))
 
 /* PTN_KERNEL_OWN(L, own): own's flag for level L, 1 or 0 */
 #define PTN_KERNEL_OWN(L, own) PTN_KERNEL_OWN_##L own

@@ -176,17 +176,22 @@
  * 0 when nb is 0.  INLINE(n, x, y) is the dot product: those blocks, the
  * rest by EXACT (exact products), all of it by EXACT again where
  * PTN_F32_BLOCKS_REDO says so. */
-#define PTN_X86_DOT_F32(NAME, INLINE, EXACT)                                                 \
+#define PTN_X86_DOT_F32(NAME, INLINE, EXACT) PTN_X86_DOT_F32_OF(NAME, INLINE, EXACT, float, VF_LOADU)
+
+/* The same over rows of TX whose VF_W elements at p LX(p) loads as a float
+ * vector (ptn_x86_narrow.h: rows narrower than float32, converted as
+ * loaded). */
+#define PTN_X86_DOT_F32_OF(NAME, INLINE, EXACT, TX, LX)                                      \
     PTN_TARGET(PTN_X86_TARGET)                                                               \
-    static inline double NAME(size_t nb, const float *x, const float *y)                     \
+    static inline double NAME(size_t nb, const TX *x, const float *y)                        \
     {                                                                                        \
         VD a0 = VD_ZERO(), a1 = VD_ZERO();                                                   \
         size_t i = 0;                                                                        \
         for (; i < nb; i += 4 * VF_W) {                                                      \
-            VF p = VF_MUL(VF_LOADU(x + i), VF_LOADU(y + i));                                 \
-            p = VF_FMADD(VF_LOADU(x + i + VF_W), VF_LOADU(y + i + VF_W), p);                 \
-            p = VF_FMADD(VF_LOADU(x + i + 2 * VF_W), VF_LOADU(y + i + 2 * VF_W), p);         \
-            p = VF_FMADD(VF_LOADU(x + i + 3 * VF_W), VF_LOADU(y + i + 3 * VF_W), p);         \
+            VF p = VF_MUL(LX(x + i), VF_LOADU(y + i));                                       \
+            p = VF_FMADD(LX(x + i + VF_W), VF_LOADU(y + i + VF_W), p);                       \
+            p = VF_FMADD(LX(x + i + 2 * VF_W), VF_LOADU(y + i + 2 * VF_W), p);               \
+            p = VF_FMADD(LX(x + i + 3 * VF_W), VF_LOADU(y + i + 3 * VF_W), p);               \
             a0 = VD_ADD(a0, VD_CVTPS(VF_LO(p)));                                             \
             a1 = VD_ADD(a1, VD_CVTPS(VF_HI(p)));                                             \
         }                                                                                    \
@@ -194,7 +199,7 @@
     }                                                                                        \
                                                                                              \
     PTN_TARGET(PTN_X86_TARGET)                                                               \
-    PTN_INLINE double INLINE(size_t n, const float *x, const float *y)                       \
+    PTN_INLINE double INLINE(size_t n, const TX *x, const float *y)                          \
     {                                                                                        \
         const size_t nb = n - n % (4 * VF_W);                                                \
         double r;                                                                            \

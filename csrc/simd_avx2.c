@@ -253,6 +253,13 @@ PTN_DESCENTS_AVX2(ptn_descents_i64_avx2, int64_t, uint64_t, 4, _mm256_set1_epi64
                   _mm256_cmpgt_epi64, _mm256_sub_epi64, ptn_min_epi64_avx2, ptn_max_epi64_avx2,
                   _mm_cvtsi128_si64)
 
+/* ------------------------------------------------------- narrow rows */
+
+#undef PTN_X86_TARGET
+#define PTN_X86_TARGET "avx2,fma,f16c"
+#include "ptn_x86_narrow.h"
+#include "simd_avx2_narrow.inc"
+
 #else
 typedef int ptn_simd_avx2_not_compiled; /* ISO C: a translation unit may not be empty */
 #endif /* PTN_HAVE_X86_SIMD */

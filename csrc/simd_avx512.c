@@ -337,6 +337,11 @@ void ptn_shuffle_avx512(ptn_rng *r, ptrdiff_t *order, size_t n)
     ptn_shuffle_by_draws(r, order, n, ptn_draws_avx512);
 }
 
+/* ------------------------------------------------------- narrow rows */
+
+#include "ptn_x86_narrow.h"
+#include "simd_avx512_narrow.inc"
+
 #else
 typedef int ptn_simd_avx512_not_compiled; /* ISO C: a translation unit may not be empty */
 #endif /* PTN_HAVE_X86_SIMD */

@@ -28,19 +28,24 @@
     }
 
 #define PTN_NEON_SUM(LINKAGE, NAME, T, OP, SOP, BLOCK, REST)                          \
-    LINKAGE double NAME(size_t n, const T *x, const T *y)                             \
+    PTN_NEON_SUM_OF(LINKAGE, NAME, T, T, , vld1q_f32, OP, SOP, BLOCK, REST)
+
+/* the same over x of TX (narrow rows, simd_neon_narrow.inc), its elements
+ * read as CONV(x[i]) one at a time and as LX(p) four at a time */
+#define PTN_NEON_SUM_OF(LINKAGE, NAME, TX, T, CONV, LX, OP, SOP, BLOCK, REST)         \
+    LINKAGE double NAME(size_t n, const TX *x, const T *y)                            \
     {                                                                                 \
         float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);                     \
         float64x2_t a2 = vdupq_n_f64(0.0), a3 = vdupq_n_f64(0.0);                     \
         double s;                                                                     \
         size_t i = 0;                                                                 \
         for (; i + 8 <= n; i += 8) {                                                  \
-            BLOCK(OP)                                                                 \
+            BLOCK(OP, LX)                                                             \
         }                                                                             \
         REST(OP)                                                                      \
         s = vaddvq_f64(vaddq_f64(vaddq_f64(a0, a1), vaddq_f64(a2, a3)));              \
         for (; i < n; i++) {                                                          \
-            SOP(s, (double)x[i], (double)y[i])                                        \
+            SOP(s, (double)CONV(x[i]), (double)y[i])                                  \
         }                                                                             \
         return s;                                                                     \
     }
@@ -48,9 +53,9 @@
 /* float32: two float vectors in their halves (converted exactly) into
  * a0..a3, nothing left for vectors; a float product is exact in double, so
  * the scalar end rounds like the fused body */
-#define PTN_NEON_BLOCK_F32(OP)                                                         \
-    float32x4_t xa = vld1q_f32(x + i), ya = vld1q_f32(y + i);                         \
-    float32x4_t xb = vld1q_f32(x + i + 4), yb = vld1q_f32(y + i + 4);                 \
+#define PTN_NEON_BLOCK_F32(OP, LX)                                                     \
+    float32x4_t xa = LX(x + i), ya = vld1q_f32(y + i);                                \
+    float32x4_t xb = LX(x + i + 4), yb = vld1q_f32(y + i + 4);                        \
     OP(a0, vcvt_f64_f32(vget_low_f32(xa)), vcvt_f64_f32(vget_low_f32(ya)))            \
     OP(a1, vcvt_high_f64_f32(xa), vcvt_high_f64_f32(ya))                              \
     OP(a2, vcvt_f64_f32(vget_low_f32(xb)), vcvt_f64_f32(vget_low_f32(yb)))            \
@@ -59,7 +64,7 @@
 
 /* float64: four vectors into a0..a3, then pairs into a0 (one element is
  * left at most) */
-#define PTN_NEON_BLOCK_F64(OP)                                                         \
+#define PTN_NEON_BLOCK_F64(OP, LX)                                                     \
     OP(a0, vld1q_f64(x + i), vld1q_f64(y + i))                                        \
     OP(a1, vld1q_f64(x + i + 2), vld1q_f64(y + i + 2))                                \
     OP(a2, vld1q_f64(x + i + 4), vld1q_f64(y + i + 4))                                \
@@ -78,30 +83,34 @@ PTN_NEON_SUM(, ptn_sqdist_f32_neon, float, PTN_NEON_OP_SQDIST, PTN_SCALAR_OP_SQD
 PTN_NEON_SUM(, ptn_sqdist_f64_neon, double, PTN_NEON_OP_SQDIST, PTN_SCALAR_OP_SQDIST,
              PTN_NEON_BLOCK_F64, PTN_NEON_REST_F64)
 
-PTN_INLINE double ptn_dot_f32_inline_neon(size_t n, const float *x, const float *y)
-{
-    float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);
-    size_t i = 0;
-    double r;
-    /* blocks of 16: four products per lane in float32, the block in double
-     * (the precision contract is in ptn_simd.h) */
-    for (; i + 16 <= n; i += 16) {
-        float32x4_t p = vmulq_f32(vld1q_f32(x + i), vld1q_f32(y + i));
-        p = vfmaq_f32(p, vld1q_f32(x + i + 4), vld1q_f32(y + i + 4));
-        p = vfmaq_f32(p, vld1q_f32(x + i + 8), vld1q_f32(y + i + 8));
-        p = vfmaq_f32(p, vld1q_f32(x + i + 12), vld1q_f32(y + i + 12));
-        a0 = vaddq_f64(a0, vcvt_f64_f32(vget_low_f32(p)));
-        a1 = vaddq_f64(a1, vcvt_high_f64_f32(p));
+/* The float32 dot product over x of TX, four elements loaded by LX(p):
+ * blocks of 16, four products per lane in float32, the block in double
+ * (the precision contract is in ptn_simd.h), the rest by EXACT. */
+#define PTN_NEON_DOT_F32(NAME, EXACT, TX, LX)                                         \
+    PTN_INLINE double NAME(size_t n, const TX *x, const float *y)                     \
+    {                                                                                 \
+        float64x2_t a0 = vdupq_n_f64(0.0), a1 = vdupq_n_f64(0.0);                     \
+        size_t i = 0;                                                                 \
+        double r;                                                                     \
+        for (; i + 16 <= n; i += 16) {                                                \
+            float32x4_t p = vmulq_f32(LX(x + i), vld1q_f32(y + i));                   \
+            p = vfmaq_f32(p, LX(x + i + 4), vld1q_f32(y + i + 4));                    \
+            p = vfmaq_f32(p, LX(x + i + 8), vld1q_f32(y + i + 8));                    \
+            p = vfmaq_f32(p, LX(x + i + 12), vld1q_f32(y + i + 12));                  \
+            a0 = vaddq_f64(a0, vcvt_f64_f32(vget_low_f32(p)));                        \
+            a1 = vaddq_f64(a1, vcvt_high_f64_f32(p));                                 \
+        }                                                                             \
+        if (i == 0) {                                                                 \
+            return EXACT(n, x, y);                                                    \
+        }                                                                             \
+        r = vaddvq_f64(vaddq_f64(a0, a1)) + EXACT(n - i, x + i, y + i);               \
+        if (PTN_F32_BLOCKS_REDO(r, n)) {                                              \
+            return EXACT(n, x, y);                                                    \
+        }                                                                             \
+        return r;                                                                     \
     }
-    if (i == 0) {
-        return ptn_dot_f32_exact_neon(n, x, y);
-    }
-    r = vaddvq_f64(vaddq_f64(a0, a1)) + ptn_dot_f32_exact_neon(n - i, x + i, y + i);
-    if (PTN_F32_BLOCKS_REDO(r, n)) {
-        return ptn_dot_f32_exact_neon(n, x, y);
-    }
-    return r;
-}
+
+PTN_NEON_DOT_F32(ptn_dot_f32_inline_neon, ptn_dot_f32_exact_neon, float, vld1q_f32)
 
 /* y[i] += a * x[i] over vectors V of W elements of T, whose intrinsics
  * end in S: blocks of four vectors, then single vectors, then one element
@@ -274,6 +283,9 @@ void ptn_rbf_block_f64_neon(size_t m, size_t p, const double *na, const double *
         }
     }
 }
+
+/* narrow rows: ndot, naxpy, naxpy_f64, nscan, nscan_plain */
+#include "simd_neon_narrow.inc"
 
 #else
 typedef int ptn_simd_neon_not_compiled; /* ISO C: a translation unit may not be empty */

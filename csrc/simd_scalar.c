@@ -10,6 +10,7 @@
 #include "ptn_simd.h"
 #include "ptn_scan.h"
 #include "ptn_sparse_inline.h"
+#include "ptn_narrow.h"
 
 #include <math.h>
 
@@ -21,19 +22,23 @@
  * four partial sums s0..s3 over groups of four elements, the rest into s0,
  * each element converted to double (exactly); OP: PTN_SCALAR_OP_DOT or
  * PTN_SCALAR_OP_SQDIST (ptn_simd.h). */
-#define PTN_SCALAR_SUM(LINKAGE, NAME, T, OP)                                         \
-    LINKAGE double NAME(size_t n, const T *x, const T *y)                            \
+#define PTN_SCALAR_SUM(LINKAGE, NAME, T, OP) PTN_SCALAR_SUM_OF(LINKAGE, NAME, T, T, , OP)
+
+/* the same over x of TX, each element read as CONV(x[i]) (narrow rows:
+ * ptn_narrow.h) */
+#define PTN_SCALAR_SUM_OF(LINKAGE, NAME, TX, T, CONV, OP)                            \
+    LINKAGE double NAME(size_t n, const TX *x, const T *y)                           \
     {                                                                                \
         double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                               \
         size_t i = 0;                                                                \
         for (; i + 4 <= n; i += 4) {                                                 \
-            OP(s0, (double)x[i], (double)y[i])                                       \
-            OP(s1, (double)x[i + 1], (double)y[i + 1])                               \
-            OP(s2, (double)x[i + 2], (double)y[i + 2])                               \
-            OP(s3, (double)x[i + 3], (double)y[i + 3])                               \
+            OP(s0, (double)CONV(x[i]), (double)y[i])                                       \
+            OP(s1, (double)CONV(x[i + 1]), (double)y[i + 1])                               \
+            OP(s2, (double)CONV(x[i + 2]), (double)y[i + 2])                               \
+            OP(s3, (double)CONV(x[i + 3]), (double)y[i + 3])                               \
         }                                                                            \
         for (; i < n; i++) {                                                         \
-            OP(s0, (double)x[i], (double)y[i])                                       \
+            OP(s0, (double)CONV(x[i]), (double)y[i])                                       \
         }                                                                            \
         return (s0 + s1) + (s2 + s3);                                                \
     }
@@ -107,6 +112,23 @@ void ptn_rbf_block_f64_scalar(size_t m, size_t p, const double *na, const double
 
 /* the public dot products, scans, plain scans, dots (ptn_simd.h) */
 PTN_KERNELS_FROM_DOTS(scalar)
+
+/* ------------------------------------------------------------ narrow rows */
+
+/* ptn_narrow.h: the float32 dot product's sums with each element converted
+ * as read, the elementwise kernels and the scans over them */
+#define PTN_SCALAR_NARROW(K, T)                                                      \
+    PTN_SCALAR_SUM_OF(PTN_INLINE, ptn_ndot_##K##_inline_scalar, T, float,            \
+                      ptn_##K##_to_f32, PTN_SCALAR_OP_DOT)                           \
+    PTN_NARROW_ELEMENTWISE_KIND(, scalar, K, T)                                      \
+    PTN_NARROW_SCANS_KIND(, scalar, K, T)
+PTN_NARROW_KINDS(PTN_SCALAR_NARROW)
+PTN_NARROW_ENTRIES(, scalar)
+
+void ptn_nconvert_scalar(int kind, size_t n, const void *x, float *out)
+{
+    PTN_NARROW_DISPATCH(kind, PTN_NCALL_CONVERT, scalar)
+}
 
 /* ------------------------------------------------------------ sparse rows */
 

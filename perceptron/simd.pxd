@@ -111,6 +111,23 @@ cdef extern from "ptn_simd.h" nogil:
     size_t PTN_F32_TAIL_AT(size_t n) noexcept nogil
     void ptn_f32_tail_to_double(size_t n, const float *w, double *wt) noexcept nogil
 
+    # narrow rows against float32 weights (csrc/ptn_narrow.h)
+    enum:
+        PTN_X_F16
+        PTN_X_BF16
+        PTN_X_I8
+        PTN_X_U8
+    ctypedef double (*ptn_ndot_fn)(int kind, size_t n, const void *x, const float *w) noexcept nogil
+    ctypedef void (*ptn_naxpy_fn)(int kind, size_t n, float a, const void *x,
+                                  float *y) noexcept nogil
+    ctypedef void (*ptn_naxpy_f64_fn)(int kind, size_t n, double a, const void *x,
+                                      double *y) noexcept nogil
+    ctypedef size_t (*ptn_nscan_fn)(int kind, const ptn_scan *s, size_t start, size_t stop,
+                                    double *act) noexcept nogil
+    ctypedef size_t (*ptn_nscan_plain_fn)(int kind, const ptn_scan *s, size_t start, size_t stop,
+                                          double *act, ptn_plain *plain) noexcept nogil
+    ctypedef void (*ptn_nconvert_fn)(int kind, size_t n, const void *x, float *out) noexcept nogil
+
     ctypedef struct ptn_simd:
         int level
         const char *name
@@ -146,6 +163,12 @@ cdef extern from "ptn_simd.h" nogil:
         ptn_dots_f32_tails_fn dots_f32_tails
         ptn_scan_plain_fn scan_plain_f32
         ptn_scan_plain_fn scan_plain_f64
+        ptn_ndot_fn ndot
+        ptn_naxpy_fn naxpy
+        ptn_naxpy_f64_fn naxpy_f64
+        ptn_nscan_fn nscan
+        ptn_nscan_plain_fn nscan_plain
+        ptn_nconvert_fn nconvert
 
 from cython cimport floating
 

@@ -39,6 +39,7 @@ cdef extern from "ptn_cpu.h" nogil:
         int os_zmm
         int neon
         int avx512dq
+        int f16c
         int amd
     void ptn_cpu_detect(ptn_cpu_features *out)
 
@@ -169,7 +170,7 @@ def simd_info():
             "avx": bool(f.avx), "fma": bool(f.fma), "avx2": bool(f.avx2),
             "avx512f": bool(f.avx512f), "os_ymm": bool(f.os_ymm),
             "os_zmm": bool(f.os_zmm), "neon": bool(f.neon), "avx512dq": bool(f.avx512dq),
-            "amd": bool(f.amd),
+            "f16c": bool(f.f16c), "amd": bool(f.amd),
         },
     }
 
@@ -282,6 +283,42 @@ def _py_axpy(a, x, y, level=None):
             k.axpy_f64(<size_t>xd.shape[0], <double>a, &xd[0], &yd[0])
     else:
         raise TypeError(f"dtype must be float32 or float64, got {x.dtype}")
+
+
+def _py_narrow(op, x, y, a=0.0, level=None):
+    """A narrow-row kernel of `level` (None: the active one); for tests.
+
+    x: a 1-D float16, bfloat16, int8 or uint8 array (read as stored, through
+    an unsigned view).  op "dot": x . y with float32 y (ndot); "axpy":
+    y += a * x in place, y float32 (naxpy) or float64 (naxpy_f64);
+    "convert": y[:] = x as float32 (nconvert)."""
+    cdef const ptn_simd *k = _table(level)
+    cdef int kind = {"float16": PTN_X_F16, "bfloat16": PTN_X_BF16, "int8": PTN_X_I8,
+                     "uint8": PTN_X_U8}.get(x.dtype.name, 0)
+    cdef const unsigned char[::1] xb
+    cdef float[::1] yf
+    cdef double[::1] yd
+    cdef size_t n = <size_t>x.shape[0]
+    if kind == 0 or x.ndim != 1 or y.shape != x.shape:
+        raise ValueError("x must be a 1-D narrow array and y of its length")
+    xb = x.view(np.uint8)
+    if n == 0:
+        return 0.0
+    if y.dtype.name == "float64":
+        if op != "axpy":
+            raise ValueError("float64 y: axpy only")
+        yd = y
+        k.naxpy_f64(kind, n, <double>a, &xb[0], &yd[0])
+        return None
+    yf = y
+    if op == "dot":
+        return k.ndot(kind, n, &xb[0], &yf[0])
+    if op == "axpy":
+        k.naxpy(kind, n, <float>a, &xb[0], &yf[0])
+    elif op == "convert":
+        k.nconvert(kind, n, &xb[0], &yf[0])
+    else:
+        raise ValueError(f"unknown op {op!r}")
 
 
 def _py_sqdist(x, y, level=None):

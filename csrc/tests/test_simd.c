@@ -15,6 +15,7 @@
  */
 #include "ptn_dispatch.h"
 #include "ptn_cpu.h"
+#include "ptn_narrow.h"
 
 #include <float.h>
 #include <math.h>
@@ -302,6 +303,118 @@ static void check_shuffle(const ptn_simd *k)
     }
 }
 
+/* Narrow rows (ptn_narrow.h): each narrow kernel has the bits of its
+ * float32 kernel on the rows converted first; the conversion of every
+ * half-precision value agrees with the portable one; a few halves whose
+ * value is known. */
+#define NR_ROWS 7
+static float narrow_to_f32(int kind, const unsigned char *x, size_t i)
+{
+    uint16_t h;
+    switch (kind) {
+    case PTN_X_F16:
+    case PTN_X_BF16:
+        memcpy(&h, x + 2 * i, 2);
+        return kind == PTN_X_F16 ? ptn_f16_to_f32(h) : ptn_bf16_to_f32(h);
+    case PTN_X_I8:
+        return (float)(int8_t)x[i];
+    default:
+        return (float)x[i];
+    }
+}
+
+static void check_narrow(const ptn_simd *k)
+{
+    static unsigned char xn[2 * NR_ROWS * MAX_LEN + 64];
+    static float xc[NR_ROWS * MAX_LEN], w1[MAX_LEN], w2[MAX_LEN], wa[MAX_LEN], wb[MAX_LEN];
+    static double u1[MAX_LEN], u2[MAX_LEN];
+    static float all[65536], ref[65536];
+    static uint16_t halves[65536];
+    static const ptrdiff_t order[NR_ROWS] = {3, 0, 6, 1, 5, 2, 4};
+    static const signed char y[NR_ROWS] = {1, -1, -1, 1, 1, -1, 1};
+    int kind;
+    size_t li, i, r;
+    for (i = 0; i < 65536; i++) {
+        halves[i] = (uint16_t)i;
+        all[i] = 0.0f;
+        ref[i] = ptn_f16_to_f32((uint16_t)i);
+    }
+    k->naxpy(PTN_X_F16, 65536, 1.0f, halves, all);
+    for (i = 0; i < 65536; i++) {
+        check(all[i] == ref[i] || (all[i] != all[i] && ref[i] != ref[i]), "f16 conversion",
+              k->name, i, 0);
+    }
+    check(ptn_f16_to_f32(0x3C00) == 1.0f && ptn_f16_to_f32(0x0001) == ldexpf(1.0f, -24) &&
+              ptn_f16_to_f32(0x7BFF) == 65504.0f && ptn_f16_to_f32(0xFC00) == -HUGE_VALF &&
+              ptn_bf16_to_f32(0x3F80) == 1.0f,
+          "half values", k->name, 0, 0);
+    for (kind = PTN_X_F16; kind <= PTN_X_U8; kind++) {
+        const size_t size = kind <= PTN_X_BF16 ? 2 : 1;
+        for (li = 0; li < N_LENGTHS; li++) {
+            const size_t n = lengths[li];
+            ptn_scan s;
+            ptn_plain p1, p2;
+            double act1 = 0.0, act2 = 0.0;
+            size_t stop1, stop2;
+            for (i = 0; i < size * NR_ROWS * n; i++) {
+                xn[i] = (unsigned char)(rng_state >> 40);
+                uniform();
+                /* halves and bfloat16 of modest exponents, none infinite */
+                if (size == 2 && (i & 1)) {
+                    xn[i] = (unsigned char)((xn[i] & 0x83) | (kind == PTN_X_F16 ? 0x34 : 0x3C));
+                }
+            }
+            for (i = 0; i < NR_ROWS * n; i++) {
+                xc[i] = narrow_to_f32(kind, xn, i);
+            }
+            for (i = 0; i < n; i++) {
+                w1[i] = w2[i] = (float)uniform();
+                u1[i] = u2[i] = uniform();
+            }
+            for (r = 0; r < NR_ROWS; r++) {
+                double a = k->ndot(kind, n, xn + size * r * n, w1);
+                double b = k->dot_f32(n, xc + r * n, w1);
+                check(memcmp(&a, &b, sizeof a) == 0, "ndot", k->name, n, (size_t)kind);
+            }
+            k->naxpy(kind, n, -0.375f, xn + size * n, w1);
+            k->axpy_f32(n, -0.375f, xc + n, w2);
+            k->naxpy_f64(kind, n, 0.625, xn + size * n, u1);
+            k->axpy_f32_f64(n, 0.625, xc + n, u2);
+            check(memcmp(w1, w2, n * sizeof(float)) == 0, "naxpy", k->name, n, (size_t)kind);
+            check(memcmp(u1, u2, n * sizeof(double)) == 0, "naxpy_f64", k->name, n, (size_t)kind);
+            s.d = n;
+            s.rows = order;
+            s.n_rows = NR_ROWS;
+            s.ahead = 2;
+            s.y = y;
+            s.w = w1;
+            s.b = 0.125;
+            s.margin = 0.0;
+            s.X = xn;
+            stop1 = k->nscan(kind, &s, 1, NR_ROWS, &act1);
+            s.X = xc;
+            stop2 = k->scan_f32(&s, 1, NR_ROWS, &act2);
+            check(stop1 == stop2 && memcmp(&act1, &act2, sizeof act1) == 0, "nscan", k->name, n,
+                  (size_t)kind);
+            memcpy(wa, w1, n * sizeof(float));
+            memcpy(wb, w1, n * sizeof(float));
+            memset(&p1, 0, sizeof p1);
+            p1.rule = ptn_rule_make(PTN_RULE_PERCEPTRON, 0.5, 0.0, 1.0);
+            p1.fit_intercept = 1;
+            p2 = p1;
+            s.w = wa;
+            s.X = xn;
+            stop1 = k->nscan_plain(kind, &s, 0, NR_ROWS, &act1, &p1);
+            s.w = wb;
+            s.X = xc;
+            stop2 = k->scan_plain_f32(&s, 0, NR_ROWS, &act2, &p2);
+            check(stop1 == stop2 && memcmp(wa, wb, n * sizeof(float)) == 0 && p1.b == p2.b &&
+                      p1.updates == p2.updates && p1.mistakes == p2.mistakes,
+                  "nscan_plain", k->name, n, (size_t)kind);
+        }
+    }
+}
+
 int main(void)
 {
     static float xf[MAX_LEN + 2 * PAD], yf[MAX_LEN + 2 * PAD];
@@ -431,6 +544,7 @@ int main(void)
         check_rbf_block(k);
         check_sparse(k);
         check_shuffle(k);
+        check_narrow(k);
         printf("ok   %s\n", k->name);
     }
     if (failures) {

@@ -106,8 +106,25 @@ def csr_to_scipy(data, indices, indptr, shape, what):
 
 _INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 
+# the dense dtypes the linear loops read as stored, against float32 weights
+# (csrc/ptn_narrow.h); bfloat16 is ml_dtypes' (an optional library), known
+# by its name
+_NARROW_NAMES = ("float16", "bfloat16", "int8", "uint8")
 
-def check_X(X, name="X", accept_sparse=False):
+
+def is_narrow(dtype):
+    """Whether dense rows of `dtype` are read as stored by the linear loops
+    (float16, bfloat16, int8, uint8), with float32 weights."""
+    return dtype.name in _NARROW_NAMES and dtype.itemsize <= 2
+
+
+def model_dtype(dtype):
+    """The weights' dtype for rows of `dtype`: float32 for the narrow dtypes
+    (``is_narrow``), else the rows' own (float32 or float64)."""
+    return _F32 if is_narrow(dtype) else dtype
+
+
+def check_X(X, name="X", accept_sparse=False, narrow=False):
     """Return X as a dense array (``check_array``) or, if `accept_sparse`, as
     a checked ``CSRData`` when X is sparse.
 
@@ -121,6 +138,10 @@ def check_X(X, name="X", accept_sparse=False):
     canonical copy (sorted, repeats summed); the caller's matrix is never
     modified.  Values are not checked for NaN and infinity here: the loops
     meet them (a non-finite activation) and raise.
+
+    With `narrow`, a dense array of a narrow dtype (``is_narrow``: float16,
+    bfloat16, int8, uint8) is returned as it is stored (made C-contiguous
+    in its own dtype if it is not), never widened.
     """
     if type(X) is np.ndarray and X.ndim == 2 and (X.dtype is _F64 or X.dtype is _F32) \
             and X.size and X.flags.c_contiguous:
@@ -130,7 +151,21 @@ def check_X(X, name="X", accept_sparse=False):
         return X
     if accept_sparse and (is_sparse(X) or isinstance(X, CSRData)):
         return _check_csr(X, name)
+    if narrow and isinstance(X, np.ndarray) and is_narrow(X.dtype):
+        return _check_narrow(X, name)
     return check_array(X, name)
+
+
+def _check_narrow(X, name):
+    """check_array's checks of shape, for a narrow array kept as stored."""
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array, got {X.ndim}-D of shape {X.shape}")
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"{name} has shape {X.shape}: at least one sample and one feature are "
+                         "required")
+    if not X.dtype.isnative:
+        X = X.astype(X.dtype.newbyteorder("="))
+    return X if X.flags.c_contiguous else np.ascontiguousarray(X)
 
 
 def _check_csr(X, name):

@@ -10,7 +10,7 @@ from libc.math cimport isfinite
 from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport ptn_simd, ptn_scan, ptn_plain, active_simd
-from perceptron._core.rows cimport (Rows, DenseRows, row_dot, row_axpy, row_axpy_acc,
+from perceptron._core.rows cimport (Rows, DenseRows, rows_xkind, row_dot, row_axpy, row_axpy_acc,
                                     row_prefetch, row_prefetch_start)
 from perceptron._core cimport loop
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_rule_acts,
@@ -32,6 +32,8 @@ cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M
     if Rows is DenseRows:
         S.b = M.b[0]
         if floating is float:
+            if rows_xkind(R):
+                return <Py_ssize_t>K.nscan(rows_xkind(R), S, <size_t>k, <size_t>stop, act)
             return <Py_ssize_t>K.scan_f32(S, <size_t>k, <size_t>stop, act)
         else:
             return <Py_ssize_t>K.scan_f64(S, <size_t>k, <size_t>stop, act)
@@ -102,7 +104,11 @@ cdef inline int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *
             plain.mistakes, plain.updates, plain.loss, plain.raw_loss = (E.mistakes, E.updates,
                                                                          E.loss, E.raw_loss)
             if floating is float:
-                j = <Py_ssize_t>K.scan_plain_f32(&S, <size_t>k, <size_t>stop, &a, &plain)
+                if rows_xkind(R):
+                    j = <Py_ssize_t>K.nscan_plain(rows_xkind(R), &S, <size_t>k, <size_t>stop, &a,
+                                                  &plain)
+                else:
+                    j = <Py_ssize_t>K.scan_plain_f32(&S, <size_t>k, <size_t>stop, &a, &plain)
             else:
                 j = <Py_ssize_t>K.scan_plain_f64(&S, <size_t>k, <size_t>stop, &a, &plain)
             M.b[0] = plain.b

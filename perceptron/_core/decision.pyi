@@ -1,5 +1,5 @@
 # Type stubs of the compiled module perceptron._core.decision (see decision.pyx).
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -7,6 +7,10 @@ import numpy.typing as npt
 def decision_dense(X: npt.NDArray[np.floating], W: npt.NDArray[np.floating],
                    b: npt.NDArray[np.float64], out: npt.NDArray[np.float64],
                    rows: Optional[npt.NDArray[np.intp]] = ...) -> None: ...
+
+def decision_narrow(X: npt.NDArray[Any], W: npt.NDArray[np.float32],
+                    b: npt.NDArray[np.float64], out: npt.NDArray[np.float64],
+                    rows: Optional[npt.NDArray[np.intp]] = ...) -> None: ...
 
 def decision_csr(data: npt.NDArray[np.floating], indices: npt.NDArray[np.signedinteger],
                  indptr: npt.NDArray[np.signedinteger], n_features: int,

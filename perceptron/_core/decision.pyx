@@ -16,9 +16,9 @@ from libc.stdint cimport int32_t, int64_t
 from libc.string cimport memcpy
 
 from perceptron.simd cimport ptn_simd, active_simd, kdot
-from perceptron._core.rows cimport (Rows, CsrRows32, CsrRows64, csr_rows, row_dot,
-                              row_prefetch,
-                              row_bytes as csr_row_bytes)
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, row_dot,
+                                    row_prefetch, dense_rows, dense_row, dense_itemsize,
+                                    row_bytes as csr_row_bytes)
 from perceptron._core.prefetch cimport ptn_prefetch_range, order_ahead, PREFETCH_MAX_CSR_ROWS
 
 
@@ -50,6 +50,40 @@ def decision_dense(const floating[:, ::1] X, const floating[:, ::1] W, const dou
             x = &X[i, 0]
             for j in range(k):
                 out[r, j] = kdot(K, d, x, &W[j, 0]) + b[j]
+
+
+def decision_narrow(X, const float[:, ::1] W, const double[::1] b, double[:, ::1] out,
+                    const ptrdiff_t[::1] rows=None):
+    """decision_dense over rows stored narrower than the float32 weights W
+    (float16, bfloat16, int8, uint8: perceptron._core.rows.narrow_kind),
+    read as stored by the narrow kernels (csrc/ptn_narrow.h): each
+    activation has the bits decision_dense gives on X converted to float32.
+    """
+    cdef const ptn_simd *K = active_simd()
+    cdef DenseRows R
+    cdef Py_ssize_t shape[2]
+    cdef Py_ssize_t n, d, k = W.shape[0], r, j, ahead
+    cdef ptrdiff_t i
+    cdef size_t row_bytes
+    dense_rows(&R, X, shape)
+    if R.xkind == 0:
+        raise TypeError(f"decision_narrow: X has dtype {X.dtype}, not a narrow one")
+    n = shape[0] if rows is None else rows.shape[0]
+    d = shape[1]
+    if W.shape[1] != d or b.shape[0] != k or out.shape[0] != n or out.shape[1] != k:
+        raise ValueError("decision_narrow: inconsistent shapes")
+    if n == 0:
+        return
+    row_bytes = <size_t>d * dense_itemsize(&R, 4)
+    ahead = order_ahead(NULL if rows is None else &rows[0], n, row_bytes)
+    with nogil:
+        for r in range(n):
+            i = r if rows is None else rows[r]
+            if r + ahead < n:
+                ptn_prefetch_range(dense_row(&R, r + ahead if rows is None else rows[r + ahead],
+                                             4), row_bytes)
+            for j in range(k):
+                out[r, j] = row_dot(&R, K, i, &W[j, 0]) + b[j]
 
 
 cdef void _decision_rows(const Rows *R, const floating *W, const double *b, Py_ssize_t k,

@@ -14,7 +14,8 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from perceptron.simd cimport ptn_simd, ptn_rng, ptn_scan, ptn_rule
 from perceptron._core.prefetch cimport order_ahead
-from perceptron._core.rows cimport Rows, DenseRows, row_dot, row_bytes, row_finite, max_ahead
+from perceptron._core.rows cimport (Rows, DenseRows, rows_xkind, row_dot, row_bytes, row_finite,
+                                    max_ahead)
 
 cdef extern from "ptn_update.h" nogil:
     # the rule (csrc/ptn_update.h documents it)
@@ -248,7 +249,10 @@ cdef inline double _training_score_binary(const Rows *R, const Data *D, const fl
         S.margin = 0.0
         while k < n:
             if floating is float:
-                j = <Py_ssize_t>K.scan_f32(&S, <size_t>k, <size_t>n, &a)
+                if rows_xkind(R):
+                    j = <Py_ssize_t>K.nscan(rows_xkind(R), &S, <size_t>k, <size_t>n, &a)
+                else:
+                    j = <Py_ssize_t>K.scan_f32(&S, <size_t>k, <size_t>n, &a)
             else:
                 j = <Py_ssize_t>K.scan_f64(&S, <size_t>k, <size_t>n, &a)
             if D.sw == NULL:

@@ -9,8 +9,8 @@ from libc.stdint cimport int32_t
 from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport ptn_simd, active_simd
-from perceptron._core.rows cimport (Rows, DenseRows, row_dots, row_axpy, row_axpy_acc,
-                                    row_prefetch, row_prefetch_start)
+from perceptron._core.rows cimport (Rows, DenseRows, dense_row, dense_itemsize, row_dots,
+                                    row_axpy, row_axpy_acc, row_prefetch, row_prefetch_start)
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_STOPPED,
                                     ptn_pair, ptn_rule_acts, ptn_rule_count, ptn_rule_multiclass,
                                     _set_nonfinite, _weight, _sqnorm,
@@ -38,6 +38,8 @@ cdef inline int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Mo
     cdef Py_ssize_t d = D.d, n = D.n_rows, kc = M.k, k, j, r
     cdef Py_ssize_t ahead = _ahead(R, D, W)
     cdef size_t row_bytes = <size_t>d * sizeof(floating)
+    if Rows is DenseRows:
+        row_bytes = <size_t>d * dense_itemsize(R, sizeof(floating))
     cdef bint l1_only = (Rows is DenseRows and ahead < n and
                          row_bytes < OVR_L1_ONLY_MAX_ROW_BYTES)
     cdef bint near = (Rows is DenseRows and not l1_only and
@@ -54,14 +56,16 @@ cdef inline int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Mo
         i = D.rows[k]
         if k + ahead < n:
             if Rows is DenseRows and l1_only:
-                ptn_prefetch_range_l1(<const floating *>R.X + D.rows[k + ahead] * d, row_bytes)
+                ptn_prefetch_range_l1(dense_row(R, D.rows[k + ahead], sizeof(floating)),
+                                      row_bytes)
             else:
                 if k + 2 * ahead < n:
                     row_prefetch_start(R, D.rows[k + 2 * ahead])
                 row_prefetch(R, D.rows[k + ahead], W)
                 if Rows is DenseRows and near:
                     ptn_prefetch_range_l1(
-                        <const floating *>R.X + D.rows[k + PTN_PREFETCH_NEAR_ROWS] * d, row_bytes)
+                        dense_row(R, D.rows[k + PTN_PREFETCH_NEAR_ROWS], sizeof(floating)),
+                        row_bytes)
         t = D.t[i]
         r = -1
         best = -HUGE_VAL

@@ -64,8 +64,8 @@ from libc.stddef cimport ptrdiff_t
 
 from perceptron.simd cimport (ptn_simd, active_simd, ptn_rng, ptn_rng_seed, ptn_rule_make,
                                PTN_RULE_PERCEPTRON, PTN_RULE_PA1, PTN_RULE_PA2)
-from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, row_bytes,
-                                    row_sqnorms)
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, dense_rows,
+                                    row_bytes, row_sqnorms)
 from perceptron._core cimport loop
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_rule_needs_norm, _all_finite,
                                     _all_finite_f64, _training_score_binary,
@@ -590,14 +590,10 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     cdef LoopParams lp = params if isinstance(params, LoopParams) else LoopParams(**params)
     if isinstance(X, np.ndarray):
         # the dtype picks the loops' instantiation (a fused def's dispatch
-        # costs microseconds a call)
-        if X.dtype.itemsize == 4:
-            R.X = buffer_data(X, BUF_FLOAT, 4, 2, False, shape, "X")
-            R.d = shape[1]
+        # costs microseconds a call); narrow rows run with float32 weights
+        if dense_rows(&R, X, shape) == 4:
             return _execute(state, &R, <const float *>R.X, shape[0], shape[1], labels,
                             sample_weight, lp, n_epochs, stop_flag, rule, sqnorm)
-        R.X = buffer_data(X, BUF_FLOAT, 8, 2, False, shape, "X")
-        R.d = shape[1]
         return _execute(state, &R, <const double *>R.X, shape[0], shape[1], labels,
                         sample_weight, lp, n_epochs, stop_flag, rule, sqnorm)
     return _run_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
@@ -663,17 +659,16 @@ def training_score(state, X, labels, sample_weight, bint pocket=False):
     """Weighted count of the state's rows that its current weights (or its
     pocket weights) get right: y*a > 0, or the true class strictly winning.
     X as in run_epochs."""
+    cdef DenseRows R
+    cdef Py_ssize_t shape[2]
     if isinstance(X, np.ndarray):
-        return _score_dense(state, X, labels, sample_weight, pocket)
+        if dense_rows(&R, X, shape) == 4:
+            return _score(state, &R, <const float *>R.X, shape[0], shape[1], labels,
+                          sample_weight, pocket)
+        return _score(state, &R, <const double *>R.X, shape[0], shape[1], labels,
+                      sample_weight, pocket)
     return _score_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
                       pocket)
-
-
-def _score_dense(state, const floating[:, ::1] X, labels, sample_weight, bint pocket):
-    cdef DenseRows R
-    R.X = &X[0, 0]
-    R.d = X.shape[1]
-    return _score(state, &R, &X[0, 0], X.shape[0], X.shape[1], labels, sample_weight, pocket)
 
 
 def _score_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,
@@ -728,23 +723,23 @@ def squared_norms(X):
     """||x_i||^2 of every row of X (as run_epochs takes it), float64: what a
     rule whose step reads the norms sees, computed once for a fit of many
     calls (run_epochs' ``sqnorm``)."""
+    cdef DenseRows R
+    cdef Py_ssize_t shape[2]
     if isinstance(X, np.ndarray):
-        return _norms_dense(X)
+        if dense_rows(&R, X, shape) == 4:
+            return _norms_dense(&R, <const float *>R.X, shape[0])
+        return _norms_dense(&R, <const double *>R.X, shape[0])
     return _norms_csr(X.data, X.indices, X.indptr, X.shape[1])
 
 
-def _norms_dense(const floating[:, ::1] X):
-    cdef DenseRows R
-    cdef Py_ssize_t n = X.shape[0]
+cdef object _norms_dense(const Rows *R, const floating *dtype_of_x, Py_ssize_t n):
     out = _zeros(n, _F64)
     cdef double[::1] o = out
     rows = np.arange(n, dtype=np.intp)
     cdef const ptrdiff_t[::1] r = rows
-    if n and X.shape[1]:
-        R.X = &X[0, 0]
-        R.d = X.shape[1]
+    if n and R.d:
         with nogil:
-            row_sqnorms(&R, active_simd(), &r[0], n, &X[0, 0], &o[0])
+            row_sqnorms(R, active_simd(), &r[0], n, dtype_of_x, &o[0])
     return out
 
 

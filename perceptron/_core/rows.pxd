@@ -3,16 +3,24 @@
 # the fused type `Rows`, in float32 or float64 through `floating`.
 #
 # Dense rows go to the dense kernels (kdot, kaxpy); CSR rows to the sparse
-# ones (csrc/ptn_simd.h: sdot, saxpy).  The loops trust their inputs: the
+# ones (csrc/ptn_simd.h: sdot, saxpy).  Dense rows stored narrower than
+# their float32 weights (float16, bfloat16, int8, uint8: DenseRows.xkind)
+# go to the narrow kernels (csrc/ptn_narrow.h: ndot, naxpy, ...), which
+# read them as stored and give the bits of the float32 kernels on the rows
+# converted.  The loops trust their inputs: the
 # Python layer checked that every index is in [0, d), that the row pointers
 # rise from 0 to nnz and that no row repeats a column.
 
 from cython cimport floating
 from libc.math cimport isfinite
 from libc.stddef cimport ptrdiff_t
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t
+from libc.stdlib cimport malloc, free
+from libc.math cimport NAN
 
-from perceptron.simd cimport ptn_simd, kdot, kaxpy, kaxpy_acc, sparse_dot_kernels
+from perceptron.simd cimport (ptn_simd, kdot, kaxpy, kaxpy_acc, sparse_dot_kernels, PTN_X_F16,
+                              PTN_X_BF16, PTN_X_I8, PTN_X_U8)
+from perceptron._core.buffers cimport buffer_data, BUF_FLOAT, BUF_UNSIGNED
 from perceptron._core.prefetch cimport (ptn_prefetch_range, PREFETCH_MAX_ROWS,
                                    PREFETCH_MAX_CSR_ROWS)
 
@@ -20,6 +28,52 @@ from perceptron._core.prefetch cimport (ptn_prefetch_range, PREFETCH_MAX_ROWS,
 cdef struct DenseRows:
     const void *X               # (n, d), C order, in the data's dtype
     Py_ssize_t d
+    int xkind                   # 0: X in the weights' dtype; else PTN_X_F16, ... (float32 weights)
+
+
+cdef inline int narrow_kind(dtype) except -1:
+    """The narrow kind (PTN_X_F16, ...) of a dtype whose rows the narrow
+    kernels read as stored, or 0: float16, bfloat16 (ml_dtypes), int8,
+    uint8."""
+    name = dtype.name
+    if name == "float16":
+        return PTN_X_F16
+    if name == "bfloat16" and dtype.itemsize == 2:
+        return PTN_X_BF16
+    if name == "int8":
+        return PTN_X_I8
+    if name == "uint8":
+        return PTN_X_U8
+    return 0
+
+
+cdef inline int dense_rows(DenseRows *R, X, Py_ssize_t *shape) except -1:
+    """R over the C-contiguous 2-D array X (its shape into shape[0:2]);
+    returns the bytes of the weights' items: 8 for float64, 4 for float32
+    and for the narrow dtypes (whose weights are float32: the bytes are
+    read through an unsigned view of X, which shares its memory)."""
+    cdef int kind = narrow_kind(X.dtype)
+    if kind:
+        R.X = buffer_data(X.view("u%d" % X.dtype.itemsize), BUF_UNSIGNED, X.dtype.itemsize, 2,
+                          False, shape, "X")
+    else:
+        R.X = buffer_data(X, BUF_FLOAT, 4 if X.dtype.itemsize == 4 else 8, 2, False, shape, "X")
+    R.xkind = kind
+    R.d = shape[1]
+    return 8 if kind == 0 and X.dtype.itemsize == 8 else 4
+
+
+cdef inline size_t dense_itemsize(const DenseRows *R, size_t weight_size) noexcept nogil:
+    """Bytes of one element of R's rows: the weights' (weight_size), or the
+    narrow kind's."""
+    if R.xkind == 0:
+        return weight_size
+    return 2 if R.xkind == PTN_X_F16 or R.xkind == PTN_X_BF16 else 1
+
+
+cdef inline const void *dense_row(const DenseRows *R, ptrdiff_t i, size_t weight_size) noexcept nogil:
+    """The address of row i of R."""
+    return <const char *>R.X + <size_t>i * <size_t>R.d * dense_itemsize(R, weight_size)
 
 
 cdef struct CsrRows32:
@@ -85,11 +139,22 @@ ctypedef fused Rows:
     CsrRows64
 
 
+cdef inline int rows_xkind(const Rows *R) noexcept nogil:
+    """R's narrow kind (DenseRows.xkind), 0 for CSR rows."""
+    if Rows is DenseRows:
+        return R.xkind
+    else:
+        return 0
+
+
 cdef inline double row_dot(const Rows *R, const ptn_simd *K, ptrdiff_t i,
                            const floating *w) noexcept nogil:
     """x_i . w, summed in double."""
     cdef Py_ssize_t lo, hi
     if Rows is DenseRows:
+        if floating is float:
+            if R.xkind:
+                return K.ndot(R.xkind, <size_t>R.d, dense_row(R, i, 4), w)
         return kdot(K, R.d, <const floating *>R.X + i * R.d, w)
     else:
         lo = <Py_ssize_t>R.ptr[i]
@@ -121,7 +186,7 @@ cdef inline void row_dots(const Rows *R, const ptn_simd *K, ptrdiff_t i, const f
     order, 80-81 ms with a dot product a class, 60-61 ms this way."""
     cdef const floating *w[ROW_DOTS_MAX]
     cdef Py_ssize_t j
-    if Rows is DenseRows and k <= ROW_DOTS_MAX:
+    if Rows is DenseRows and k <= ROW_DOTS_MAX and rows_xkind(R) == 0:
         for j in range(k):
             w[j] = W + j * R.d
         if floating is float:
@@ -140,6 +205,10 @@ cdef inline void row_axpy(const Rows *R, const ptn_simd *K, ptrdiff_t i, double 
     """w += a * x_i in the weights' dtype."""
     cdef Py_ssize_t lo, hi
     if Rows is DenseRows:
+        if floating is float:
+            if R.xkind:
+                K.naxpy(R.xkind, <size_t>R.d, <float>a, dense_row(R, i, 4), w)
+                return
         kaxpy(K, R.d, a, <const floating *>R.X + i * R.d, w)
     else:
         lo = <Py_ssize_t>R.ptr[i]
@@ -161,6 +230,9 @@ cdef inline void row_axpy_acc(const Rows *R, const ptn_simd *K, ptrdiff_t i, dou
     """u += a * x_i into float64 accumulators (dtype_of_x only names X's dtype)."""
     cdef Py_ssize_t lo, hi
     if Rows is DenseRows:
+        if R.xkind:
+            K.naxpy_f64(R.xkind, <size_t>R.d, a, dense_row(R, i, 4), u)
+            return
         kaxpy_acc(K, R.d, a, <const floating *>R.X + i * R.d, u)
     else:
         lo = <Py_ssize_t>R.ptr[i]
@@ -187,6 +259,22 @@ cdef inline void row_sqnorms(const Rows *R, const ptn_simd *K, const ptrdiff_t *
     cdef ptrdiff_t i
     cdef const floating *x
     cdef double sq, v
+    cdef float *buf = NULL
+    if Rows is DenseRows:
+        if floating is float:
+            if R.xkind:
+                # narrow rows: each converted to float32 first (an O(d)
+                # buffer), then the float32 rows' dot product, their bits
+                buf = <float *>malloc(<size_t>max(R.d, 1) * sizeof(float))
+                for k in range(n_rows):
+                    i = rows[k]
+                    if buf == NULL:
+                        out[i] = NAN
+                        continue
+                    K.nconvert(R.xkind, <size_t>R.d, dense_row(R, i, 4), buf)
+                    out[i] = K.dot_f32(<size_t>R.d, buf, buf)
+                free(buf)
+                return
     for k in range(n_rows):
         i = rows[k]
         if Rows is DenseRows:
@@ -207,7 +295,19 @@ cdef inline bint row_finite(const Rows *R, ptrdiff_t i, const floating *dtype_of
     """Whether every stored value of row i is finite."""
     cdef Py_ssize_t j, lo, hi
     cdef const floating *x
+    cdef const uint16_t *h
+    cdef uint16_t e
     if Rows is DenseRows:
+        if R.xkind == PTN_X_F16 or R.xkind == PTN_X_BF16:
+            # a half (bfloat16) is not finite when its exponent is all ones
+            e = 0x7C00 if R.xkind == PTN_X_F16 else 0x7F80
+            h = <const uint16_t *>dense_row(R, i, 4)
+            for j in range(R.d):
+                if (h[j] & e) == e:
+                    return False
+            return True
+        if R.xkind:
+            return True
         x = <const floating *>R.X + i * R.d
         lo = 0
         hi = R.d
@@ -225,7 +325,8 @@ cdef inline void row_prefetch(const Rows *R, ptrdiff_t i, const floating *dtype_
     """Ask for row i's bytes ahead of its use (rows visited out of order)."""
     cdef Py_ssize_t lo, hi
     if Rows is DenseRows:
-        ptn_prefetch_range(<const floating *>R.X + i * R.d, <size_t>R.d * sizeof(floating))
+        ptn_prefetch_range(dense_row(R, i, sizeof(floating)),
+                           <size_t>R.d * dense_itemsize(R, sizeof(floating)))
     else:
         lo = <Py_ssize_t>R.ptr[i]
         hi = <Py_ssize_t>R.ptr[i + 1]
@@ -254,7 +355,7 @@ cdef inline Py_ssize_t max_ahead(const Rows *R) noexcept nogil:
 cdef inline size_t row_bytes(const Rows *R, Py_ssize_t n, const floating *dtype_of_x) noexcept nogil:
     """Average bytes a row of n rows occupies (for the prefetch distance)."""
     if Rows is DenseRows:
-        return <size_t>R.d * sizeof(floating)
+        return <size_t>R.d * dense_itemsize(R, sizeof(floating))
     else:
         if n <= 0:
             return 0

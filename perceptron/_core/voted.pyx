@@ -178,6 +178,7 @@ def _fit_dense(const floating[:, ::1] X, const signed char[::1] y, ptrdiff_t[::1
                Py_ssize_t max_vectors):
     cdef DenseRows R
     R.X = &X[0, 0]
+    R.xkind = 0
     R.d = X.shape[1]
     return _fit_rows(&R, &X[0, 0], X.shape[0], X.shape[1], y, rows, fit_intercept, shuffle,
                      max_iter, seed, max_vectors)
@@ -299,6 +300,7 @@ def _decision_dense(const floating[:, ::1] X, const floating[:, ::1] V, const do
         out[:] = 0.0
         return
     R.X = &X[0, 0]
+    R.xkind = 0
     R.d = X.shape[1]
     with nogil:
         _vote(&R, &V[0, 0], &b[0], &c[0], V.shape[0], R.d, start, n, &out[0])

@@ -12,7 +12,8 @@ from perceptron._common.base import ClassifierMixin
 from perceptron._core import decision as _decision
 from perceptron._common.parallel import available_threads, map_threads, row_chunks, scoring_threads
 from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
-from perceptron._common.validation import CSRData, check_feature_names, check_is_fitted, check_n_features, check_X
+from perceptron._common.validation import (CSRData, check_feature_names, check_is_fitted,
+                                           check_n_features, check_X, is_narrow, model_dtype)
 
 __all__ = ["LinearClassifierMixin", "linear_decision"]
 
@@ -24,9 +25,10 @@ def linear_decision(X, W, b, n_threads=None):
     X is a dense array or a ``CSRData`` (checked CSR arrays)."""
     if n_threads is None:
         n_threads = available_threads()
-    if W.dtype != X.dtype:
+    if W.dtype != model_dtype(X.dtype):
         # the loop needs one dtype; casting k*d weights beats copying X
-        W = W.astype(X.dtype)
+        # (narrow rows meet float32 weights)
+        W = W.astype(model_dtype(X.dtype))
     W = np.ascontiguousarray(W)
     b = np.ascontiguousarray(b, dtype=np.float64)
     n, d = X.shape
@@ -37,9 +39,9 @@ def linear_decision(X, W, b, n_threads=None):
                                                           out[lo:hi], lo),
                     chunks, len(chunks))
     else:
+        score = _decision.decision_narrow if is_narrow(X.dtype) else _decision.decision_dense
         chunks = row_chunks(n, d * W.shape[0], n_threads)
-        map_threads(lambda lo, hi: _decision.decision_dense(X[lo:hi], W, b, out[lo:hi]),
-                    chunks, len(chunks))
+        map_threads(lambda lo, hi: score(X[lo:hi], W, b, out[lo:hi]), chunks, len(chunks))
     if not np.isfinite(out).all():
         values = X.data if isinstance(X, CSRData) else X
         if not np.isfinite(values).all():
@@ -64,6 +66,11 @@ def linear_predict_index(X, W, b, n_threads=None, classes=None):
     its cache."""
     if n_threads is None:
         n_threads = available_threads()
+    if not isinstance(X, CSRData) and is_narrow(X.dtype):
+        # narrow rows: their activations (read as stored), then the same choice
+        a = linear_decision(X, W, b, n_threads)
+        index = (a[:, 0] > 0).astype(np.intp) if a.shape[1] == 1 else np.argmax(a, axis=1)
+        return index if classes is None else classes[index]
     if W.dtype != X.dtype:
         W = W.astype(X.dtype)
     W = np.ascontiguousarray(W)
@@ -150,6 +157,9 @@ class LinearClassifierMixin(ClassifierMixin):
     coef_: np.ndarray
     intercept_: np.ndarray
     classes_: np.ndarray
+    # whether scoring reads float16, bfloat16, int8 and uint8 rows as stored
+    # (the estimators whose fit does: Perceptron) or converts them
+    _narrow_rows = False
 
     def decision_function(self, X: MatrixLike) -> Float64Array:
         """Activations ``w_j.x + b_j`` of each row.
@@ -167,7 +177,7 @@ class LinearClassifierMixin(ClassifierMixin):
         """
         check_is_fitted(self)
         check_feature_names(self, X, reset=False)
-        X = check_X(X, accept_sparse=True)
+        X = check_X(X, accept_sparse=True, narrow=self._narrow_rows)
         check_n_features(self, X)
         out = linear_decision(X, _dense(self.coef_), self.intercept_,
                               scoring_threads(getattr(self, "n_jobs", None)))
@@ -250,7 +260,7 @@ class LinearClassifierMixin(ClassifierMixin):
             return (self.decision_function(X) > 0).astype(np.int64)
         check_is_fitted(self)
         check_feature_names(self, X, reset=False)
-        X = check_X(X, accept_sparse=True)
+        X = check_X(X, accept_sparse=True, narrow=self._narrow_rows)
         check_n_features(self, X)
         # the compiled loop picks each row's class from its activations (as
         # argmax over decision_function would) without writing them out

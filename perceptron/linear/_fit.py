@@ -30,7 +30,7 @@ never calls it: the sequential trainer is passed in.
 import numpy as np
 
 from perceptron._common.validation import (check_labels, check_random_seed, check_sample_weight,
-                                           mix64)
+                                           mix64, model_dtype)
 from perceptron.linear._fitted import chunk_attributes, fitted_attributes
 from perceptron.linear._mixing import mixing_runner
 from perceptron.linear._monitor import Monitor
@@ -86,7 +86,7 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
                                p["multiclass"] == "multinomial" else kind,
                                1 if kind == "binary" else len(classes), d, init)
     loop = loop_params(p)
-    mode, problems = make_problems(kind, len(classes), target, d, X.dtype, seed, p, loop, init,
+    mode, problems = make_problems(kind, len(classes), target, d, model_dtype(X.dtype), seed, p, loop, init,
                                    signs)
     rows = all_rows(n) if sw is None else np.flatnonzero(sw > 0).astype(_INTP)
     if len(rows) == 0:
@@ -139,7 +139,7 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
 
     # the fitted attributes
     train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
-    return (fitted_attributes(mode, problems, classes, W, b, d, X.dtype, train_weight), after,
+    return (fitted_attributes(mode, problems, classes, W, b, d, model_dtype(X.dtype), train_weight), after,
             stopped)
 
 
@@ -182,7 +182,7 @@ def partial_fit(p, X, y, classes, sample_weight, model, run):
 
     loop = loop_params(p, stop_when_converged=False)
     if first:
-        mode, problems = make_problems(kind, len(labels), target, d, X.dtype,
+        mode, problems = make_problems(kind, len(labels), target, d, model_dtype(X.dtype),
                                        check_random_seed(p["random_state"]), p, loop, None)
     else:
         assert states is not None
@@ -208,5 +208,5 @@ def partial_fit(p, X, y, classes, sample_weight, model, run):
             None if alone else np.zeros(1, dtype=_STOP))
     weight = float(len(rows)) if sw is None else float(sw[rows].sum())
     W, b = effective(mode, problems, p)
-    return chunk_attributes(model, first, mode, problems, labels, W, b, d, X.dtype, weight,
+    return chunk_attributes(model, first, mode, problems, labels, W, b, d, model_dtype(X.dtype), weight,
                             len(rows) > 0)

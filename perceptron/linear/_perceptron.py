@@ -8,7 +8,8 @@ import numpy as np
 from perceptron._common.base import BaseEstimator, no_training_state
 from perceptron._common.sklearn_compat import ONLINE_EXPECTED_FAILURES
 from perceptron._common.typing import ArrayLike, MatrixLike, Self
-from perceptron._common.validation import check_feature_names, check_n_features, check_X
+from perceptron._common.validation import (check_feature_names, check_n_features, check_X,
+                                           is_narrow, model_dtype)
 from perceptron.io._registry import register_model, register_value_type
 from perceptron.linear import _fit as route
 from perceptron.linear._base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
@@ -207,6 +208,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     """
 
     _sklearn_expected_failures = ONLINE_EXPECTED_FAILURES  # scikit-learn checks it cannot pass
+    # float16, bfloat16, int8 and uint8 rows are read as stored (csrc/ptn_narrow.h)
+    _narrow_rows = True
     # the fitted attributes beside coef_, intercept_ and classes_ (published
     # by perceptron/linear/_fitted.py)
     n_features_in_: int
@@ -311,7 +314,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         """
         p = self._check_params()
         names_source = X
-        X = check_X(X, accept_sparse=True)
+        X = check_X(X, accept_sparse=True, narrow=True)
         attrs, after, stopped = route.fit(p, X, y, sample_weight, coef_init, intercept_init,
                                           self.__dict__, self, self._run)
         self._set_fitted(attrs, names_source, after)
@@ -351,10 +354,16 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         names_source = X
         if not first:
             check_feature_names(self, X, reset=False)
-        X = check_X(X, accept_sparse=True)
+        X = check_X(X, accept_sparse=True, narrow=True)
         if not first:
             check_n_features(self, X)
-            if self.coef_.dtype != X.dtype:
+            if self.coef_.dtype != model_dtype(X.dtype):
+                if is_narrow(X.dtype):
+                    # widening the rows would copy X; the weights stay as trained
+                    raise TypeError(
+                        f"partial_fit: X has dtype {X.dtype}, whose rows train float32 "
+                        f"weights, but this model's weights are {self.coef_.dtype}; pass rows "
+                        f"of dtype {self.coef_.dtype}, or start a new model on {X.dtype} rows")
                 X = X.astype(self.coef_.dtype)
         attrs = route.partial_fit(p, X, y, classes, sample_weight, self.__dict__, self._run)
         if first:

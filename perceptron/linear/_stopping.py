@@ -5,7 +5,7 @@ output, the progress bar and callbacks)."""
 import numpy as np
 
 from perceptron._common.stopping import StopRule
-from perceptron._common.validation import CSRData
+from perceptron._common.validation import CSRData, is_narrow, model_dtype
 from perceptron._core import decision as _decision
 from perceptron.linear._problem import effective
 
@@ -127,10 +127,12 @@ def validation_split(rows, target, kind, fraction, seed):
 def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
     scores = np.empty((len(val_rows), W.shape[0]))
     if len(val_rows):
-        W = np.ascontiguousarray(W.astype(X.dtype))
+        W = np.ascontiguousarray(W.astype(model_dtype(X.dtype)))
         if isinstance(X, CSRData):
             _decision.decision_csr(X.data, X.indices, X.indptr, X.shape[1], W, b, scores,
                                    0, val_rows)
+        elif is_narrow(X.dtype):
+            _decision.decision_narrow(X, W, b, scores, val_rows)
         else:
             _decision.decision_dense(X, W, b, scores, val_rows)
     if mode == "multilabel":
