@@ -1,0 +1,152 @@
+"""The packaging metadata says what the package needs: the docs extra holds
+what building the documentation imports."""
+import ast
+import pathlib
+import re
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PYPROJECT = ROOT / "pyproject.toml"
+API_INDEX = ROOT / "docs" / "api" / "index.rst"
+EXAMPLES = ROOT / "examples"
+
+# import names that are not the name of the distribution that installs them
+DISTRIBUTION_OF = {"PIL": "pillow", "sklearn": "scikit-learn", "yaml": "pyyaml"}
+
+
+def _pyproject():
+    if not PYPROJECT.exists():
+        pytest.skip("pyproject.toml is not beside the tests (installed-package run)")
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        tomllib = pytest.importorskip("tomli")
+    with open(PYPROJECT, "rb") as f:
+        return tomllib.load(f)
+
+
+def _name(requirement):
+    """The normalised distribution name of a requirement string (PEP 503)."""
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    assert match, f"not a requirement: {requirement!r}"
+    return re.sub(r"[-_.]+", "-", match.group(1)).lower()
+
+
+def _catches_import_error(handler):
+    names = []
+    if isinstance(handler.type, ast.Tuple):
+        names = [getattr(e, "id", "") for e in handler.type.elts]
+    elif handler.type is not None:
+        names = [getattr(handler.type, "id", "")]
+    return bool({"ImportError", "ModuleNotFoundError"} & set(names))
+
+
+def _module_level_imports(tree):
+    """The modules a file imports when it is imported: the imports outside
+    functions and classes, less those in a ``try`` whose ``except
+    ImportError`` goes on without them (an optional import)."""
+    found = []
+
+    def visit(body, optional):
+        for node in body:
+            if isinstance(node, ast.Import):
+                found.extend((alias.name, optional) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level == 0 and node.module:
+                    found.append((node.module, optional))
+                    found.extend((f"{node.module}.{alias.name}", optional) for alias in node.names)
+            elif isinstance(node, ast.Try):
+                tolerated = any(_catches_import_error(h)
+                                and not any(isinstance(n, ast.Raise)
+                                            for stmt in h.body for n in ast.walk(stmt))
+                                for h in node.handlers)
+                visit(node.body, optional or tolerated)
+                for h in node.handlers:
+                    visit(h.body, optional)
+                visit(node.orelse, optional)
+                visit(node.finalbody, optional)
+            elif isinstance(node, ast.If):
+                test = ast.unparse(node.test)
+                if "TYPE_CHECKING" not in test:
+                    visit(node.body, optional)
+                visit(node.orelse, optional)
+    visit(tree.body, False)
+    return found
+
+
+def _source_of(module):
+    """The .py file of a perceptron module in the source tree (None for a
+    compiled module or a name that is not a module)."""
+    parts = module.split(".")
+    base = ROOT.joinpath(*parts)
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _third_party_imports(start_files):
+    """{distribution name: first file that needs it} for the files and every
+    perceptron module they import at module level, transitively."""
+    needed = {}
+    stdlib = set(sys.stdlib_module_names)
+    seen, todo = set(), list(start_files)
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for module, optional in _module_level_imports(tree):
+            top = module.split(".")[0]
+            if top == "perceptron":
+                source = _source_of(module)
+                if source is not None:
+                    todo.append(source)
+                # a package's __init__ runs before any of its modules
+                for i in range(1, module.count(".") + 1):
+                    parent = _source_of(".".join(module.split(".")[:i]))
+                    if parent is not None:
+                        todo.append(parent)
+            elif top not in stdlib and top != "numpy" and not optional:
+                needed.setdefault(_name(DISTRIBUTION_OF.get(top, top)),
+                                  str(path.relative_to(ROOT)))
+    return needed
+
+
+def test_the_docs_extra_holds_what_the_documentation_imports():
+    """``pip install -e ".[docs]"`` and ``sphinx-build`` (the README's docs
+    command): every module the API pages document, and every gallery
+    example, imports with only the docs extra installed."""
+    extras = _pyproject()["project"]["optional-dependencies"]
+    docs = {_name(r) for r in extras["docs"]}
+    if not API_INDEX.exists():
+        pytest.skip("docs/ is not beside the tests (installed-package run)")
+    modules = set(re.findall(r"^\.\. (?:automodule|currentmodule|module):: (\S+)",
+                             API_INDEX.read_text(encoding="utf-8"), flags=re.M))
+    assert "perceptron.dask" in modules and "perceptron.plotting" in modules
+    files = [_source_of(m) for m in sorted(modules)]
+    files = [f for f in files if f is not None]
+    files += sorted(EXAMPLES.glob("*.py"))
+    files.append(ROOT / "docs" / "conf.py")
+    needed = _third_party_imports(files)
+    assert "dask" in needed and "matplotlib" in needed  # the walk found the imports
+    missing = {dist: where for dist, where in needed.items() if dist not in docs}
+    assert not missing, ("the docs extra lacks what the documentation's build imports "
+                         f"(distribution: first file importing it): {missing}")
+
+
+def test_the_docs_extra_builds_with_the_sphinx_extensions_conf_names():
+    """conf.py's extensions come from the docs extra."""
+    extras = _pyproject()["project"]["optional-dependencies"]
+    docs = {_name(r) for r in extras["docs"]}
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    extensions = re.search(r"extensions = \[(.*?)\]", conf, flags=re.S).group(1)
+    providers = {"sphinx": "sphinx", "numpydoc": "numpydoc", "sphinx_gallery": "sphinx-gallery",
+                 "myst_parser": "myst-parser"}
+    for ext in re.findall(r'"([^"]+)"', extensions):
+        assert providers[ext.split(".")[0]] in docs, f"{ext} is not in the docs extra"
+    theme = re.search(r'html_theme = "([^"]+)"', conf).group(1)
+    assert _name(theme.replace("_", "-")) in docs
