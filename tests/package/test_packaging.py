@@ -150,3 +150,45 @@ def test_the_docs_extra_builds_with_the_sphinx_extensions_conf_names():
         assert providers[ext.split(".")[0]] in docs, f"{ext} is not in the docs extra"
     theme = re.search(r'html_theme = "([^"]+)"', conf).group(1)
     assert _name(theme.replace("_", "-")) in docs
+
+
+WORKFLOW = ROOT / ".github" / "workflows" / "wheels.yml"
+README = ROOT / "README.md"
+
+
+def test_the_readme_leads_with_the_install_that_works():
+    """Nothing is on PyPI before the first release: the Install section's
+    first command installs from a checkout, and says why."""
+    if not README.exists():
+        pytest.skip("README.md is not beside the tests (installed-package run)")
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Install\n"):]
+    first_block = re.search(r"```sh\n(.*?)```", section, flags=re.S).group(1)
+    assert "pip install -e ." in first_block, first_block
+    before = section[:section.index("```sh")]
+    assert "No release is on PyPI yet" in before
+
+
+def test_a_version_tag_publishes_the_wheels_and_sdist_by_trusted_publishing():
+    if not WORKFLOW.exists():
+        pytest.skip(".github/ is not beside the tests (installed-package run)")
+    yaml = pytest.importorskip("yaml")
+    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    # YAML 1.1 reads the key "on" as True
+    triggers = workflow.get("on", workflow.get(True))
+    assert triggers["push"]["tags"] == ["v*"]
+    jobs = workflow["jobs"]
+    publish = jobs["publish"]
+    assert set(publish["needs"]) == {"wheels", "sdist"}
+    assert "refs/tags/v" in publish["if"]
+    assert publish["permissions"]["id-token"] == "write"
+    assert publish["environment"]["name"] == "pypi"
+    uses = [step.get("uses", "") for step in publish["steps"]]
+    assert any(u.startswith("pypa/gh-action-pypi-publish@") for u in uses)
+    # no token: trusted publishing only
+    assert "password" not in WORKFLOW.read_text(encoding="utf-8")
+    # what it downloads is what the other jobs upload: wheels and the sdist
+    uploads = [step["with"]["path"] for name in ("wheels", "sdist")
+               for step in jobs[name]["steps"] if step.get("uses", "").startswith(
+                   "actions/upload-artifact@")]
+    assert sorted(uploads) == ["dist/*.tar.gz", "wheelhouse/*.whl"]
