@@ -9,7 +9,9 @@ The sequences come from a hidden chain: each label is usually followed by
 the next one (A -> B -> C -> D -> A), and a token's features show its label
 only half of the time.  A classifier of single tokens (the multiclass
 ``Perceptron``) can only read the features; ``StructuredPerceptron`` also
-learns the transitions and decodes whole sequences with Viterbi.
+learns the transitions and decodes whole sequences with Viterbi.  The
+figure (with matplotlib, when it is installed) shows the transition weights
+it learned.
 
 Run:  python examples/sequence_labelling.py
 """
@@ -55,6 +57,32 @@ def main() -> None:
     print("most likely next label learned: "
           + ", ".join(f"{a} -> {b}" for a, b in zip(seq.classes_, best_next)))
     print("first test sequence:", " ".join(seq.predict(X_test, lengths_test)[:lengths_test[0]]))
+
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:  # matplotlib is optional: pip install "perceptron-family[plot]"
+        return
+    fig, ax = plt.subplots(figsize=(4.5, 3.8), layout="constrained")
+    image = ax.imshow(seq.transition_, cmap="RdBu_r",
+                      vmin=-np.abs(seq.transition_).max(), vmax=np.abs(seq.transition_).max())
+    labels = seq.classes_.tolist()
+    ax.set_xticks(range(len(labels)), labels)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_xlabel("next label")
+    ax.set_ylabel("label")
+    ax.set_title("Learned transition weights")
+    fig.colorbar(image, ax=ax)
+    show(fig)
+
+
+def show(fig) -> None:
+    """Show the figure on screen, unless matplotlib draws off screen (a
+    headless run, or the documentation's gallery, which keeps the figure)."""
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    if matplotlib.get_backend().lower() != "agg":
+        plt.show()
 
 
 if __name__ == "__main__":

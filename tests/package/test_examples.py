@@ -50,3 +50,40 @@ def test_plot_learning(tmp_path):
     assert "wrote" in out
     for name in ("pla_steps.png", "pla.gif", "boundary.png", "mistake_bound.png"):
         assert (tmp_path / name).stat().st_size > 1000
+
+
+DRAW = """
+import runpy, sys
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+sys.argv = sys.argv[1:]   # the script, as if it were run on its own
+runpy.run_path(sys.argv[0], run_name="__main__")
+print("open figures:", len(plt.get_fignums()))
+"""
+
+
+@pytest.mark.parametrize("script", ["quickstart.py", "compare_family.py",
+                                    "sequence_labelling.py", "plot_learning.py"])
+def test_every_example_leaves_a_figure_for_the_gallery(script):
+    """sphinx-gallery makes an example's thumbnail from the figures open when
+    it ends: without one, the gallery shows a placeholder."""
+    pytest.importorskip("matplotlib")
+    if not (EXAMPLES / script).exists():
+        pytest.skip("examples/ is not beside the tests (installed-package run)")
+    env = dict(os.environ)
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(perceptron.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([package_parent, env.get("PYTHONPATH", "")])
+    proc = subprocess.run([sys.executable, "-c", DRAW, str(EXAMPLES / script)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    opened = int(proc.stdout.rsplit("open figures:", 1)[1])
+    assert opened >= 1, f"{script} leaves no figure open"
+
+
+def test_the_examples_are_the_ones_checked_for_figures():
+    scripts = sorted(p.name for p in EXAMPLES.glob("*.py"))
+    if not scripts:
+        pytest.skip("examples/ is not beside the tests (installed-package run)")
+    assert scripts == sorted(["quickstart.py", "compare_family.py", "sequence_labelling.py",
+                              "plot_learning.py"])

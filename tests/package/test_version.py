@@ -35,8 +35,24 @@ def test_cli_version_names_the_distribution(capsys):
 
 
 def test_version_has_a_changelog_entry():
+    """A released version has its dated section; until the release, the one
+    [Unreleased] section names the version it will be."""
     if not CHANGELOG.exists():
         pytest.skip("CHANGELOG.md is not beside the tests (installed-package run)")
-    heading = re.compile(rf"^## \[{re.escape(perceptron.__version__)}\]", re.MULTILINE)
-    assert heading.search(CHANGELOG.read_text(encoding="utf-8")), (
-        f"CHANGELOG.md has no '## [{perceptron.__version__}]' section")
+    text = CHANGELOG.read_text(encoding="utf-8")
+    version = re.escape(perceptron.__version__)
+    if re.search(rf"^## \[{version}\] - \d{{4}}-\d{{2}}-\d{{2}}$", text, re.MULTILINE):
+        return
+    unreleased = re.search(r"^## \[Unreleased\]\n\n(.+?)\n\n", text, re.MULTILINE | re.DOTALL)
+    assert unreleased, (f"CHANGELOG.md has neither a '## [{perceptron.__version__}] - <date>' "
+                        "section nor an [Unreleased] one")
+    assert re.search(rf"\b{version}\b", unreleased.group(1)), (
+        f"the [Unreleased] section does not say it is {perceptron.__version__}")
+
+
+def test_the_changelog_has_one_unreleased_section():
+    if not CHANGELOG.exists():
+        pytest.skip("CHANGELOG.md is not beside the tests (installed-package run)")
+    headings = re.findall(r"^## .*$", CHANGELOG.read_text(encoding="utf-8"), re.MULTILINE)
+    unreleased = [h for h in headings if "unreleased" in h.lower()]
+    assert unreleased == ["## [Unreleased]"], headings
