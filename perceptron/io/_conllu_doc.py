@@ -13,9 +13,14 @@ Public as ``perceptron.io.read_conllu_sentences`` and
 """
 import io
 import os
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Optional
 
 __all__ = ["ConlluSentence", "read_conllu_sentences", "write_conllu", "FIELDS"]
+
+# as read_conllu's: no line is read past this many characters
+DEFAULT_MAX_LINE_LENGTH = 1 << 20
+# an ID with more digits than this is out of any sentence's order
+_MAX_ID_DIGITS = 18
 
 # the ten fields of a token line, in order (0-based index = position)
 FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
@@ -85,7 +90,8 @@ def _is_int(text):
     return text.isascii() and text.isdigit()
 
 
-def read_conllu_sentences(path_or_file):
+def read_conllu_sentences(path_or_file,
+                          max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH):
     """The sentences of a CoNLL-U file, whole, one at a time.
 
     Parameters
@@ -93,6 +99,9 @@ def read_conllu_sentences(path_or_file):
     path_or_file : str, os.PathLike or file object
         A path (``.gz``, ``.bz2`` and ``.xz`` are decompressed on the fly) or
         a file open in text or binary mode (UTF-8).
+    max_line_length : int or None, default=2**20
+        The longest line read, in characters (its line end not counted); a
+        longer line is refused without being read whole.  None: no limit.
 
     Yields
     ------
@@ -105,28 +114,57 @@ def read_conllu_sentences(path_or_file):
         On a malformed line, naming the file and the line number: a token
         line without ten tab-separated fields, an ID that is not an integer,
         a range or an empty node, a word ID out of the order 1, 2, 3, ..., an
-        empty FORM.
+        empty FORM, a line of only white space (the format has token,
+        comment and empty lines), a line longer than ``max_line_length``.
+        A UTF-8 byte order mark before the first line is skipped.
     """
     if not (isinstance(path_or_file, (str, bytes, os.PathLike)) or
             hasattr(path_or_file, "read")):
         raise TypeError(f"read_conllu_sentences: path_or_file must be a path (str or "
                         f"os.PathLike) or a file object, got {type(path_or_file).__name__}")
-    return _sentences(path_or_file)
+    if max_line_length is not None and (
+            not isinstance(max_line_length, int) or isinstance(max_line_length, bool) or
+            max_line_length < 1):
+        raise ValueError(f"read_conllu_sentences: max_line_length must be a positive int or "
+                         f"None, got {max_line_length!r}")
+    return _sentences(path_or_file, max_line_length)
 
 
-def _sentences(source):
+def _lines(f, name, limit):
+    """(number, line without its line end) for each line of f, none read
+    past `limit` characters (a compressed file can hold a line of
+    gigabytes); a byte order mark before the first line dropped."""
+    number = 0
+    while True:
+        # two characters more than the limit: room for a "\r\n" line end
+        line = f.readline() if limit is None else f.readline(limit + 2)
+        if not line:
+            return
+        number += 1
+        text = line.rstrip("\r\n")
+        if limit is not None and len(text) > limit:
+            raise ValueError(f"{name}, line {number}: longer than max_line_length={limit} "
+                             "characters (pass a larger one, or None, for longer lines)")
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        yield number, text
+
+
+def _sentences(source, limit):
     f, name, close = _open(source, "r")
     try:
         comments: List[str] = []
         rows: List[List[str]] = []
         n_words = 0
-        for number, line in enumerate(f, 1):
-            line = line.rstrip("\r\n")
-            if not line.strip():
+        for number, line in _lines(f, name, limit):
+            if not line:
                 if rows or comments:
                     yield ConlluSentence(comments, rows)
                     comments, rows, n_words = [], [], 0
                 continue
+            if line.isspace():
+                raise ValueError(f"{name}, line {number}: a line of only white space (CoNLL-U "
+                                 "has token lines, comment lines and empty lines)")
             if line.startswith("#"):
                 if rows:
                     raise ValueError(f"{name}, line {number}: a comment after the token lines "
@@ -142,13 +180,13 @@ def _sentences(source):
             if "-" in ident or "." in ident:
                 low, _, high = ident.partition("-" if "-" in ident else ".")
                 if not (_is_int(low) and _is_int(high)):
-                    raise ValueError(f"{name}, line {number}: the ID {ident!r} is not an "
+                    raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
                                      "integer, a range (1-2) or an empty node (1.1)")
             elif not _is_int(ident):
-                raise ValueError(f"{name}, line {number}: the ID {ident!r} is not an integer, "
-                                 "a range (1-2) or an empty node (1.1)")
-            elif int(ident) != n_words + 1:
-                raise ValueError(f"{name}, line {number}: the ID {ident} follows word "
+                raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
+                                 "integer, a range (1-2) or an empty node (1.1)")
+            elif len(ident) > _MAX_ID_DIGITS or int(ident) != n_words + 1:
+                raise ValueError(f"{name}, line {number}: the ID {ident:.40} follows word "
                                  f"{n_words} of its sentence (expected {n_words + 1}; a blank "
                                  "line may be missing)")
             else:

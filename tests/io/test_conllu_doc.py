@@ -85,3 +85,22 @@ def test_bad_arguments(tmp_path):
     with pytest.raises(ValueError):
         write_conllu([ConlluSentence([], [["1"]])], tmp_path / "b.conllu")
     assert list(tmp_path.iterdir()) == []
+
+
+WORD = "1\tA\ta\tX\tX\t_\t0\troot\t_\t_\n"
+
+
+def test_long_lines_byte_order_marks_white_space_and_long_ids():
+    # the same rules as read_conllu's
+    long_misc = WORD[:-2] + "x" * 500 + "\n"
+    with pytest.raises(ValueError, match=r"line 3: longer than max_line_length=100 characters"):
+        list(read_conllu_sentences(io.StringIO(WORD + "\n" + long_misc), max_line_length=100))
+    assert len(list(read_conllu_sentences(io.StringIO(long_misc), max_line_length=None))) == 1
+    with pytest.raises(ValueError, match="max_line_length must be a positive int or None"):
+        read_conllu_sentences(io.StringIO(WORD), max_line_length=0)
+    got = list(read_conllu_sentences(io.BytesIO(b"\xef\xbb\xbf" + WORD.encode())))
+    assert got[0].rows == [WORD.rstrip("\n").split("\t")]
+    with pytest.raises(ValueError, match="line 2: a line of only white space"):
+        list(read_conllu_sentences(io.StringIO(WORD + " \t\n" + WORD)))
+    with pytest.raises(ValueError, match=r"line 2: the ID 9{40} follows word 1"):
+        list(read_conllu_sentences(io.StringIO(WORD + "9" * 5000 + WORD[1:])))
