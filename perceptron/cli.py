@@ -36,7 +36,7 @@ from perceptron._version import DISTRIBUTION, __version__
 from perceptron.simd import simd_info
 from perceptron.datasets import load_breast_cancer
 from perceptron.exceptions import ConvergenceWarning
-from perceptron._common.validation import DEFAULT_MAX_FIT_BYTES, allowed_fit_bytes
+from perceptron._common.validation import allowed_fit_bytes, max_fit_bytes
 from perceptron.linear._centroid import CentroidClassifier
 from perceptron.linear._perceptron import Perceptron
 from perceptron.linear._voted import VotedPerceptron
@@ -199,9 +199,6 @@ def check_output_path(path, option="-o"):
         raise ValueError(f"{option} {path}: the folder {folder} is not writable")
 
 
-DEFAULT_MAX_WEIGHT_MEMORY = DEFAULT_MAX_FIT_BYTES
-
-
 def _gib(n):
     return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
 
@@ -234,6 +231,8 @@ def check_weight_memory(args, X, y):
     itemsize = dtype.itemsize if dtype in (np.float32, np.float64) else 8
     n_features = int(X.shape[1])
     need = weight_memory(args, n_features, n_classes, itemsize)
+    if args.max_weight_memory is None:  # the library's limit: $PERCEPTRON_MAX_FIT_BYTES or 4G
+        args.max_weight_memory = max_fit_bytes()
     if need > args.max_weight_memory:
         k = 1 if n_classes <= 2 and args.algorithm != "centroid" else n_classes
         raise ValueError(
@@ -519,9 +518,9 @@ def build_parser():
                        "report then goes to standard error)")
     _data_options(train)
     train.add_argument("--max-weight-memory", type=_byte_count, metavar="BYTES",
-                       default=DEFAULT_MAX_WEIGHT_MEMORY,
                        help="refuse to train when the weights would take more than this, in "
-                       "bytes, K, M or G (default 4G); checked before anything is allocated")
+                       "bytes, K, M or G (default: $PERCEPTRON_MAX_FIT_BYTES, else 4G); "
+                       "checked before anything is allocated")
     train.add_argument("--n-features", type=_count, metavar="N",
                        help="svmlight: the number of features (default: the largest index "
                        "in the file); a model of N features takes test rows of indices up to "

@@ -234,7 +234,7 @@ print(err.getvalue())
 
 
 @pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
-def test_the_limit_can_be_raised(tmp_path, capsys):
+def test_the_limit_can_be_raised(tmp_path, capsys, monkeypatch):
     (tmp_path / "mid.svm").write_bytes(b"1 200000:1\n-1 1:1 5:2\n")
     need = 200000 * 8  # one float64 vector
     assert run(["train", tmp_path / "mid.svm", "-o", tmp_path / "m.ptn",
@@ -244,6 +244,10 @@ def test_the_limit_can_be_raised(tmp_path, capsys):
     assert run(["train", tmp_path / "mid.svm", "-o", tmp_path / "m.ptn",
                 "--max-weight-memory", need, "-q"])[0] == 0
     assert perceptron.load(tmp_path / "m.ptn").n_features_in_ == 200000
+    # without the option, the library's limit, which the environment sets
+    monkeypatch.setenv("PERCEPTRON_MAX_FIT_BYTES", str(need - 1))
+    assert run(["train", tmp_path / "mid.svm", "-o", tmp_path / "e.ptn"])[0] == 1
+    assert "more than --max-weight-memory 1.5 MiB" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("algorithm, extra", [("perceptron", []), ("averaged", []),
