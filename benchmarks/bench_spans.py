@@ -156,7 +156,15 @@ def main(argv=None):
                     "columns stay closer to the caches)")
     ap.add_argument("--lbfgs-iterations", type=int, default=100)
     ap.add_argument("--only", choices=["ner", "pos"], default=None)
+    ap.add_argument("--seeds", default="0,1,2,3,4",
+                    help="random_state values whose UNER dev span F1 is measured (the order "
+                    "of the sentences changes the model: the F1 target is met only if every "
+                    "seed meets it)")
     args = ap.parse_args(argv)
+    try:
+        seeds = [int(v) for v in args.seeds.split(",")]
+    except ValueError:
+        ap.error(f"--seeds must be comma-separated integers, got {args.seeds!r}")
     try:
         import pycrfsuite  # noqa: F401
     except ImportError:
@@ -181,6 +189,13 @@ def main(argv=None):
         print(f"ours  FeatureTagger(n_features={args.n_features}, constraints='iob2', "
               f"max_iter=10)  train {wall:7.3f} s "
               f"[{cpu:.3f}]  epochs {ours.n_iter_}  dev span F1 {f1:.4f}")
+        per_seed = [f1 if seed == 0 else span_scores(yd, FeatureTagger(
+            n_features=args.n_features, max_iter=10, constraints="iob2", random_state=seed)
+            .fit(X, y).predict(Xd))["micro avg"]["f1"] for seed in seeds]
+        worst = min(per_seed)
+        print("  dev span F1 by random_state: " +
+              ", ".join(f"{seed}: {v:.4f}" for seed, v in zip(seeds, per_seed)) +
+              f" (mean {sum(per_seed) / len(per_seed):.4f}, min {worst:.4f})")
         ent, ewall, ecpu = best(lambda: EntityTagger().fit(train), args.repeat)
         ef1 = ent.evaluate_spans(dev)["micro avg"]["f1"]
         print(f"ours  EntityTagger() (its own compiled features)     train {ewall:7.3f} s "
@@ -194,7 +209,9 @@ def main(argv=None):
         print(f"ratios: training {cwall / wall:.1f}x faster [{ccpu / cpu:.1f}x CPU], "
               f"span F1 {f1 - cf1:+.4f}")
         lines.append(f"[target UNER EWT dev span F1 >= CRFsuite L-BFGS's, same features: "
-                     f"{f1:.4f} vs {cf1:.4f}: {'met' if f1 >= cf1 else 'MISSED'}]")
+                     f"{f1:.4f} vs {cf1:.4f}: {'met' if f1 >= cf1 else 'MISSED'}; the worst of "
+                     f"random_state {args.seeds}: {worst:.4f}, "
+                     f"{'met' if worst >= cf1 else 'MISSED'}]")
         lines.append(f"[target UNER EWT training >= 10x faster than CRFsuite L-BFGS: "
                      f"{cwall / wall:.1f}x wall ({ccpu / cpu:.1f}x CPU), "
                      f"{verdict(cwall / wall, 10.0)}]")

@@ -102,7 +102,7 @@ def decode_scores(E, T, start, end):
                            np.array([0, L], dtype=np.int64))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2 ** 32 - 1), scheme=st.sampled_from(["iob2", "bioes"]),
        L=st.integers(1, 5), grid=st.sampled_from([3, 100]))
 def test_constrained_viterbi_against_brute_force(seed, scheme, L, grid):
@@ -257,7 +257,7 @@ def random_labels(rng, scheme, n_seq):
             for n in rng.integers(0, 8, n_seq)]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2 ** 32 - 1), scheme=st.sampled_from(["iob2", "bioes"]),
        mode=st.sampled_from(["default", "strict"]), n_seq=st.integers(1, 5),
        valid=st.booleans())
