@@ -83,7 +83,7 @@ def conll18_scores(gold, system):
     """
     g, s = _aligned(gold, system)
     n = len(g)
-    correct = Counter()
+    correct: "Counter[str]" = Counter()
     for a, b in zip(g, s):
         upos = a[_UPOS] == b[_UPOS]
         xpos = a[_XPOS] == b[_XPOS]
@@ -120,7 +120,8 @@ def tag_report(gold, system, column="upos", known=None):
     if field is None:
         raise ValueError(f"column must be 'upos', 'xpos', 'feats' or 'lemma', got {column!r}")
     g, s = _aligned(gold, system)
-    total, right = Counter(), Counter()
+    total: "Counter[str]" = Counter()
+    right: "Counter[str]" = Counter()
     unknown = [0, 0]
     for a, b in zip(g, s):
         ok = a[field] == b[field]
