@@ -54,7 +54,8 @@ from perceptron._common.validation import (check_feature_names, check_labels, ch
                                            require_two_classes, unique_labels)
 from perceptron.exceptions import ConvergenceWarning, sklearn_compatible
 from perceptron.linear._perceptron import Perceptron
-from perceptron.sequence._structured import StructuredPerceptron, check_lengths
+from perceptron.sequence._structured import (MAX_LABELS, StructuredPerceptron, check_fit_memory,
+                                             check_lengths)
 from perceptron.sequence import _dask as _ds
 
 __all__ = ["fit", "predict", "decision_function", "mix", "mixing_coefficients"]
@@ -498,6 +499,11 @@ def _fit_structured(estimator, p, X, y, lengths, client, mixing, max_iter, n_sha
     classes = unique_labels(np.concatenate(seen))
     require_two_classes(classes)
     k = len(classes)
+    if k > MAX_LABELS:
+        raise ValueError(f"y has {k} distinct labels; a StructuredPerceptron takes at most "
+                         f"{MAX_LABELS}")
+    # the driver and every worker hold the weights: checked before any is made
+    check_fit_memory(k, d, dtype.itemsize, p["average"], int(np.max(np.diff(offsets))))
     seed = check_random_seed(estimator.random_state)
     shards = [client.submit(_ds.encode_shard, raw, classes, pure=False) for raw in raws]
     del raws

@@ -102,3 +102,15 @@ def test_sparse_chunks(client):
     two = pdask.fit(StructuredPerceptron(max_iter=3, random_state=1), dX, y, lengths=lengths,
                     client=client, n_shards=2)
     assert two.score(X, y, lengths) > 0.5
+
+
+def test_structured_dask_checks_the_weights_memory_first(client, monkeypatch):
+    X, y, lengths = sequences(0)
+    monkeypatch.setenv("PERCEPTRON_MAX_FIT_BYTES", "1000")
+    with pytest.raises(ValueError, match=r"a StructuredPerceptron with \d+ labels and \d+ "
+                                         r"features .* would take .*PERCEPTRON_MAX_FIT_BYTES"):
+        pdask.fit(StructuredPerceptron(), da.from_array(X), y, lengths=lengths, client=client)
+    monkeypatch.delenv("PERCEPTRON_MAX_FIT_BYTES")
+    model = pdask.fit(StructuredPerceptron(max_iter=1), da.from_array(X), y, lengths=lengths,
+                      client=client)
+    assert model.coef_.shape[1] == X.shape[1]
