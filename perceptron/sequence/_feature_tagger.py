@@ -104,6 +104,8 @@ class FeatureTagger(StructuredPerceptron):
         """The hashed rows of X (one a token, float32) and the sequences'
         lengths."""
         n = self._check_n_features()
+        if not isinstance(X, (str, bytes, dict)) and not hasattr(X, "__len__"):
+            X = list(X)   # a generator of sequences, as sklearn-crfsuite takes
         data, indices, indptr, lengths = _fd.hash_sequences(X, n)
         if len(indices) > np.iinfo(np.int32).max:
             indptr = indptr.astype(np.int64)
@@ -130,6 +132,8 @@ class FeatureTagger(StructuredPerceptron):
         self
         """
         rows, lengths = self.transform(X)
+        if not isinstance(y, (str, bytes)) and not hasattr(y, "__len__"):
+            y = list(y)
         codes, labels = _fd.label_codes(y, lengths)
         flat = np.array(labels, dtype=object)[codes] if len(codes) else \
             np.zeros(0, dtype=object)
@@ -200,6 +204,7 @@ class FeatureTagger(StructuredPerceptron):
         """Token accuracy of :meth:`predict` against y (sklearn-crfsuite's
         ``flat_accuracy_score``)."""
         pred = self.predict(X)
+        y = list(y)
         if len(pred) != len(y):
             raise ValueError(f"X has {len(pred)} sequences but y has {len(y)}")
         right = total = 0

@@ -268,6 +268,10 @@ def test_feature_tagger_partial_fit_and_params():
     steps.partial_fit(X, y)
     np.testing.assert_array_equal(steps.coef_, whole.coef_)
     np.testing.assert_array_equal(steps.transition_, whole.transition_)
+    lazy = FeatureTagger(n_features=2 ** 10, max_iter=2, random_state=5).fit(
+        (x for x in X), (labels for labels in y))
+    np.testing.assert_array_equal(lazy.coef_, whole.coef_)
+    assert lazy.predict(x for x in X) == whole.predict(X)
     params = FeatureTagger(n_features=64, constraints="bioes").get_params()
     assert params["n_features"] == 64 and params["constraints"] == "bioes"
     sklearn_base = pytest.importorskip("sklearn.base")
