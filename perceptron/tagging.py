@@ -1,15 +1,20 @@
 """Sequence labelling for users of words and labels: the part-of-speech
-tagger (:class:`PerceptronTagger`), the span tagger (:class:`EntityTagger`),
-the tagger of one's own feature dicts with sklearn-crfsuite's interface
-(:class:`FeatureTagger`), and the span schemes and scores (:func:`spans`,
-:func:`span_scores`, :func:`allowed`, :func:`convert_scheme`,
-:func:`read_columns`).  They live in ``perceptron.sequence``;
-this module is their public name."""
+tagger (:class:`PerceptronTagger`), the morphological tagger and
+lemmatizer of CoNLL-U treebanks (:class:`MorphTagger`) with the CoNLL 2018
+shared task's scores (:func:`conll18_scores`), the span tagger
+(:class:`EntityTagger`), the tagger of one's own feature dicts with
+sklearn-crfsuite's interface (:class:`FeatureTagger`), and the span schemes
+and scores (:func:`spans`, :func:`span_scores`, :func:`allowed`,
+:func:`convert_scheme`, :func:`read_columns`).  They live in
+``perceptron.sequence``; this module is their public name."""
 from perceptron.sequence._entities import EntityTagger
+from perceptron.sequence._evaluate import conll18_scores
 from perceptron.sequence._feature_tagger import FeatureTagger
+from perceptron.sequence._morph import MorphTagger
 from perceptron.sequence._spans import (allowed, convert_scheme, read_columns, span_scores,
                                         spans)
 from perceptron.sequence._tagger import PerceptronTagger
 
-__all__ = ["PerceptronTagger", "EntityTagger", "FeatureTagger", "allowed", "convert_scheme",
-           "read_columns", "span_scores", "spans"]
+__all__ = ["PerceptronTagger", "MorphTagger", "conll18_scores", "EntityTagger",
+           "FeatureTagger", "allowed", "convert_scheme", "read_columns", "span_scores",
+           "spans"]

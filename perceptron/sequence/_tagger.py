@@ -70,6 +70,10 @@ def _ambiguity(tokens, codes, lengths):
     return keys[known], before[known, -1], others[word, fold]
 
 
+# public for the morphological tagger, which gives its words the same classes
+ambiguity_classes = _ambiguity
+
+
 class PerceptronTagger(BaseEstimator):
     """A part-of-speech tagger: hashed token features, Viterbi decoding and
     the averaged structured perceptron (Collins 2002).
