@@ -4,8 +4,11 @@ perceptron tag train DATA -o MODEL, perceptron tag evaluate MODEL DATA and
 perceptron tag apply MODEL DATA.  DATA is CoNLL-U (a name ending in .conllu,
 optionally compressed, or --format conllu), or text with one sentence a
 line, tokens separated by white space: for train and evaluate each token is
-word/TAG (split at its last /), for apply plain words.  apply writes one
-sentence a line as word/TAG tokens.
+word/TAG (split at its last /), for apply plain words.  apply writes
+CoNLL-U input back as CoNLL-U with the predicted columns filled, text as one
+sentence a line of word/TAG tokens.  train --columns all learns UPOS, XPOS,
+FEATS and lemmas (a morphological tagger); evaluate reports per-tag and
+unknown-word accuracy, and a morphological tagger's CoNLL 2018 scores.
 """
 import argparse
 import os
@@ -13,6 +16,7 @@ import sys
 import time
 
 from perceptron.io import read_conllu
+from perceptron.sequence._cli_morph import apply_model, evaluate_model, load_tagger, train_morph
 from perceptron.sequence._tagger import PerceptronTagger
 
 __all__ = ["add_tag_commands"]
@@ -88,13 +92,6 @@ def _tagged(args):
     return _text_sentences(args.data, tagged=True)
 
 
-def _words(args):
-    if _format(args.data, args.format) == "conllu":
-        source = sys.stdin if args.data == "-" else args.data
-        return ([w for w, _ in s] for s in read_conllu(source, column=args.column))
-    return _text_sentences(args.data, tagged=False)
-
-
 def _same_file(a, b):
     try:
         return os.path.samefile(a, b)  # the same inode: also through links
@@ -115,6 +112,11 @@ def _refuse_overwrite(output, *inputs):
 
 def cmd_tag_train(args, out):
     _refuse_overwrite(args.output, args.data, args.dev)
+    if args.columns is not None:
+        if _format(args.data, args.format) != "conllu":
+            raise ValueError("--columns trains on CoNLL-U: give a .conllu file or --format "
+                             "conllu")
+        return train_morph(args, out)
     sentences = list(_tagged(args))
     n_tokens = sum(len(s) for s in sentences)
     tagger = PerceptronTagger(n_features=args.n_features, max_iter=args.epochs,
@@ -136,31 +138,18 @@ def cmd_tag_train(args, out):
 
 
 def cmd_tag_evaluate(args, out):
-    tagger = PerceptronTagger.load(args.model)
-    gold = list(_tagged(args))
-    n_tokens = sum(len(s) for s in gold)
-    start = time.perf_counter()
-    accuracy = tagger.evaluate(gold)
-    seconds = time.perf_counter() - start
-    print(f"accuracy {accuracy:.4f} on {len(gold)} sentences, {n_tokens} tokens "
-          f"({n_tokens / max(seconds, 1e-9):,.0f} tokens/s)", file=out)
-    return 0
+    tagger = load_tagger(args.model)
+    is_conllu = _format(args.data, args.format) == "conllu"
+    pairs = None if is_conllu else list(_text_sentences(args.data, tagged=True))
+    return evaluate_model(tagger, args, pairs, is_conllu, out)
 
 
 def cmd_tag_apply(args, out):
     _refuse_overwrite(args.output, args.model, args.data)
-    tagger = PerceptronTagger.load(args.model)
-    sentences = list(_words(args))
-    tagged = tagger.tag_sents(sentences)
-    f = out if args.output in (None, "-") else open(args.output, "w", encoding="utf-8")
-    try:
-        for sentence in tagged:
-            f.write(" ".join(f"{w}/{t}" for w, t in sentence))
-            f.write("\n")
-    finally:
-        if f is not out:
-            f.close()
-    return 0
+    tagger = load_tagger(args.model)
+    is_conllu = _format(args.data, args.format) == "conllu"
+    words = None if is_conllu else list(_text_sentences(args.data, tagged=False))
+    return apply_model(tagger, args, words, is_conllu, out)
 
 
 def _data_options(p):
@@ -194,7 +183,13 @@ def add_tag_commands(sub):
     train.add_argument("--n-features", type=_positive, default=2 ** 18,
                        help="hashed feature columns (default 2**18 = 262144)")
     train.add_argument("--seed", type=int, default=0)
-    train.add_argument("--dev", metavar="FILE", help="also report the accuracy on this file")
+    train.add_argument("--dev", metavar="FILE", help="also report the accuracy on this file "
+                       "(with --columns: and stop each column's training at its best epoch "
+                       "on it)")
+    train.add_argument("--columns", metavar="LIST", default=None,
+                       help="CoNLL-U: train a morphological tagger of these columns, 'all' "
+                       "(those the file fills) or a comma-separated list of upos, xpos, "
+                       "feats, lemma")
     train.set_defaults(func=cmd_tag_train)
     evaluate = commands.add_parser("evaluate", help="token accuracy on tagged sentences")
     evaluate.add_argument("model")
@@ -206,5 +201,9 @@ def add_tag_commands(sub):
     apply.add_argument("data", help="CoNLL-U (its tags are ignored) or text, one sentence a "
                        "line ('-': standard input)")
     apply.add_argument("-o", "--output", metavar="FILE", help="default: standard output")
+    apply.add_argument("--output-format", choices=["auto", "conllu", "text"], default="auto",
+                       help="CoNLL-U with the predicted columns filled, every other column "
+                       "and comment kept, or word/TAG text (default: conllu for CoNLL-U input, "
+                       "else text)")
     _data_options(apply)
     apply.set_defaults(func=cmd_tag_apply)

@@ -28,6 +28,7 @@ training and the predicted one in tagging, as in a pipeline.
 """
 import numbers
 from collections import Counter, defaultdict
+from typing import Any
 
 import numpy as np
 
@@ -119,7 +120,7 @@ class MorphTagger(BaseEstimator):
         for name in ("n_features", "n_class_features", "max_iter"):
             v = getattr(self, name)
             top = _featurize.MAX_FEATURES if name != "max_iter" else 10 ** 6
-            if not isinstance(v, numbers.Integral) or isinstance(v, bool) or not 1 <= v <= top:
+            if not isinstance(v, numbers.Integral) or isinstance(v, bool) or not 1 <= int(v) <= top:
                 raise ValueError(f"{name} must be an int in [1, {top}], got {v!r}")
         for name in ("average", "shuffle"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
@@ -204,7 +205,7 @@ class MorphTagger(BaseEstimator):
             raise ValueError("the training data fills none of UPOS, XPOS, FEATS, LEMMA")
         if any(c in ("feats", "lemma") for c in columns) and "upos" not in columns:
             raise ValueError("FEATS and LEMMA are learnt with UPOS: add 'upos' to columns")
-        dev_data = None
+        dev_data: Any = None
         if dev is not None:
             dev_words, dev_lengths = _flatten(dev)
             if dev_words:
@@ -225,7 +226,7 @@ class MorphTagger(BaseEstimator):
         self.columns_ = np.array(columns, dtype=object)
         types = TypeFeatures(forms)
         X, base = self._tag_X(forms, lengths, types, train_classes)
-        dev_feats = None
+        dev_feats: Any = None
         if dev_data is not None:
             d_forms = dev_data[2]
             d_types = TypeFeatures(d_forms)
@@ -277,7 +278,8 @@ class MorphTagger(BaseEstimator):
         if dev is None:
             return model.fit(X, y, lengths)
         import copy
-        best, best_score, since = None, -1.0, 0
+        best: Any = None
+        best_score, since = -1.0, 0
         labels = np.arange(n_classes)
         for _ in range(int(self.max_iter)):
             model.partial_fit(X, y, lengths, classes=labels)
@@ -337,14 +339,15 @@ class MorphTagger(BaseEstimator):
         """The predicted columns of token lists: a dict column -> list of str
         over all tokens, and the sentence lengths."""
         check_is_fitted(self, "columns_")
-        forms, lengths = [], []
+        forms: list = []
+        counts = []
         for i, s in enumerate(sentences):
             if isinstance(s, str):
                 raise TypeError(f"sentence {i} is a str, not a list of tokens")
             before = len(forms)
             forms.extend(s)
-            lengths.append(len(forms) - before)
-        lengths = np.array(lengths, dtype=np.int64)
+            counts.append(len(forms) - before)
+        lengths = np.array(counts, dtype=np.int64)
         out = {}
         if not forms:
             return {c: [] for c in self.columns_}, lengths
@@ -371,7 +374,7 @@ class MorphTagger(BaseEstimator):
         pos = np.minimum(np.searchsorted(keys, query), len(keys) - 1)
         known = keys[pos] == query
         lemmas = [None] * len(forms)
-        for i in np.flatnonzero(known):
+        for i in np.flatnonzero(known).tolist():
             lemmas[i] = apply_rule(forms[i], self.lemma_rules_[pos[i]])
         unknown = [i for i in range(len(forms)) if lemmas[i] is None]
         if unknown:
@@ -383,8 +386,8 @@ class MorphTagger(BaseEstimator):
             order = np.argsort(-scores, axis=1, kind="stable")
             for k, i in enumerate(unknown):
                 lemma = None
-                for c in order[k]:
-                    lemma = apply_rule(forms[i], classes[c])
+                for code in order[k]:
+                    lemma = apply_rule(forms[i], classes[code])
                     if lemma:
                         break
                 lemmas[i] = lemma or forms[i]
@@ -429,8 +432,13 @@ class MorphTagger(BaseEstimator):
             np.zeros(len(h), dtype=bool)
 
     # ------------------------------------------------------------ persistence
-    def save(self, path):
-        """Write this tagger to a model file (:meth:`load` reads it)."""
+    def save(self, path, *, training_state=None):
+        """Write this tagger to a model file (:meth:`load` reads it); the
+        file never holds training state (``training_state`` must be None or
+        False: the tagger is not trained further)."""
+        if training_state:
+            raise ValueError("a MorphTagger's file holds no training state: training_state "
+                             "must be None or False")
         view = type(self).__new__(type(self))
         vars(view).update(self.get_params())
         for name, value in vars(self).items():

@@ -51,9 +51,12 @@ def test_train_evaluate_apply_conllu(files):
     assert PerceptronTagger.load(model).n_features == 4096
     code, out = run(["tag", "evaluate", str(model), str(data)])
     assert code == 0 and out.startswith("accuracy 1.0000 on 12 sentences, 40 tokens")
-    code, out = run(["tag", "apply", str(model), str(data)])
+    code, out = run(["tag", "apply", str(model), str(data), "--output-format", "text"])
     assert code == 0
     assert out.splitlines()[:2] == ["the/DET dog/NOUN barks/VERB", "a/DET cat/NOUN sleeps/VERB"]
+    # CoNLL-U in, CoNLL-U out: the tags filled in, every other column kept
+    code, out = run(["tag", "apply", str(model), str(data)])
+    assert code == 0 and out == data.read_text(encoding="utf-8")
 
 
 def test_xpos_column(files):
