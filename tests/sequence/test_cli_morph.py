@@ -38,7 +38,7 @@ def test_train_evaluate_apply(files):
     code, out = run(["tag", "evaluate", str(model), str(dev)])
     assert code == 0
     assert "UPOS 1.0000" in out and "upos accuracy 1.0000; unknown words 0.0000 (0 words)" in out
-    assert "  NOUN         1.0000  (5)" in out
+    assert "  NOUN         1.0000  (6)" in out
     # a word unseen in training: counted among the unknown words
     unseen = tmp / "unseen.conllu"
     unseen.write_text(conllu([[("Die", "die", "DET", "LB", "Definite=Def|PronType=Art"),
