@@ -100,7 +100,9 @@ class MorphTagger(BaseEstimator):
     >>> rows = lambda *w: [[str(i + 1), f, l, u, "_", t, "_", "_", "_", "_"]
     ...                    for i, (f, l, u, t) in enumerate(w)]
     >>> train = [rows(("the", "the", "DET", "_"), ("cats", "cat", "NOUN", "Number=Plur")),
-    ...          rows(("a", "a", "DET", "_"), ("dog", "dog", "NOUN", "Number=Sing"))] * 5
+    ...          rows(("a", "a", "DET", "_"), ("dog", "dog", "NOUN", "Number=Sing")),
+    ...          rows(("the", "the", "DET", "_"), ("hens", "hen", "NOUN", "Number=Plur")),
+    ...          rows(("a", "a", "DET", "_"), ("cow", "cow", "NOUN", "Number=Sing"))] * 5
     >>> tagger = MorphTagger(n_features=2**12, n_class_features=2**10).fit(train)
     >>> [(r[1], r[2], r[3], r[5]) for r in tagger.tag(["the", "dogs"])]
     [('the', 'the', 'DET', '_'), ('dogs', 'dog', 'NOUN', 'Number=Plur')]
