@@ -18,6 +18,8 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_ru
                                     _check_signals, _ahead, _after_update_pocket,
                                     _pocket_correct_run, fast_path, PATH_PLAIN)
 from perceptron._core.csr_epoch cimport _epoch_binary_csr
+from perceptron._core.pocket_queue cimport (PocketQueue, _pocket_queue_run, _pocket_queue_update,
+                                            _pocket_queue_decide)
 
 
 cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M, const Params *P,
@@ -55,6 +57,23 @@ cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M
 
 cdef inline int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *M, const Params *P,
                        Epoch *E, Py_ssize_t *countdown, Py_ssize_t check_every) except -1 nogil:
+    """One online epoch of the binary rule over D.rows; with the pocket's
+    queue (pocket_queue.pxd), the weights it kept are counted and decided
+    on before the epoch returns, whatever it returns (the next epoch reads
+    the rows in another order)."""
+    cdef int status
+    if M.queue == NULL:
+        return _epoch_binary_rows(R, w, D, M, P, E, countdown, check_every)
+    try:
+        status = _epoch_binary_rows(R, w, D, M, P, E, countdown, check_every)
+    finally:
+        _pocket_queue_decide(R, w, D, M, <PocketQueue *>M.queue, active_simd())
+    return status
+
+
+cdef inline int _epoch_binary_rows(const Rows *R, floating *w, const Data *D, Model *M,
+                                   const Params *P, Epoch *E, Py_ssize_t *countdown,
+                                   Py_ssize_t check_every) except -1 nogil:
     """One online epoch of the binary rule over D.rows.
 
     The scan runs through the rows the weights already get right, up to the
@@ -127,7 +146,9 @@ cdef inline int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *
             # the rows of [k, j) were right: steps for the averaging clock
             # and the pocket's run
             M.counters[loop.C_STEPS] += j - k
-            if P.pocket:
+            if M.queue != NULL:
+                _pocket_queue_run(R, w, D, M, <PocketQueue *>M.queue, j - k, K)
+            elif P.pocket:
                 _pocket_correct_run(R, w, D, M, j - k, False, K)
             countdown[0] -= j - k
         if j < stop:
@@ -144,6 +165,8 @@ cdef inline int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *
                 row_axpy_acc(R, K, i, st.acc, M.U, w)
             if P.pocket:
                 _after_update_pocket(M)
+                if M.queue != NULL:
+                    _pocket_queue_update(<PocketQueue *>M.queue)
             M.counters[loop.C_STEPS] += 1
             countdown[0] -= 1
             j += 1

@@ -127,6 +127,7 @@ cdef struct Model:
     double *norms               # (k, 2) penalties: ||w||^2 and ||w||_1 as last computed
     int64_t *counters
     ptn_rng *rng
+    void *queue                 # binary pocket: its PocketQueue (pocket_queue.pxd), or NULL
 
 
 cdef struct Epoch:

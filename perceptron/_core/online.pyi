@@ -66,7 +66,8 @@ def run_epochs(state: Any, X: npt.NDArray[np.floating], labels: npt.NDArray[Any]
                params: Union[LoopParams, Mapping[str, Any]],
                n_epochs: int, stop_flag: Optional[npt.NDArray[np.uint8]] = ...,
                rule: Any = ...,
-               sqnorm: Optional[npt.NDArray[np.float64]] = ...) -> Dict[str, Any]: ...
+               sqnorm: Optional[npt.NDArray[np.float64]] = ...,
+               pocket_block: Optional[int] = ...) -> Dict[str, Any]: ...
 def training_score(state: Any, X: npt.NDArray[np.floating], labels: npt.NDArray[Any],
                    sample_weight: Optional[npt.NDArray[np.float64]],
                    pocket: bool = ...) -> float: ...

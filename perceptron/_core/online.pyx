@@ -61,6 +61,7 @@ from cython cimport floating
 from libc.math cimport isfinite, HUGE_VAL
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
+from libc.stdlib cimport free
 
 from perceptron.simd cimport (ptn_simd, active_simd, ptn_rng, ptn_rng_seed, ptn_rule_make,
                                PTN_RULE_PERCEPTRON, PTN_RULE_PA1, PTN_RULE_PA2)
@@ -71,6 +72,7 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_rule_needs_n
                                     _all_finite_f64, _training_score_binary,
                                     _training_score_multi)
 from perceptron._core.binary_epoch cimport _epoch_binary
+from perceptron._core.pocket_queue cimport PocketQueue, pocket_queue_size, pocket_queue_start
 from perceptron._core.batch_epoch cimport _epoch_batch
 from perceptron._core.penalty_epoch cimport _epoch_penalized
 from perceptron._core.multinomial_epoch cimport _epoch_multinomial
@@ -354,7 +356,7 @@ cdef inline double *_f64_2d(obj, Py_ssize_t k, Py_ssize_t d, str name) except NU
 
 cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
                    labels, sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag,
-                   rule_obj, sqnorm):
+                   rule_obj, sqnorm, pocket_block):
     """run_epochs on rows R (n rows of d features) of dtype `floating`.
 
     The state's arrays are reached through ``buffer_data`` (checked: dtype,
@@ -374,6 +376,8 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef double *penalty_loss_p = NULL
     cdef double *sq_p = NULL
     cdef LossRule rule
+    cdef PocketQueue queue
+    cdef Py_ssize_t cap
     rule.on = False
     if rule_obj is not None and rule_obj.slack is not None:
         if rule_obj.higher or rule_obj.key not in ("loss", "raw_loss"):
@@ -528,6 +532,12 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef double *raw_loss_p = <double *>buffer_data(raw_loss, BUF_FLOAT, 8, 1, True, shape, "")
     rng.state = rng_state[0]
     M.rng = &rng
+    queue.W = NULL
+    M.queue = NULL
+    if P.pocket and not multinomial:  # the binary pocket's candidates counted in blocks
+        cap = pocket_queue_size(pocket_block, row_bytes(R, n, W) * <size_t>D.n_rows)
+        if cap > 1:
+            M.queue = pocket_queue_start(&queue, cap, <size_t>d * sizeof(floating))
     last.status = loop.STATUS_OK
     last.bad_row = -1
     try:
@@ -535,6 +545,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
             done = _run(R, W, &D, &M, &P, multinomial, n_epochs, mistakes_p, updates_p,
                         loss_p, raw_loss_p, penalty_loss_p, &last, &rule)
     finally:
+        free(queue.W)
         rng_state[0] = rng.state
         if rule.on:
             rule_obj.best = rule.best
@@ -555,7 +566,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
 
 
 def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, stop_flag=None,
-               rule=None, sqnorm=None):
+               rule=None, sqnorm=None, pocket_block=None):
     """Run up to `n_epochs` epochs of the state's model on X, in place.
 
     X is a C-contiguous (n, d) float32 or float64 array, or CSR data (an
@@ -579,6 +590,11 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     (``row_sqnorms(X)``, float64, one per row), computed once for a fit of
     many calls; None computes them here for the call's rows.
 
+    `pocket_block`: the binary pocket's candidate weights counted in one
+    read of X (perceptron/_core/pocket_queue.pxd), 2 to 32; None chooses by
+    X's size; 0 or 1 counts each as it comes, without the queue (the same
+    pocket, bit for bit, whichever is given).
+
     Returns a dict: epochs completed, mistakes / updates / summed weighted
     loss / summed unweighted loss (``raw_loss``) / with a penalty, summed
     penalty terms of the stopping rule's objective (``penalty_loss``) of
@@ -593,15 +609,16 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
         # costs microseconds a call); narrow rows run with float32 weights
         if dense_rows(&R, X, shape) == 4:
             return _execute(state, &R, <const float *>R.X, shape[0], shape[1], labels,
-                            sample_weight, lp, n_epochs, stop_flag, rule, sqnorm)
+                            sample_weight, lp, n_epochs, stop_flag, rule, sqnorm, pocket_block)
         return _execute(state, &R, <const double *>R.X, shape[0], shape[1], labels,
-                        sample_weight, lp, n_epochs, stop_flag, rule, sqnorm)
+                        sample_weight, lp, n_epochs, stop_flag, rule, sqnorm, pocket_block)
     return _run_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
-                    lp, n_epochs, stop_flag, rule, sqnorm)
+                    lp, n_epochs, stop_flag, rule, sqnorm, pocket_block)
 
 
 def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,
-             sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag, rule, sqnorm):
+             sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag, rule, sqnorm,
+             pocket_block):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
     cdef Py_ssize_t n = indptr.shape[0] - 1
@@ -614,9 +631,9 @@ def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_feat
     R32.ones = R64.ones = -1 if n_epochs > 1 else 0
     if rows32:
         return _execute(state, &R32, val, n, n_features, labels, sample_weight, params,
-                        n_epochs, stop_flag, rule, sqnorm)
+                        n_epochs, stop_flag, rule, sqnorm, pocket_block)
     return _execute(state, &R64, val, n, n_features, labels, sample_weight, params, n_epochs,
-                    stop_flag, rule, sqnorm)
+                    stop_flag, rule, sqnorm, pocket_block)
 
 
 cdef double _score(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
@@ -763,3 +780,4 @@ def _norms_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features)
         with nogil:
             row_sqnorms(&R64, active_simd(), &r[0], n, val, &o[0])
     return out
+
