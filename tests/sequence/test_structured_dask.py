@@ -82,6 +82,9 @@ def test_structured_dask_errors(client):
     with pytest.raises(ValueError, match="early_stopping"):
         pdask.fit(StructuredPerceptron(early_stopping=True), da.from_array(X), y,
                   lengths=lengths, client=client)
+    with pytest.raises(ValueError, match="constraints are not supported"):
+        pdask.fit(StructuredPerceptron(constraints="iob2"), da.from_array(X), y,
+                  lengths=lengths, client=client)
     with pytest.raises(ValueError, match="lengths sum"):
         pdask.fit(StructuredPerceptron(), da.from_array(X), y, lengths=lengths[:-1],
                   client=client)
