@@ -206,7 +206,9 @@
         if (nb == 0) {                                                                       \
             return EXACT(n, x, y);                                                           \
         }                                                                                    \
-        r = NAME(nb, x, y) + EXACT(n - nb, x + nb, y + nb);                                  \
+        /* whole blocks only: the rest would add +0, leaving r as it is (the   \
+         * blocks' sum is never -0: simd_avx512.c, ptn_scan_f32_avx512) */     \
+        r = NAME(nb, x, y) + (nb == n ? 0.0 : EXACT(n - nb, x + nb, y + nb));                \
         if (PTN_F32_BLOCKS_REDO(r, n)) {                                                     \
             return EXACT(n, x, y);                                                           \
         }                                                                                    \

@@ -1,0 +1,194 @@
+"""Epochs over narrow data read as stored, against C passes over the same
+narrow arrays and against the float32 path, in one run.
+
+Run:  python benchmarks/bench_narrow.py [--repeat 5] [--n 200000] [--d 256]
+      [--only dense,memory]
+
+- dense: binary epochs (5 a fit) over float16, int8 and uint8 rows (and
+  bfloat16 when ml_dtypes is installed), in order and shuffled, each
+  against (a) the float32 epochs of the same rows converted, which read
+  twice or four times the bytes (the speed-up: at least 1.8x for float16,
+  3x for the 8-bit types), and (b) narrow_floor.c's pass over the same
+  narrow array: the rows converted in registers, float32 accumulators, the
+  test y*a <= 0 and nothing else (at most 1.15x it);
+- memory: the peak memory a fit on float16 rows allocates beyond X
+  (tracemalloc), and scikit-learn's on the same rows, which it converts to
+  float64.
+
+Ours and the floors are timed alternately (``bench_floor.alternate``),
+each side's best kept; the epochs are the fit's compiled loop alone
+(``bench_floor.loop_epochs``), as the C passes are timed.  Timings on a
+shared machine: the lines print the milliseconds beside each ratio, and
+``[target ...: met/MISSED]``.
+"""
+import argparse
+import ctypes
+import hashlib
+import os
+import subprocess
+import tempfile
+import time
+import warnings
+
+import numpy as np
+
+from _common import header, peak_alloc, verdict
+from bench_floor import alternate, loop_epochs
+
+from perceptron import Perceptron
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KINDS = {"float16": "f16", "bfloat16": "bf16", "int8": "i8", "uint8": "u8"}
+
+
+def floor_lib():
+    """narrow_floor.c compiled with ``cc -O3 -march=native`` (cached under
+    the hash of its source), or None without a C compiler."""
+    src = os.path.join(HERE, "narrow_floor.c")
+    cmd = [os.environ.get("CC", "cc"), "-O3", "-march=native", "-fPIC", "-shared", "-std=c99"]
+    with open(src, "rb") as f:
+        key = hashlib.sha256(f.read() + " ".join(cmd).encode()).hexdigest()[:16]
+    so = os.path.join(tempfile.gettempdir(), f"perceptron-narrow-floor-{key}.so")
+    if not os.path.exists(so):
+        try:
+            subprocess.run(cmd + ["-o", so + ".tmp", src], check=True, capture_output=True)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            print(f"# floor: cannot compile {src} ({exc}): floor columns skipped")
+            return None
+        os.replace(so + ".tmp", so)
+    lib = ctypes.CDLL(so)
+    sz, p, dbl = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_double
+    for k in KINDS.values():
+        for suffix in ("", "_blocks"):
+            fn = getattr(lib, f"narrow_dense_{k}{suffix}")
+            fn.argtypes = [p, sz, sz, p, dbl, p, p, sz, p]
+            fn.restype = sz
+    lib.simd = bytes((ctypes.c_char * 8).in_dll(lib, "narrow_floor_simd")).split(b"\0")[0].decode()
+    return lib
+
+
+def _ptr(a):
+    return None if a is None else a.ctypes.data
+
+
+def dense_floor(lib, X, y, order, passes=5, blocks=False):
+    """A function timing the mean of `passes` narrow_floor.c passes over X,
+    at the prefetch distance found fastest (0: none); `blocks`: at the
+    library's float32 precision."""
+    fn = getattr(lib, f"narrow_dense_{KINDS[X.dtype.name]}{'_blocks' if blocks else ''}")
+    n, d = X.shape
+    w = np.full(d, 1e-3, dtype=np.float32)
+    y8 = np.where(y > 0, 1, -1).astype(np.int8)
+    out = ctypes.c_double()
+
+    def run(ahead):
+        t0 = time.perf_counter()
+        for _ in range(passes):
+            fn(_ptr(X), n, d, _ptr(w), 0.0, _ptr(y8), _ptr(order), ahead, ctypes.byref(out))
+        return (time.perf_counter() - t0) / passes
+
+    aheads = (0, 8, 16, 32) if order is None else (8, 16, 24, 32, 48)
+    best = min(aheads, key=lambda a: min(run(a) for _ in range(2)))
+    return lambda: run(best)
+
+
+def narrow_rows(rng, n, d, name):
+    """n x d rows of dtype `name` spread over its range, labels of a linear rule."""
+    if name in ("int8", "uint8"):
+        lo, hi = (-128, 128) if name == "int8" else (0, 256)
+        X = rng.integers(lo, hi, size=(n, d), dtype=np.int16).astype(name)
+    else:
+        dtype = np.float16
+        if name == "bfloat16":
+            import ml_dtypes
+            dtype = ml_dtypes.bfloat16
+        X = rng.standard_normal((n, d), dtype=np.float32).astype(dtype)
+    w = rng.standard_normal(d).astype(np.float32)
+    y = np.where(X.astype(np.float32) @ w > 0, 1, -1)
+    return X, y
+
+
+def dense(args, lib):
+    print(f"\n## dense binary epochs, {args.n} x {args.d}: narrow rows read as stored, against "
+          "the float32 epochs of the same rows and the C pass over the narrow array")
+    names = ["float16", "int8", "uint8"]
+    try:
+        import ml_dtypes  # noqa: F401
+        names.insert(1, "bfloat16")
+    except ImportError:
+        print("# bfloat16: ml_dtypes not installed, skipped")
+    rng = np.random.default_rng(0)
+    for name in names:
+        X, y = narrow_rows(rng, args.n, args.d, name)
+        X32 = X.astype(np.float32)
+        for shuffle in (False, True):
+            model = Perceptron(tol=None, max_iter=5, shuffle=shuffle, random_state=0)
+            model32 = Perceptron(tol=None, max_iter=5, shuffle=shuffle, random_state=0)
+            order = np.random.default_rng(1).permutation(args.n) if shuffle else None
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                floor = dense_floor(lib, X, y, order) if lib else None
+                blocks = dense_floor(lib, X, y, order, blocks=True) if lib else None
+                ours, t32, t_floor, t_blocks = alternate(
+                    loop_epochs(model, X, y), loop_epochs(model32, X32, y), args.repeat, floor,
+                    blocks)
+            t = ours[0]
+            speed = t32[0] / t
+            target = 1.8 if name in ("float16", "bfloat16") else 3.0
+            label = "shuffled" if shuffle else "in order"
+            line = (f"{name:8s} {label:8s} ({X.nbytes / 1e6:.0f} MB): {t * 1e3:.2f} ms an epoch, "
+                    f"float32 {t32[0] * 1e3:.2f} ms: {speed:.2f}x faster "
+                    f"[{verdict(speed, target)}]")
+            if t_floor is not None:
+                r = t / t_floor
+                line += (f"; {r:.2f}x its C pass ({t_floor * 1e3:.2f} ms) "
+                         f"[{verdict(r, 1.15, higher_is_better=False)}]")
+            print(line)
+            if t_blocks is not None:
+                bound = ("out of reach at the library's precision" if t_blocks / t_floor > 1.15
+                         else "within reach at the library's precision")
+                print(f"    the C pass at float32-blocks-in-double precision: "
+                      f"{t_blocks * 1e3:.2f} ms = {t_blocks / t_floor:.2f}x the pass, ours "
+                      f"{t / t_blocks:.2f}x it ({ours[1]:.0f} mistakes an epoch) "
+                      f"[target 1.15: {bound}]")
+        del X, X32
+
+
+def memory(args, lib):
+    n, d = args.n, args.d
+    print(f"\n## peak memory of a fit on float16 rows, {n} x {d} (X itself "
+          f"{n * d * 2 / 1e6:.1f} MB, allocated before)")
+    X, y = narrow_rows(np.random.default_rng(2), n, d, "float16")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        peak = peak_alloc(lambda: Perceptron(max_iter=2, tol=None).fit(X, y))
+    print(f"perceptron: {peak / 1e6:.1f} MB beyond X = {peak / X.nbytes:.3f} x X "
+          f"[{verdict(peak / X.nbytes, 0.25, higher_is_better=False)}] (no float32 or float64 "
+          "copy: either alone would be 2x or 4x X)")
+    try:
+        from sklearn.linear_model import Perceptron as SkPerceptron
+    except ImportError:
+        print("scikit-learn: not installed")
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sk = peak_alloc(lambda: SkPerceptron(max_iter=2, tol=None).fit(X, y))
+    print(f"scikit-learn: {sk / 1e6:.1f} MB beyond X = {sk / X.nbytes:.2f} x X (float64 copy)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--n", type=int, default=200000)
+    ap.add_argument("--d", type=int, default=256)
+    ap.add_argument("--only", default="dense,memory")
+    args = ap.parse_args()
+    header("narrow data: float16, bfloat16, int8 and uint8 rows")
+    lib = floor_lib()
+    print(f"# floor: benchmarks/narrow_floor.c at {lib.simd if lib else 'no compiler'}")
+    for section in args.only.split(","):
+        globals()[section.strip()](args, lib)
+
+
+if __name__ == "__main__":
+    main()
