@@ -535,7 +535,8 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     queue.W = NULL
     M.queue = NULL
     if P.pocket and not multinomial:  # the binary pocket's candidates counted in blocks
-        cap = pocket_queue_size(pocket_block, row_bytes(R, n, W) * <size_t>D.n_rows)
+        cap = pocket_queue_size(pocket_block, row_bytes(R, n, W) * <size_t>D.n_rows,
+                                <size_t>d * sizeof(floating))
         if cap > 1:
             M.queue = pocket_queue_start(&queue, cap, <size_t>d * sizeof(floating))
     last.status = loop.STATUS_OK

@@ -45,6 +45,9 @@ cdef enum:
     # are never counted in vain.
     POCKET_CACHE_BYTES = 4194304
     POCKET_BLOCK = 16
+    # the most bytes the queue's copies of the weights take when it is
+    # sized by X (16 vectors of 131,072 float64 weights)
+    POCKET_COPY_BYTES = 16777216
 
 
 cdef struct PocketQueue:
@@ -173,14 +176,19 @@ cdef inline void _pocket_queue_update(PocketQueue *Q) noexcept nogil:
     Q.current = -1
 
 
-cdef inline Py_ssize_t pocket_queue_size(pocket_block, size_t x_bytes) except -1:
+cdef inline Py_ssize_t pocket_queue_size(pocket_block, size_t x_bytes,
+                                         size_t w_bytes) except -1:
     """How many candidate weights to count in one read of X: `pocket_block`
-    when given (0 to POCKET_QUEUE_MAX), else POCKET_BLOCK when X is larger
-    than POCKET_CACHE_BYTES and 1 when it is not.  0 or 1: no queue, each
-    candidate counted as it comes by the scan (loop._pocket_correct_run)."""
+    when given (0 to POCKET_QUEUE_MAX), else 1 when X is no larger than
+    POCKET_CACHE_BYTES, and POCKET_BLOCK when it is, or fewer when their
+    copies would take more than POCKET_COPY_BYTES (wide weight vectors).
+    0 or 1: no queue, each candidate counted as it comes by the scan
+    (loop._pocket_correct_run)."""
     cdef Py_ssize_t cap
     if pocket_block is None:
-        return POCKET_BLOCK if x_bytes > POCKET_CACHE_BYTES else 1
+        if x_bytes <= POCKET_CACHE_BYTES:
+            return 1
+        return min(<Py_ssize_t>POCKET_BLOCK, <Py_ssize_t>(POCKET_COPY_BYTES // max(w_bytes, 1)))
     cap = pocket_block
     if not 0 <= cap <= POCKET_QUEUE_MAX:
         raise ValueError(f"run_epochs: pocket_block must be in [0, {POCKET_QUEUE_MAX}], got {cap}")
