@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * dispatch.c - one constant table of kernels per instruction-set level, and
  * the choice of the active one (see ptn_dispatch.h).

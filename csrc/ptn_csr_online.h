@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_csr_online.h - the binary perceptron's online epoch over CSR rows.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_exp.h - the constants and the polynomial of the vectorised exp kernels
  * (simd_avx2.c, simd_avx512.c, simd_neon.c); header only, no code of its own.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /* Byte comparisons of fixed-width string labels (numpy's bytes and str
  * items), for the one-pass encoding of a binary target
  * (perceptron/_core/labels.pyx). */

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_model_file.h - the model file of the package, read in plain C.
  *
@@ -153,6 +155,21 @@ int ptn_model_file_find(ptn_model_file *mf, const char *name, ptn_mf_array *out)
  * pointers are views into the buffer.  Checks the result with
  * ptn_linear_model_check. */
 int ptn_model_file_linear(ptn_model_file *mf, ptn_linear_model *model);
+
+/* The number of labels (the estimator's classes_) the file holds, or a
+ * negative ptn_mf_status (PTN_MF_ERR_MISSING: the header has none).
+ * model_labels.c. */
+int64_t ptn_model_file_n_labels(ptn_model_file *mf);
+
+/* Label i, where i is the class index ptn_predict returns (the label index
+ * of a multi-label model), as text: a string label's UTF-8 bytes, a number
+ * or a boolean as Python's str() writes it (7, 2.5, True).  Writes at most
+ * cap - 1 bytes and a NUL to out, and returns the label's full length, as
+ * snprintf does (a result >= cap means out was too short); or a negative
+ * ptn_mf_status with the reason in mf->error (PTN_MF_ERR_ARGUMENT when i is
+ * not below ptn_model_file_n_labels).  The header is read as JSON, never
+ * outside it.  model_labels.c. */
+int64_t ptn_model_file_label(ptn_model_file *mf, uint64_t i, char *out, size_t cap);
 
 /* Bytes per item of a dtype code, 0 for an unknown code. */
 size_t ptn_mf_dtype_size(int dtype);

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_narrow.h - rows stored narrower than the float32 weights they meet:
  * IEEE half precision (float16), bfloat16, int8 and uint8.

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_pick.h - predict's choice of each row's class, for a block of rows
  * at once.

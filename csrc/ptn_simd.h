@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_simd.h - the dense and sparse vector kernels, their contracts, and the
  * dispatch table.
@@ -545,6 +547,15 @@ typedef void (*ptn_nconvert_fn)(int kind, size_t n, const void *x, float *out);
     PTN_KERNEL_IF(PTN_KERNEL_OWN(L, own), ret ptn_##name##_##L params;, )
 #define PTN_KERNEL_ENTRY(L, name, type, ret, params, own) \
     .name = PTN_KERNEL_IF(PTN_KERNEL_OWN(L, own), ptn_##name##_##L, ptn_##name##_scalar),
+
+/* The ABI version of the table below and of ptn_linear_model (ptn_model.h):
+ * raise it whenever a field is added, removed, moved or retyped. Code
+ * compiled against these headers indexes the table by its layout here, so
+ * perceptron/simd.pxd exports the table's accessors under names carrying
+ * this number (active_simd_abi1, ...): a Cython module built against one
+ * layout then fails to import, naming the accessor, on a package with
+ * another, instead of calling the wrong kernels. */
+#define PTN_SIMD_ABI_VERSION 1
 
 /* One row of the dispatch table: every kernel of one instruction-set level. */
 typedef struct ptn_simd {

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_svmlight.h - a streaming parser of svmlight / libsvm text into CSR arrays.
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_svmlight_parser.h - the inside of the svmlight parser of ptn_svmlight.h,
  * shared by its two files: svmlight.c (the parser object: its buffers, its

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_viterbi.h - first-order Viterbi decoding and path scores for the
  * structured perceptron (header only, plain C99 on doubles).

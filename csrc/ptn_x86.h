@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_x86.h - what the AVX2 and the AVX-512 kernels share (simd_avx2.c,
  * simd_avx512.c): the kernels that differ between the two only in the

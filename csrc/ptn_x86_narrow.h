@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * ptn_x86_narrow.h - the narrow rows' kernels of the two x86 levels
  * (ptn_narrow.h, ptn_simd.h: ndot, naxpy, ...), as templates over

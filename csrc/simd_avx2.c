@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * simd_avx2.c - the kernels of the AVX2 level (AVX2 and FMA).
  *

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * simd_avx512.c - the kernels of the AVX-512 level (AVX-512F; the sparse
  * gathers also use AVX2's 256-bit gathers, the row orders AVX-512DQ's

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * simd_neon.c - the kernels of the neon level: Advanced SIMD for 64-bit
  * ARM.  What each kernel computes, and its guarantees, is in ptn_simd.h.

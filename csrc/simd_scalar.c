@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * simd_scalar.c - the kernels of the scalar level: portable C99, the
  * reference level, and the fallback on CPUs (or architectures) without a

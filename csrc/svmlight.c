@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * svmlight.c - the streaming svmlight / libsvm parser of ptn_svmlight.h: the
  * parser object, its carry buffer and the API; the parsing of a line

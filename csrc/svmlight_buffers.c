@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * svmlight_buffers.c - what the svmlight parser's other parts share: the
  * growth of its output arrays (bounded by SIZE_MAX, with a floor) and the

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * svmlight_lines.c - the parsing of one complete line of svmlight / libsvm
  * text into a row of the parser (ptn_svmlight_parser.h): its numbers, its

@@ -172,8 +172,22 @@ cdef extern from "ptn_simd.h" nogil:
 
 from cython cimport floating
 
+cdef extern from "ptn_simd.h" nogil:
+    # the layout version of ptn_simd and ptn_linear_model (csrc/ptn_simd.h)
+    enum: PTN_SIMD_ABI_VERSION
+
+# The accessors of the table, exported under names that carry its ABI
+# version (PTN_SIMD_ABI_VERSION): a module that cimports them is bound to
+# this layout, and fails to import ("perceptron.simd does not export
+# expected C function active_simd_abi1") on a package whose table differs.
+# Rebuild such a module against the installed package.
+cdef const ptn_simd *active_simd_abi1() noexcept nogil
+cdef const ptn_simd *sparse_dot_kernels_abi1(size_t weight_bytes) noexcept nogil
+
+
 # The kernel table chosen at import (PERCEPTRON_SIMD or the best level).
-cdef const ptn_simd *active_simd() noexcept nogil
+cdef inline const ptn_simd *active_simd() noexcept nogil:
+    return active_simd_abi1()
 
 # Whether rows read in rising order (0, 1, 2, ...) are prefetched in
 # software too, as shuffled rows always are: chosen at import from the CPU
@@ -183,7 +197,8 @@ cdef bint prefetch_sequential() noexcept nogil
 # The table whose sparse dot products (sdot) suit a weight vector of this
 # many bytes: the active one's vector gathers beyond L1, the scalar loop
 # within it (csrc/ptn_simd.h, PTN_SPARSE_GATHER_MIN_BYTES).
-cdef const ptn_simd *sparse_dot_kernels(size_t weight_bytes) noexcept nogil
+cdef inline const ptn_simd *sparse_dot_kernels(size_t weight_bytes) noexcept nogil:
+    return sparse_dot_kernels_abi1(weight_bytes)
 
 # Dot product x . y of n elements; float32 products are summed in double.
 cdef double dot_f32(Py_ssize_t n, const float *x, const float *y) noexcept nogil

@@ -5,6 +5,7 @@ import numpy as np
 import numpy.typing as npt
 
 ENV_VAR: str
+ABI_VERSION: int
 LEVELS: Tuple[str, ...]
 
 def simd_info() -> Dict[str, Any]: ...

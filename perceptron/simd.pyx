@@ -44,6 +44,9 @@ cdef extern from "ptn_cpu.h" nogil:
     void ptn_cpu_detect(ptn_cpu_features *out)
 
 ENV_VAR = "PERCEPTRON_SIMD"
+# The layout version of the kernel table and of the model struct that Cython
+# and C code compiled against this package relies on (csrc/ptn_simd.h).
+ABI_VERSION = PTN_SIMD_ABI_VERSION
 LEVELS = tuple(ptn_level_name(i).decode() for i in range(PTN_LEVEL_COUNT))
 
 cdef const ptn_simd *_active = NULL
@@ -52,7 +55,7 @@ cdef const ptn_simd *_active = NULL
 cdef bint _prefetch_sequential = True
 
 
-cdef const ptn_simd *active_simd() noexcept nogil:
+cdef const ptn_simd *active_simd_abi1() noexcept nogil:
     return _active
 
 
@@ -83,7 +86,7 @@ def _set_prefetch_sequential(flag):
     return previous
 
 
-cdef const ptn_simd *sparse_dot_kernels(size_t weight_bytes) noexcept nogil:
+cdef const ptn_simd *sparse_dot_kernels_abi1(size_t weight_bytes) noexcept nogil:
     if weight_bytes > PTN_SPARSE_GATHER_MIN_BYTES:
         return _active
     return ptn_simd_for_level(0)

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * test_model_file.c - a model file read and scored in plain C, no Python.
  *
@@ -6,6 +8,9 @@
  *                                          n_features per row), print the kind,
  *                                          k, d, then the k activations of each
  *                                          row with %.17g
+ *   test_model_file labels MODEL CAP       print the number of labels, then
+ *                                          each as "<length> <text>", read
+ *                                          into a buffer of CAP bytes
  *   test_model_file robust MODEL           open every truncation of MODEL and
  *                                          every byte changed (four ways, with
  *                                          the checksum fixed, and also left as
@@ -16,7 +21,7 @@
  *
  * Build (tests/test_c_formats.py does, with and without sanitizers):
  *
- *   cc -std=c99 -O2 -Icsrc csrc/tests/test_model_file.c csrc/model_file.c \
+ *   cc -std=c99 -O2 -Icsrc csrc/tests/test_model_file.c csrc/model_file.c csrc/model_labels.c \
  *      csrc/kernels_*.c csrc/cpu.c csrc/dispatch.c -lm -o test_model_file
  */
 #include "ptn_dispatch.h"
@@ -102,6 +107,48 @@ static int score(const char *model_path, const char *x_path, long n_rows)
     return 0;
 }
 
+/* Print the number of labels, then each as "<length> <bytes>\n", read in a
+ * buffer of cap bytes (a short one exercises the truncation). */
+static int labels(const char *model_path, size_t cap)
+{
+    size_t size;
+    unsigned char *file = read_file(model_path, &size);
+    ptn_model_file mf;
+    char *out = (char *)malloc(cap ? cap : 1);
+    int64_t n, i, len;
+    if (out == NULL) {
+        return 2;
+    }
+    if (ptn_model_file_open(&mf, file, size) != PTN_MF_OK
+        || (n = ptn_model_file_n_labels(&mf)) < 0) {
+        printf("error: %s\n", mf.error);
+        return 1;
+    }
+    printf("%lld labels\n", (long long)n);
+    for (i = 0; i < n; i++) {
+        len = ptn_model_file_label(&mf, (uint64_t)i, out, cap);
+        if (len < 0) {
+            printf("error: %s\n", mf.error);
+            return 1;
+        }
+        if (cap > 0 && strlen(out) != (size_t)(len < (int64_t)cap ? len : (int64_t)cap - 1)) {
+            printf("FAIL: label %lld: %zu bytes written of %lld\n", (long long)i, strlen(out),
+                   (long long)len);
+            return 1;
+        }
+        printf("%lld ", (long long)len);
+        fwrite(out, 1, strlen(out), stdout);
+        printf("\n");
+    }
+    if (ptn_model_file_label(&mf, (uint64_t)n, out, cap) != PTN_MF_ERR_ARGUMENT) {
+        printf("FAIL: a label past the last was given\n");
+        return 1;
+    }
+    free(out);
+    free(file);
+    return 0;
+}
+
 static void fix_crc(unsigned char *b, size_t size)
 {
     static const unsigned char zero4[4] = {0, 0, 0, 0};
@@ -130,6 +177,8 @@ static int try_open(const unsigned char *src, size_t size)
     ptn_linear_model m;
     uint32_t i;
     uint64_t b;
+    int64_t n_labels, label;
+    char text[16];
     int opened;
     if (buf == NULL) {
         exit(2);
@@ -155,6 +204,10 @@ static int try_open(const unsigned char *src, size_t size)
         }
         if (ptn_model_file_linear(&mf, &m) == PTN_MF_OK) {
             sink += (unsigned long)m.n_rows;
+        }
+        n_labels = ptn_model_file_n_labels(&mf);
+        for (label = 0; label < n_labels && label < 64; label++) {
+            sink += (unsigned long)ptn_model_file_label(&mf, (uint64_t)label, text, sizeof text);
         }
     }
     free(buf);
@@ -219,6 +272,10 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "robust") == 0) {
         return robust(argv[2]);
     }
-    fprintf(stderr, "usage: %s score MODEL X.f64 N | robust MODEL\n", argv[0]);
+    if (argc == 4 && strcmp(argv[1], "labels") == 0) {
+        return labels(argv[2], (size_t)strtol(argv[3], NULL, 10));
+    }
+    fprintf(stderr, "usage: %s score MODEL X.f64 N | robust MODEL | labels MODEL CAP\n",
+            argv[0]);
     return 2;
 }

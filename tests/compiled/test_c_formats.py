@@ -157,3 +157,61 @@ def test_c_program_scores_a_saved_model(tmp_path, rng):
         if name != "multilabel":
             predicted = model.classes_[rows[:, 0].astype(int)]
             np.testing.assert_array_equal(predicted, model.predict(X), err_msg=name)
+
+
+def _c_labels(stdout, cap):
+    """The labels a `test_model_file labels` run printed: "<length> <text>\\n",
+    the text being the first cap - 1 bytes of the label (it may hold newlines)."""
+    first, _, data = stdout.partition(b"\n")
+    out = []
+    for _ in range(int(first.split()[0])):
+        length, _, data = data.partition(b" ")
+        length = int(length)
+        shown = min(length, cap - 1)
+        assert data[shown:shown + 1] == b"\n"
+        out.append((length, data[:shown]))
+        data = data[shown + 1:]
+    assert data == b""
+    return out
+
+
+@pytest.mark.slow  # a compiler
+def test_c_program_reads_the_labels(tmp_path, rng):
+    # labels as the file keeps them: numbers in an array of the table (int,
+    # unsigned, float32/64, bool), text and mixed ones in the JSON header,
+    # escapes and characters beyond the BMP included; each as Python's str()
+    compiler = compilers()[0]
+    exe, result = build(compiler, "test_model_file", tmp_path, [*WARNINGS, "-O2"])
+    assert result.returncode == 0, result.stderr
+    X = rng.standard_normal((60, 3))
+    cases = [np.array([-7, 3, 2**40]), np.array([0, 2**64 - 1], dtype=np.uint64),
+             np.array([1.0, 2.0, -1e300, 1e15, 2.0**60]), np.array([2.0, 3.0], dtype=np.float32),
+             np.array([False, True]), np.array(["b", 'é"\\\n\t', "🙂 x"]),
+             np.array(["one", "two"], dtype=object), np.array([3, 10**30], dtype=object),
+             np.array([-1, 1], dtype=np.int8)]
+    for i, classes in enumerate(cases):
+        y = classes[np.arange(len(X)) % len(classes)]
+        model = _fit(X, y)
+        path = tmp_path / f"l{i}.ptn"
+        model.save(path)
+        want = [str(c).encode("utf-8") for c in model.classes_]
+        for cap in (256, 3):
+            run = subprocess.run([str(exe), "labels", str(path), str(cap)], env=_own_env(),
+                                 capture_output=True, timeout=60)
+            assert run.returncode == 0, run.stdout + run.stderr
+            got = _c_labels(run.stdout, cap)
+            assert [n for n, _ in got] == [len(w) for w in want], (classes, got)
+            # a short buffer holds the first cap - 1 bytes
+            assert [text for _, text in got] == [w[:cap - 1] for w in want], (classes, got)
+
+
+def test_every_c_file_has_an_spdx_line():
+    # a C project that vendors the readers or the kernels keeps the licence
+    # with each file (SPDX, https://spdx.org/licenses/BSD-3-Clause.html)
+    if not (CSRC / "model_file.c").exists():
+        pytest.skip("csrc/ is not beside the tests (installed-package run)")
+    files = [p for pattern in ("*.c", "*.h", "*.inc", "tests/*.c") for p in CSRC.glob(pattern)]
+    assert files
+    for path in files:
+        head = path.read_text(encoding="utf-8").splitlines()[:3]
+        assert any("SPDX-License-Identifier: BSD-3-Clause" in line for line in head), path

@@ -2,6 +2,7 @@
 fast one-row path, and scoring from many threads."""
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import sys
@@ -189,3 +190,119 @@ def test_cython_example_scores_equal_decision_function(tmp_path, rng):
     # model is the float64 one: float32 rows are refused, not misread
     with pytest.raises(TypeError, match="dtype"):
         score.decision_rows(model.c_model(), np.ones((3, 37), dtype=np.float32), np.empty(3))
+
+
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "user_guide" / "embedding.rst"
+
+
+def _doc_block(language, containing):
+    """The first ``.. code-block:: language`` of the embedding page holding
+    `containing`, dedented."""
+    text = DOCS.read_text(encoding="utf-8")
+    for part in text.split(f".. code-block:: {language}\n")[1:]:
+        lines = []
+        for line in part.splitlines()[1:]:
+            if line and not line.startswith("   "):
+                break
+            lines.append(line[3:])
+        block = "\n".join(lines).strip() + "\n"
+        if containing in block:
+            return block
+    raise AssertionError(f"no {language} block with {containing!r} in {DOCS}")
+
+
+def _build_docs_snippet(work, include=None):
+    """Build the embedding page's setup.py and Cython snippet in `work`
+    (against `include` in place of perceptron.get_include()); returns the
+    build's process."""
+    work.mkdir()
+    setup_py = _doc_block("python", "cythonize")
+    if include is not None:
+        setup_py = setup_py.replace("perceptron.get_include()", repr(str(include)))
+    (work / "setup.py").write_text(setup_py)
+    (work / "score.pyx").write_text(_doc_block("cython", "decision_rows"))
+    env = dict(os.environ)
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(perceptron.__file__)))
+    env["PYTHONPATH"] = os.pathsep.join([package_parent, env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=work,
+                          capture_output=True, text=True, env=env, timeout=600)
+
+
+def _import_fresh(work, name="score"):
+    """Import the module built in `work` in a fresh interpreter: (returncode, output)."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import numpy as np, perceptron; "
+            f"import {name}; print('imported')")
+    proc = subprocess.run([sys.executable, "-c", code, str(work)], capture_output=True,
+                          text=True, timeout=120)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_the_simd_table_carries_its_abi_version():
+    import perceptron.simd as simd
+
+    assert isinstance(simd.ABI_VERSION, int) and simd.ABI_VERSION >= 1
+    exported = set(simd.__pyx_capi__)
+    # the accessors of the table are exported under the version's names only
+    assert {f"active_simd_abi{simd.ABI_VERSION}",
+            f"sparse_dot_kernels_abi{simd.ABI_VERSION}"} <= exported
+    assert "active_simd" not in exported and "sparse_dot_kernels" not in exported
+    pxd = (pathlib.Path(perceptron.get_include()) / "perceptron" / "simd.pxd").read_text()
+    assert f"active_simd_abi{simd.ABI_VERSION}()" in pxd
+
+
+@pytest.mark.slow  # Cython, a C compiler and fresh interpreters
+def test_docs_snippet_builds_with_openmp_checks_its_input_and_the_abi(tmp_path, rng):
+    if shutil.which("cc") is None and shutil.which("gcc") is None:
+        pytest.skip("no C compiler found to build the snippet")
+    pytest.importorskip("Cython", reason="Cython is needed to build the snippet")
+    if not DOCS.exists():
+        pytest.skip("docs/ is not beside the tests (installed-package run)")
+    work = tmp_path / "snippet"
+    proc = _build_docs_snippet(work)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    if sys.platform.startswith("linux"):
+        # prange runs on threads only when OpenMP is compiled and linked in
+        assert "-fopenmp" in proc.stdout + proc.stderr
+    sys.path.insert(0, str(work))
+    try:
+        import score
+    finally:
+        sys.path.remove(str(work))
+        sys.modules.pop("score", None)
+    X, y = data(rng, n=400, d=23, dtype=np.float64)
+    model = fit(X, y)
+    out = np.empty(len(X))
+    score.decision_rows(model.c_model(), X, out)
+    np.testing.assert_array_equal(out, model.decision_function(X))
+    # the checks the snippet makes before the C loop reads anything
+    model32 = fit(X.astype(np.float32), y)
+    with pytest.raises(TypeError, match="dtype"):
+        score.decision_rows(model32.c_model(), X, out)
+    with pytest.raises(ValueError, match="features"):
+        score.decision_rows(model.c_model(), X[:, :-1].copy(), out)
+    with pytest.raises(ValueError, match="one entry per row"):
+        score.decision_rows(model.c_model(), X, out[:-1])
+
+    # the same module built against headers of another table layout (a later
+    # release's, or an earlier one's) refuses to import, naming the accessor
+    import perceptron.simd as simd
+
+    other = tmp_path / "other-include"
+    shutil.copytree(perceptron.get_include(), other)
+    # a package for Cython, so that its perceptron/*.pxd come before the
+    # installed package's
+    (other / "perceptron" / "__init__.pxd").write_text("")
+    for name in ("simd.pxd", "model.pxd"):
+        path = other / "perceptron" / name
+        path.write_text(path.read_text().replace(f"_abi{simd.ABI_VERSION}",
+                                                 f"_abi{simd.ABI_VERSION + 1}"))
+    stale = tmp_path / "stale"
+    proc = _build_docs_snippet(stale, include=other)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    status, output = _import_fresh(stale)
+    assert status != 0
+    assert re.search(rf"ImportError: perceptron.simd does not export expected C function "
+                     rf"\w+_abi{simd.ABI_VERSION + 1}\b", output), output
+    # and built against the installed headers, it imports
+    status, output = _import_fresh(work)
+    assert status == 0 and "imported" in output, output

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * fuzz_model_file.c - libFuzzer target of the model-file reader
  * (csrc/model_file.c) and of scoring the model it yields (ptn_model.h).

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright (c) 2026, the perceptron developers (LICENSE) */
 /*
  * fuzz_svmlight.c - libFuzzer target of the svmlight parser (csrc/svmlight.c).
  *
