@@ -46,7 +46,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 HERE = ROOT / "wheelhouse-config"
 # What the sdist must hold: every tracked file under these folders, and these
 # top-level files.  benchmarks/ and the CI files stay out.
-SDIST_DIRS = ("csrc/", "perceptron/", "tests/", "wheelhouse-config/")
+SDIST_DIRS = ("csrc/", "examples/", "perceptron/", "tests/", "wheelhouse-config/")
+# The folders an installed-package test run copies: the tests, and what the
+# embedding and C tests build (examples/embed_cython against the installed
+# package, the C programs of csrc/tests/); cibuildwheel's test-sources too.
+TEST_SOURCES = ("tests", "examples", "csrc")
 SDIST_FILES = ("README.md", "LICENSE", "CHANGELOG.md", "pyproject.toml", "setup.py",
                "MANIFEST.in")
 IMPORT_TIME_RUNS = 7
@@ -255,7 +259,8 @@ def main():
     run([wheel_venv / "python", "-m", "pip", "install", "--quiet", f"{wheel}[test]"],
         log=work / "venv-wheel-install.log")
     tests = work / "wheel-tests" / "tests"
-    shutil.copytree(src / "tests", tests)
+    for name in TEST_SOURCES:
+        shutil.copytree(src / name, work / "wheel-tests" / name)
     out = stream([wheel_venv / "python", HERE / "run_installed_tests.py", tests, "--jobs",
                   str(TEST_JOBS)],
                  "the test suite failed against the installed wheel")
