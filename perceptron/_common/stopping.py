@@ -1,9 +1,23 @@
 """scikit-learn's stopping rule of its SGD loop (``StopRule``), which every
 family that trains by epochs observes: the linear family's fits, in the
-compiled loop or between epochs, and the structured perceptron."""
+compiled loop or between epochs, and the structured perceptron; and the
+progress bar of their epochs (``epoch_bar``, ``progress=True``)."""
 import numpy as np
 
-__all__ = ["StopRule"]
+__all__ = ["StopRule", "epoch_bar"]
+
+
+def epoch_bar(estimator, max_iter):
+    """The tqdm progress bar of a fit of at most max_iter epochs (an
+    estimator's ``progress=True``): one step an epoch, closed by the caller.
+    The same bar as the linear family's (perceptron.linear._monitor, a
+    sibling of this module in the layers, makes its own)."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        raise ImportError("progress=True shows a tqdm progress bar, and tqdm is not "
+                          "installed: pip install tqdm (or use verbose=1)") from None
+    return tqdm(total=max_iter, desc=type(estimator).__name__, unit="epoch", leave=False)
 
 
 class StopRule:

@@ -48,7 +48,7 @@ class PassiveAggressiveClassifier(Perceptron):
         of PA-II.
     fit_intercept, max_iter, tol, early_stopping, validation_fraction,
     n_iter_no_change, shuffle, verbose, n_jobs, random_state, warm_start,
-    class_weight, average, multiclass :
+    class_weight, average, multiclass, progress :
         As for :class:`Perceptron` (``tol`` compares the epochs' summed
         hinge loss; ``n_jobs`` trains one-vs-rest classes on threads, or a
         single problem by parameter mixing).
@@ -69,7 +69,6 @@ class PassiveAggressiveClassifier(Perceptron):
     alpha = 0.0001
     l1_ratio = 0.15
     callback = None
-    progress = False
     mixing = "uniform"
 
     def __init__(self, *, C: float = 1.0, fit_intercept: bool = True, max_iter: int = 1000,
@@ -79,8 +78,10 @@ class PassiveAggressiveClassifier(Perceptron):
                  n_jobs: Optional[int] = None, random_state: Any = None,
                  warm_start: bool = False,
                  class_weight: Union[None, str, Dict[Any, float]] = None,
-                 average: bool = False, multiclass: str = "ovr") -> None:
+                 average: bool = False, multiclass: str = "ovr",
+                 progress: bool = False) -> None:
         self.C = C
+        self.progress = progress
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol

@@ -12,7 +12,7 @@ from perceptron._core import structured as _structured
 from perceptron._common.base import BaseEstimator, no_training_state
 from perceptron.io._registry import (attr, check_common, check_int, is_array, need,
                                      register_model)
-from perceptron._common.stopping import StopRule
+from perceptron._common.stopping import StopRule, epoch_bar
 from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
 from perceptron.sequence._spans import allowed, valid_path
 from perceptron._common.validation import (check_feature_names, check_fit_bytes,
@@ -76,6 +76,8 @@ class StructuredPerceptron(BaseEstimator):
         without a mistake.
     verbose : int, default=0
         Print a line per epoch.
+    progress : bool, default=False
+        Show a tqdm progress bar of the epochs (tqdm must be installed).
     constraints : None, str or tuple of three arrays, default=None
         Label sequences the model may never output.  A span scheme,
         ``"iob2"`` (or ``"bio"``) or ``"bioes"`` (or ``"iobes"``), whose rules
@@ -115,7 +117,7 @@ class StructuredPerceptron(BaseEstimator):
                  random_state: Any = None, eta0: float = 1.0, early_stopping: bool = False,
                  validation_fraction: float = 0.1, n_iter_no_change: int = 5,
                  tol: Optional[float] = None, verbose: int = 0,
-                 constraints: Any = None) -> None:
+                 constraints: Any = None, progress: bool = False) -> None:
         self.max_iter = max_iter
         self.average = average
         self.shuffle = shuffle
@@ -127,6 +129,7 @@ class StructuredPerceptron(BaseEstimator):
         self.tol = tol
         self.verbose = verbose
         self.constraints = constraints
+        self.progress = progress
 
     # ---------------------------------------------------------------- checks
 
@@ -144,6 +147,7 @@ class StructuredPerceptron(BaseEstimator):
                                              low=1),
             "tol": None if self.tol is None else check_scalar(self.tol, "tol", "float", low=0.0),
             "verbose": check_scalar(self.verbose, "verbose", "int", low=0),
+            "progress": check_scalar(self.progress, "progress", "bool"),
         }
 
     # ------------------------------------------------------------------- fit
@@ -296,6 +300,8 @@ class StructuredPerceptron(BaseEstimator):
         val_rule = StopRule(p["tol"] if p["tol"] is not None else 0.0, p["n_iter_no_change"],
                             len(val) if val is not None else 1, higher_is_better=True)
         mistakes, scores, best = [], [], None
+        # closed after the last epoch; on an exception, when the frame drops it
+        bar = epoch_bar(self, epochs) if p["progress"] else None
         for epoch in range(epochs):
             start = time.perf_counter()
             status, clock, n_wrong, token_errors, loss = _structured.epoch(
@@ -322,8 +328,13 @@ class StructuredPerceptron(BaseEstimator):
                 stop = stop or loss_rule.observe(loss)
             if p["verbose"]:
                 print(f"{line}, {time.perf_counter() - start:.3f} s")
+            if bar is not None:
+                bar.set_postfix({"wrong": n_wrong, "loss": f"{loss:.4g}"}, refresh=False)
+                bar.update(1)
             if stop:
                 break
+        if bar is not None:
+            bar.close()
         self._publish()
         if best is not None and best[0] > scores[-1]:
             for name, value in best[1].items():

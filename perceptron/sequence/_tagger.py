@@ -95,6 +95,8 @@ class PerceptronTagger(BaseEstimator):
         Visit the sentences in a new order each epoch.
     random_state : int, default=0
         Seed of the shuffles.
+    progress : bool, default=False
+        Show a tqdm progress bar of the epochs (tqdm must be installed).
 
     Attributes
     ----------
@@ -120,12 +122,13 @@ class PerceptronTagger(BaseEstimator):
     """
 
     def __init__(self, n_features=2 ** 18, max_iter=5, average=True, shuffle=True,
-                 random_state=0):
+                 random_state=0, progress=False):
         self.n_features = n_features
         self.max_iter = max_iter
         self.average = average
         self.shuffle = shuffle
         self.random_state = random_state
+        self.progress = progress
 
     # ------------------------------------------------------------ checks
     def _check_params(self):
@@ -136,14 +139,15 @@ class PerceptronTagger(BaseEstimator):
         m = self.max_iter
         if not isinstance(m, numbers.Integral) or isinstance(m, bool) or int(m) < 1:
             raise ValueError(f"max_iter must be a positive int, got {m!r}")
-        for name in ("average", "shuffle"):
+        for name in ("average", "shuffle", "progress"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
         check_random_seed(self.random_state)
 
     def _sequence_model(self):
         return StructuredPerceptron(max_iter=int(self.max_iter), average=bool(self.average),
-                                    shuffle=bool(self.shuffle), random_state=self.random_state)
+                                    shuffle=bool(self.shuffle), random_state=self.random_state,
+                                    progress=bool(self.progress))
 
     # ------------------------------------------------------------ features
     def featurize(self, sentences):
