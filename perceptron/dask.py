@@ -50,7 +50,8 @@ from perceptron.linear._problem import Problem, class_signs, effective
 from perceptron.linear._stopping import StopRule, rule_loss_key
 from perceptron.linear._training import fused_ovr_covers
 from perceptron._common.validation import (check_feature_names, check_labels, check_random_seed,
-                                           check_scalar, check_X, is_sparse, label_signs, mix64,
+                                           check_scalar, check_X, is_narrow, is_sparse,
+                                           label_signs, mix64, model_dtype,
                                            require_two_classes, unique_labels)
 from perceptron.exceptions import ConvergenceWarning, sklearn_compatible
 from perceptron.linear._perceptron import Perceptron
@@ -159,7 +160,8 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         if m is None:
             continue
         k, d = m["W"].shape
-        dtype = shard.X.dtype if isinstance(shard.X, np.ndarray) else shard.X.data.dtype
+        dtype = model_dtype(shard.X.dtype) if isinstance(shard.X, np.ndarray) else \
+            shard.X.data.dtype
         state = OnlineState(k, d, dtype, multinomial=m["multinomial"], average=average,
                             pocket=False, batch_size=None, seed=0, W0=m["W"], b0=m["b"])
         if average:
@@ -205,7 +207,7 @@ def _as_dask(X, y):
         raise ValueError(f"X must be 2-D, got {X.ndim} dimensions")
     if any(np.isnan(c) for c in X.chunks[0]):
         raise ValueError("X has chunks of unknown size; call X.compute_chunk_sizes() first")
-    if X.dtype.kind not in "biuf":
+    if X.dtype.kind not in "biuf" and not is_narrow(X.dtype):
         raise TypeError(f"X must hold numbers, got dtype {X.dtype}")
     if not (isinstance(X._meta, np.ndarray) or is_sparse(X._meta)):
         raise TypeError(f"X has chunks of type {type(X._meta).__name__}; perceptron.dask "
@@ -360,6 +362,12 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
         X = X.rechunk({0: -(-n // n_shards)})
         y = y.rechunk((X.chunks[0],))
     dtype = np.dtype(np.float32) if X.dtype == np.float32 else np.dtype(np.float64)
+    # dense float16, bfloat16, int8 and uint8 blocks stay as stored (csrc/ptn_narrow.h):
+    # float32 weights
+    x_dtype = dtype
+    if is_narrow(X.dtype) and not is_sparse(getattr(X, "_meta", None)) and \
+            getattr(estimator, "_narrow_rows", False):
+        x_dtype, dtype = X.dtype, model_dtype(X.dtype)
 
     # the shards' rows and labels: built once on the workers (one shard per worker
     # when there are enough) and kept there; classes_ from their distinct labels
@@ -369,7 +377,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     raws, sizes = [], []
     for i, group in enumerate(_shard_groups(len(x_blocks), n_shards)):
         gather = dask.delayed(_gather_shard, pure=False)(
-            i, dtype, len(group), *[x_blocks[b] for b in group], *[y_blocks[b] for b in group])
+            i, x_dtype, len(group), *[x_blocks[b] for b in group], *[y_blocks[b] for b in group])
         pin = {"workers": [workers[i % len(workers)]], "allow_other_workers": True} \
             if workers else {}
         raws.append(client.compute(gather, **pin))

@@ -250,3 +250,20 @@ def test_fits_at_every_level(level):
         print("same")
     """, simd=level)
     assert out.split() == [level, "same"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kw", [{}, {"multiclass": "multinomial"}])
+def test_dask_arrays_of_narrow_rows(kw, client, rng):
+    """perceptron.dask.fit keeps float16 blocks as stored: the model of the
+    same fit on the float32 blocks, and its predictions."""
+    da = pytest.importorskip("dask.array")
+    from perceptron import dask as pdask
+
+    X, y = narrow_data(rng, 400, 9, np.float16, k=3)
+    models = [pdask.fit(Perceptron(max_iter=3, tol=None, **kw), da.from_array(Z, chunks=(100, 9)),
+                        da.from_array(y, chunks=100), client=client)
+              for Z in (X, X.astype(np.float32))]
+    assert_same_model(*models)
+    got = pdask.predict(models[0], da.from_array(X, chunks=(100, 9))).compute()
+    np.testing.assert_array_equal(got, models[1].predict(X.astype(np.float32)))
