@@ -9,7 +9,10 @@ neighbours) and by features of the word that assume no language
 the parts of words with spaces or hyphens inside).
 
 - UPOS and XPOS are each decoded by Viterbi in a first-order structured
-  perceptron (Collins 2002), as the part-of-speech tagger does.
+  perceptron (Collins 2002), as the part-of-speech tagger does; an XPOS (and
+  a FEATS string) never seen in training with the predicted UPOS is replaced
+  by the best-scoring one that was, so that the columns predicted apart make
+  a combination of the training data, as a joint tag would.
 - FEATS is one label per token, the whole feature string, classified token
   by token (a structured perceptron over sequences of one token: the
   multiclass perceptron) from the same features, folded into fewer columns,
@@ -245,6 +248,9 @@ class MorphTagger(BaseEstimator):
                 model = self._train(X, y, lengths, dev_xy, patience, len(classes[c]))
                 setattr(self, f"{c}_classes_", classes[c])
                 setattr(self, f"{c}_model_", model)
+                if c == "xpos" and upos_codes is not None:
+                    self.xpos_allowed_ = _pairs(upos_codes, y, len(classes["upos"]),
+                                                len(classes[c]))
                 if c == "upos" and dev_feats is not None:
                     dev_upos = model.predict(dev_feats[0], dev_data[1])
             elif c == "feats":
@@ -259,6 +265,8 @@ class MorphTagger(BaseEstimator):
                                     len(classes[c]))
                 self.feats_classes_ = classes[c]
                 self.feats_model_ = model
+                self.feats_allowed_ = _pairs(upos_codes, y, len(classes["upos"]),
+                                             len(classes[c]))
             else:
                 self._fit_lemmas(forms, tags, upos_codes, types, dev_data, dev_feats, dev_upos,
                                  patience)
@@ -358,13 +366,18 @@ class MorphTagger(BaseEstimator):
         upos_codes = None
         for c in self.columns_.tolist():
             if c in _SEQUENTIAL:
-                codes = np.asarray(getattr(self, f"{c}_model_").predict(X, lengths))
+                model = getattr(self, f"{c}_model_")
+                codes = np.asarray(model.predict(X, lengths))
                 if c == "upos":
                     upos_codes = codes
+                elif upos_codes is not None and "xpos_allowed_" in vars(self):
+                    codes = _consistent(model, X, codes, self.xpos_allowed_[upos_codes])
                 out[c] = getattr(self, f"{c}_classes_")[codes].tolist()
             elif c == "feats":
                 Xf = self._class_X(base, types, upos_codes, True)
                 codes = np.asarray(self.feats_model_.predict(Xf, np.ones(len(forms), np.int64)))
+                codes = _consistent(self.feats_model_, Xf, codes,
+                                    self.feats_allowed_[upos_codes])
                 out[c] = self.feats_classes_[codes].tolist()
             else:
                 out[c] = self._predict_lemmas(forms, types, upos_codes, out["upos"])
@@ -475,6 +488,32 @@ class _Constant:
         return np.zeros((X.shape[0], 1))
 
 
+def _pairs(upos_codes, codes, n_upos, n_codes):
+    """uint8 table (n_upos, n_codes): 1 where a tag was seen with a part of
+    speech in training."""
+    table = np.zeros((n_upos, n_codes), dtype=np.uint8)
+    table[np.asarray(upos_codes), np.asarray(codes)] = 1
+    return table
+
+
+def _consistent(model, X, codes, allowed):
+    """The codes, where a token's code was never seen with its predicted
+    part of speech replaced by the best-scoring code that was (the emission
+    scores of the token): UPOS, XPOS and FEATS predicted apart must still
+    make a combination of the training data, as a joint tag would."""
+    codes = np.asarray(codes, dtype=np.intp)
+    if isinstance(model, _Constant):
+        return codes
+    bad = np.flatnonzero(allowed[np.arange(len(codes)), codes] == 0)
+    bad = bad[allowed[bad].any(axis=1)]
+    if len(bad):
+        scores = np.asarray(model.decision_function(_take_rows(X, bad)), dtype=np.float64)
+        scores[allowed[bad] == 0] = -np.inf
+        codes = codes.copy()
+        codes[bad] = np.argmax(scores, axis=1)
+    return codes
+
+
 def _take_rows(X, rows):
     indptr = np.asarray(X.indptr, dtype=np.int64)
     counts = indptr[rows + 1] - indptr[rows]
@@ -523,7 +562,7 @@ def is_columns(value):
 
 def _fitted_names():
     names = {"columns_", "ambiguity_keys_", "ambiguity_classes_", "lemma_keys_",
-             "lemma_rules_", "lemma_classes_"}
+             "lemma_rules_", "lemma_classes_", "xpos_allowed_", "feats_allowed_"}
     names |= {f"{c}_classes_" for c in COLUMNS}
     for c in COLUMNS:
         names |= {f"{c}_model__{k}" for k in _seq_fitted() + ["constant"]}

@@ -127,3 +127,14 @@ def test_bad_input():
     with pytest.raises(ValueError, match="10"):
         small().fit([[["1", "a"]]])
     assert np.all(tagger.known_words([]) == [])
+
+
+def test_columns_predicted_apart_make_a_training_combination():
+    tagger = small().fit(read(TRAIN))
+    pairs = {(w[2], w[3], w[4]) for s in WORDS for w in s}
+    words = [["Die", "vis", "eet", "bene", "."], ["Katte", "Honde", "hoede", "slaap"]]
+    predicted, _ = tagger.predict_columns(words)
+    for upos, xpos, feats in zip(predicted["upos"], predicted["xpos"], predicted["feats"]):
+        assert (upos, xpos) in {(u, x) for u, x, _ in pairs}
+        assert (upos, feats) in {(u, f) for u, _, f in pairs}
+    assert tagger.xpos_allowed_.shape == (len(tagger.upos_classes_), len(tagger.xpos_classes_))
