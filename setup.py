@@ -9,6 +9,7 @@ intrinsics need no flag).  Set PERCEPTRON_CYTHON_DEBUG=1 to build with bounds
 and initialisation checks on in the Cython code.
 """
 import glob
+import multiprocessing
 import os
 import shutil
 
@@ -81,6 +82,51 @@ EXTENSIONS = [
     # feature dicts (python-crfsuite's items) hashed into CSR rows
     extension("_core.feature_dicts"),
 ]
+
+# Cython's utility code (argument parsing, type imports, memoryviews, error
+# helpers) compiled once into this module, which the others import, rather
+# than once into each of them (Cython >= 3.1's shared utility module): about
+# half of every generated .c file was this code.  It is not part of the
+# cimport API: a downstream extension that cimports perceptron.simd or
+# perceptron.model brings its own utility code, from its own Cython.
+SHARED_UTILITY = "perceptron._cyutility"
+SHARED_UTILITY_EXTENSION = Extension(SHARED_UTILITY, [SHARED_UTILITY.replace(".", "/") + ".c"])
+
+
+CYTHON_STAMP = os.path.join("build", "cython-options.txt")
+
+
+def cython_options_text(options):
+    import Cython
+
+    return repr(sorted({**options, "cython": Cython.__version__}.items()))
+
+
+def cython_force(options):
+    """Whether every .pyx must be translated again: cythonize compares the
+    files' times only, so a .c made by another Cython, with other directives
+    or without the shared utility module would otherwise stay.  The options
+    of the last complete translation are kept in CYTHON_STAMP."""
+    try:
+        with open(CYTHON_STAMP, encoding="utf-8") as f:
+            return f.read() != cython_options_text(options)
+    except OSError:
+        return True
+
+
+def cython_done(options):
+    os.makedirs(os.path.dirname(CYTHON_STAMP), exist_ok=True)
+    with open(CYTHON_STAMP, "w", encoding="utf-8") as f:
+        f.write(cython_options_text(options))
+
+
+def cython_jobs():
+    """Worker processes for cythonize (one per core), or 0 (none) where they
+    would not start with fork: under spawn or forkserver each worker imports
+    this setup.py again, which would start another build inside it."""
+    if multiprocessing.get_start_method() != "fork":
+        return 0
+    return os.cpu_count() or 1
 
 
 # Extensions built without the compiler's auto-vectorizer.  _online holds the
@@ -156,7 +202,14 @@ class BuildExt(build_ext):
 
 copy_public_sources()
 
+CYTHON_OPTIONS = {"compiler_directives": COMPILER_DIRECTIVES,
+                  "shared_utility_qualified_name": SHARED_UTILITY}
+
+EXT_MODULES = cythonize([*EXTENSIONS, SHARED_UTILITY_EXTENSION], **CYTHON_OPTIONS,
+                        force=cython_force(CYTHON_OPTIONS), nthreads=cython_jobs())
+cython_done(CYTHON_OPTIONS)
+
 setup(
-    ext_modules=cythonize(EXTENSIONS, compiler_directives=COMPILER_DIRECTIVES),
+    ext_modules=EXT_MODULES,
     cmdclass={"build_ext": BuildExt},
 )

@@ -192,3 +192,32 @@ def test_a_version_tag_publishes_the_wheels_and_sdist_by_trusted_publishing():
                for step in jobs[name]["steps"] if step.get("uses", "").startswith(
                    "actions/upload-artifact@")]
     assert sorted(uploads) == ["dist/*.tar.gz", "wheelhouse/*.whl"]
+
+
+def test_the_build_needs_no_numpy():
+    """No .pyx or .pxd cimports numpy, so building needs only setuptools and
+    Cython (>= 3.1, for the shared utility module)."""
+    build = _pyproject()["build-system"]["requires"]
+    assert "numpy" not in {_name(r) for r in build}, build
+    assert any(_name(r) == "cython" and ">=3.1" in r for r in build), build
+    cimports = [f"{path.relative_to(ROOT)}:{i}" for path in sorted((ROOT / "perceptron").rglob("*.p*"))
+                if path.suffix in (".pyx", ".pxd")
+                for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                if re.match(r"\s*(cimport numpy|from numpy cimport)", line)]
+    assert not cimports, cimports
+
+
+def test_the_compiled_modules_share_one_utility_module():
+    """Cython's utility code is compiled once, into perceptron._cyutility,
+    which every generated module imports."""
+    import importlib
+
+    importlib.import_module("perceptron._cyutility")
+    generated = [p.with_suffix(".c") for p in sorted((ROOT / "perceptron").rglob("*.pyx"))]
+    generated = [p for p in generated if p.exists()]
+    if not generated:
+        pytest.skip("no generated C files beside the .pyx files (an installed package)")
+    lacking = [p.name for p in generated
+               if '"perceptron._cyutility"' not in p.read_text(encoding="utf-8", errors="replace")]
+    assert not lacking, f"modules with their own copy of the utility code: {lacking}"
+
