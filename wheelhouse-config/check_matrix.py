@@ -1,14 +1,16 @@
-"""Check that cibuildwheel.toml yields exactly the intended wheel matrix.
+"""Check that pyproject.toml's [tool.cibuildwheel] yields exactly the
+intended wheel matrix.
 
 Usage: python check_matrix.py   (needs cibuildwheel; no Docker)
 
-Runs ``cibuildwheel --print-build-identifiers --platform P --config-file
-wheelhouse-config/cibuildwheel.toml`` for linux, macos and windows from the
-project root (cibuildwheel also reads requires-python from pyproject.toml)
-and compares each list with the matrix stated in the config's header, which
-is written out again below on purpose: a change to either must be made to
-both.  CIBW_* variables are removed from the environment, so only the file
-is checked.  Exit status 0 when all three lists match.
+Runs ``cibuildwheel --print-build-identifiers --platform P`` for linux,
+macos and windows from the project root, where cibuildwheel reads its
+configuration and requires-python from pyproject.toml (as a plain
+``cibuildwheel`` there does), and compares each list with the matrix stated
+above the configuration, which is written out again below on purpose: a
+change to either must be made to both.  CIBW_* variables are removed from
+the environment, so only the file is checked.  Exit status 0 when all three
+lists match.
 """
 import os
 import pathlib
@@ -16,11 +18,9 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-CONFIG = ROOT / "wheelhouse-config" / "cibuildwheel.toml"
-
-PYTHONS = ["cp39", "cp310", "cp311", "cp312", "cp313", "cp314", "cp315"]
-# numpy ships win_arm64 wheels from Python 3.11 on
-PYTHONS_WIN_ARM64 = PYTHONS[2:]
+# every CPython that requires-python (>=3.11) admits, and the free-threaded 3.14
+PYTHONS = ["cp311", "cp312", "cp313", "cp314", "cp315", "cp314t"]
+PYTHONS_WIN_ARM64 = PYTHONS
 
 EXPECTED = {
     "linux": {f"{py}-{plat}" for py in PYTHONS
@@ -36,7 +36,7 @@ def identifiers(platform):
     env = {k: v for k, v in os.environ.items() if not k.startswith("CIBW_")}
     proc = subprocess.run(
         [sys.executable, "-m", "cibuildwheel", "--print-build-identifiers",
-         "--platform", platform, "--config-file", str(CONFIG)],
+         "--platform", platform],
         capture_output=True, text=True, cwd=ROOT, env=env)
     if proc.returncode != 0:
         raise SystemExit(f"cibuildwheel --print-build-identifiers --platform {platform} "
@@ -45,15 +45,16 @@ def identifiers(platform):
 
 
 def describe(listed):
-    """'manylinux_x86_64 cp39-cp315, ...': the Python range of each platform tag."""
+    """'manylinux_x86_64 cp311-cp315 cp314t, ...': the Pythons of each platform tag."""
     versions = {}
     for ident in listed:
         python, tag = ident.split("-", 1)
         versions.setdefault(tag, []).append(python)
     parts = []
     for tag, pythons in sorted(versions.items()):
-        pythons.sort(key=lambda py: int(py[3:]))
-        parts.append(f"{tag} {pythons[0]}-{pythons[-1]}")
+        plain = sorted((py for py in pythons if not py.endswith("t")), key=lambda py: int(py[2:]))
+        threaded = sorted(py for py in pythons if py.endswith("t"))
+        parts.append(" ".join([f"{tag} {plain[0]}-{plain[-1]}" if plain else tag, *threaded]))
     return ", ".join(parts)
 
 
@@ -75,7 +76,7 @@ def main():
         else:
             print(f"ok   {platform}: {len(listed)} identifiers ({describe(listed)})")
     if not ok:
-        print("the wheel matrix of wheelhouse-config/cibuildwheel.toml is not the intended one")
+        print("the wheel matrix of pyproject.toml's [tool.cibuildwheel] is not the intended one")
         return 1
     print(f"wheel matrix as intended: {total} wheels")
     return 0

@@ -2,7 +2,7 @@
 
 Usage: python run_installed_tests.py TESTS_DIR [--level LEVEL ...] [--jobs N] [-- PYTEST_ARGS]
 
-The test command of every wheel (wheelhouse-config/cibuildwheel.toml) and of
+The test command of every wheel (pyproject.toml's [tool.cibuildwheel]) and of
 the local wheel and sdist runs (build_and_test_local.py).  It prints
 ``perceptron.simd_info()``, then for each level (by default every level the
 CPU supports; ``auto`` lets the package choose the best) starts a fresh

@@ -5,18 +5,10 @@ in a fit).
 DataFrames), a scipy.sparse matrix (typed as such by scipy-stubs when they
 are installed; any object otherwise) or a :class:`perceptron.io.CSRData`.
 """
-import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
 import numpy as np
 import numpy.typing as npt
-
-if sys.version_info >= (3, 11):
-    from typing import Self
-elif TYPE_CHECKING:
-    from typing_extensions import Self
-else:  # annotations only: never evaluated at run time before 3.11
-    Self = Any
 
 __all__ = ["MatrixLike", "ArrayLike", "Float64Array", "LabelArray", "Self"]
 

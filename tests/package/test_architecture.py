@@ -100,10 +100,8 @@ def test_source_files_are_short():
 
 
 def _contract_layers():
-    try:
-        import tomllib
-    except ImportError:  # Python < 3.11
-        tomllib = pytest.importorskip("tomli")
+    import tomllib
+
     with open(ROOT / "pyproject.toml", "rb") as f:
         contracts = tomllib.load(f)["tool"]["importlinter"]["contracts"]
     (layers,) = [c["layers"] for c in contracts if c["type"] == "layers"]

@@ -28,9 +28,10 @@ def test_every_installed_run_copies_examples_and_csrc():
         assert (ROOT / name).is_dir(), name
         assert f"{name}/" in local.SDIST_DIRS, name
     # cibuildwheel copies the same folders into its test folder
-    text = (CONFIG / "cibuildwheel.toml").read_text()
-    line = re.findall(r"^test-sources = \[(.*)\]$", text, flags=re.M)[0]  # the main one
-    sources = {item.strip().strip('"') for item in line.split(",")}
+    import tomllib
+
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        sources = set(tomllib.load(f)["tool"]["cibuildwheel"]["test-sources"])
     assert set(local.TEST_SOURCES) <= sources
     # and the sdist carries them (its test run extracts it)
     manifest = (ROOT / "MANIFEST.in").read_text()

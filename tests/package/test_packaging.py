@@ -19,10 +19,8 @@ DISTRIBUTION_OF = {"PIL": "pillow", "sklearn": "scikit-learn", "yaml": "pyyaml"}
 def _pyproject():
     if not PYPROJECT.exists():
         pytest.skip("pyproject.toml is not beside the tests (installed-package run)")
-    try:
-        import tomllib
-    except ImportError:  # Python < 3.11
-        tomllib = pytest.importorskip("tomli")
+    import tomllib
+
     with open(PYPROJECT, "rb") as f:
         return tomllib.load(f)
 
@@ -221,3 +219,34 @@ def test_the_compiled_modules_share_one_utility_module():
                if '"perceptron._cyutility"' not in p.read_text(encoding="utf-8", errors="replace")]
     assert not lacking, f"modules with their own copy of the utility code: {lacking}"
 
+
+def test_python_and_numpy_versions():
+    project = _pyproject()["project"]
+    assert project["requires-python"] == ">=3.11"
+    (numpy,) = [r for r in project["dependencies"] if _name(r) == "numpy"]
+    assert re.search(r"<\s*3(\b|$)", numpy), numpy
+    assert project["dependencies"] == [numpy], "numpy is the only dependency"
+
+
+def test_no_code_for_pythons_before_3_11():
+    shims = [f"{path.relative_to(ROOT)}:{i}: {line.strip()}"
+             for folder in ("perceptron", "tests", "examples", "wheelhouse-config", "benchmarks")
+             for path in sorted((ROOT / folder).rglob("*.py")) if path != pathlib.Path(__file__).resolve()
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(r"version_info\s*[<>]=?\s*\(3,\s*(9|10)\)|Python < 3\.1[01]|"
+                          r"import tomli\b|\"tomli\"", line)]
+    assert not shims, "\n".join(shims)
+
+
+def test_the_wheel_matrix_lives_in_pyproject():
+    """A plain ``cibuildwheel`` at the root reads pyproject.toml's table: no
+    configuration elsewhere, every Python that requires-python admits, and
+    the free-threaded 3.14."""
+    assert not (ROOT / "wheelhouse-config" / "cibuildwheel.toml").exists()
+    cibw = _pyproject()["tool"]["cibuildwheel"]
+    assert cibw["build"] == ["cp311-*", "cp312-*", "cp313-*", "cp314-*", "cp315-*", "cp314t-*"]
+    assert "run_installed_tests.py" in cibw["test-command"]
+    threaded = [o for o in cibw["overrides"] if o["select"] == "cp314t-*"]
+    assert threaded and "pytest>=7" in threaded[0]["test-requires"]
+    if WORKFLOW.exists():
+        assert "--config-file" not in WORKFLOW.read_text(encoding="utf-8")
