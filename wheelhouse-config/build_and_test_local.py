@@ -47,10 +47,22 @@ HERE = ROOT / "wheelhouse-config"
 # What the sdist must hold: every tracked file under these folders, and these
 # top-level files.  benchmarks/ and the CI files stay out.
 SDIST_DIRS = ("csrc/", "examples/", "perceptron/", "tests/", "wheelhouse-config/")
-# The folders an installed-package test run copies: the tests, and what the
-# embedding and C tests build (examples/embed_cython against the installed
-# package, the C programs of csrc/tests/); cibuildwheel's test-sources too.
-TEST_SOURCES = ("tests", "examples", "csrc")
+
+
+def cibuildwheel_test_folders():
+    """The folders an installed-package test run copies: the tests, and what
+    the embedding and C tests build (examples/embed_cython against the
+    installed package, the C programs of csrc/tests/).  Read from
+    cibuildwheel's test-sources in pyproject.toml, so that this run and the
+    wheels' have the same."""
+    import tomllib
+
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        sources = tomllib.load(f)["tool"]["cibuildwheel"]["test-sources"]
+    return tuple(name for name in sources if (ROOT / name).is_dir())
+
+
+TEST_SOURCES = cibuildwheel_test_folders()
 SDIST_FILES = ("README.md", "LICENSE", "CHANGELOG.md", "pyproject.toml", "setup.py",
                "MANIFEST.in")
 IMPORT_TIME_RUNS = 7
