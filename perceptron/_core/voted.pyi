@@ -1,6 +1,6 @@
 # Type stubs of the compiled module perceptron._core.voted (see voted.pyx).
 # X: a dense float32/float64 array or checked CSR data (perceptron._common.validation.CsrInput).
-from typing import Any, Dict
+from typing import Callable, Optional, Any, Dict
 
 import numpy as np
 import numpy.typing as npt
@@ -12,7 +12,8 @@ STATUS_NO_MEMORY: int
 
 def fit_voted(X: Any, y: npt.NDArray[np.int8], rows: npt.NDArray[np.intp],
               *, fit_intercept: bool, shuffle: bool, max_iter: int, seed: int,
-              max_vectors: int) -> Dict[str, Any]: ...
+              max_vectors: int,
+              on_epoch: Optional[Callable[[int, int], Any]] = None) -> Dict[str, Any]: ...
 def decision_voted(X: Any, V: npt.NDArray[np.floating],
                    b: npt.NDArray[np.float64], c: npt.NDArray[np.int64],
                    out: npt.NDArray[np.float64], start: int = ...) -> None: ...

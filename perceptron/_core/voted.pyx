@@ -99,7 +99,7 @@ cdef int _push(Store *S, const void *w, double b, int64_t count) noexcept nogil:
 cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows,
               Py_ssize_t n_rows, floating *w, double *b, bint fit_intercept, bint shuffle,
               Py_ssize_t max_iter, ptn_rng *rng, Store *S, int64_t *mistakes,
-              Py_ssize_t *epochs_done, Py_ssize_t *bad_row) except -1 nogil:
+              Py_ssize_t *epochs_done, Py_ssize_t *bad_row, void *on_epoch) except -1 nogil:
     cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t d = S.d, e, k, j
     cdef size_t bytes_per_row = row_bytes(R, n, w)
@@ -144,6 +144,9 @@ cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows
                     PyErr_CheckSignals()
         mistakes[e] = m
         epochs_done[0] = e + 1
+        if on_epoch != NULL:  # the estimator's progress bar: (epoch, mistakes)
+            with gil:
+                (<object>on_epoch)(e + 1, m)
         for j in range(d):
             if not isfinite(w[j]):
                 return _OVERFLOW
@@ -157,17 +160,18 @@ cdef int _fit(const Rows *R, Py_ssize_t n, const signed char *y, ptrdiff_t *rows
 
 
 def fit_voted(X, y, rows, *, bint fit_intercept, bint shuffle, Py_ssize_t max_iter,
-              uint64_t seed, Py_ssize_t max_vectors):
+              uint64_t seed, Py_ssize_t max_vectors, on_epoch=None):
     """Train the voted perceptron; returns a dict of numpy arrays and counts.
 
     X is a C-contiguous (n, d) float32 or float64 array, or checked CSR data
     (``data``, ``indices``, ``indptr``, ``shape``: see
     ``perceptron._common.validation.CsrInput``).  Epoch e visits `rows` in the order
     of e + 1 Fisher-Yates shuffles drawn from SplitMix64(seed) when
-    `shuffle` (the same orders as the other loops).  The caller validated
-    everything.
+    `shuffle` (the same orders as the other loops).  `on_epoch`, when
+    given, is called with (epoch, mistakes) after each epoch, with the GIL.
+    The caller validated everything.
     """
-    args = (y, rows, fit_intercept, shuffle, max_iter, seed, max_vectors)
+    args = (y, rows, fit_intercept, shuffle, max_iter, seed, max_vectors, on_epoch)
     if isinstance(X, np.ndarray):
         return _fit_dense(X, *args)
     return _fit_csr(X.data, X.indices, X.indptr, X.shape[1], *args)
@@ -175,18 +179,18 @@ def fit_voted(X, y, rows, *, bint fit_intercept, bint shuffle, Py_ssize_t max_it
 
 def _fit_dense(const floating[:, ::1] X, const signed char[::1] y, ptrdiff_t[::1] rows,
                bint fit_intercept, bint shuffle, Py_ssize_t max_iter, uint64_t seed,
-               Py_ssize_t max_vectors):
+               Py_ssize_t max_vectors, on_epoch):
     cdef DenseRows R
     R.X = &X[0, 0]
     R.xkind = 0
     R.d = X.shape[1]
     return _fit_rows(&R, &X[0, 0], X.shape[0], X.shape[1], y, rows, fit_intercept, shuffle,
-                     max_iter, seed, max_vectors)
+                     max_iter, seed, max_vectors, on_epoch)
 
 
 def _fit_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const signed char[::1] y,
              ptrdiff_t[::1] rows, bint fit_intercept, bint shuffle, Py_ssize_t max_iter,
-             uint64_t seed, Py_ssize_t max_vectors):
+             uint64_t seed, Py_ssize_t max_vectors, on_epoch):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
     cdef const floating *val = NULL
@@ -195,15 +199,17 @@ def _fit_csr(const floating[::1] data, indices, indptr, Py_ssize_t d, const sign
         val = &data[0]
     if csr_rows(&R32, &R64, val, indices, indptr, d, <size_t>d * sizeof(floating)):
         return _fit_rows(&R32, val, n, d, y, rows, fit_intercept, shuffle, max_iter, seed,
-                         max_vectors)
+                         max_vectors, on_epoch)
     return _fit_rows(&R64, val, n, d, y, rows, fit_intercept, shuffle, max_iter, seed,
-                     max_vectors)
+                     max_vectors, on_epoch)
 
 
 cdef object _fit_rows(const Rows *R, const floating *dtype_of_x, Py_ssize_t n, Py_ssize_t d,
                       const signed char[::1] y, ptrdiff_t[::1] rows, bint fit_intercept,
-                      bint shuffle, Py_ssize_t max_iter, uint64_t seed, Py_ssize_t max_vectors):
+                      bint shuffle, Py_ssize_t max_iter, uint64_t seed, Py_ssize_t max_vectors,
+                      object on_epoch):
     cdef Store S
+    cdef void *callback = NULL if on_epoch is None else <void *>on_epoch
     cdef ptn_rng rng
     cdef Py_ssize_t epochs = 0, bad_row = -1, n_rows = rows.shape[0]
     cdef floating[::1] w = np.zeros(d, dtype=np.float32 if floating is float else np.float64)
@@ -220,7 +226,7 @@ cdef object _fit_rows(const Rows *R, const floating *dtype_of_x, Py_ssize_t n, P
     try:
         with nogil:
             status = _fit(R, n, &y[0], &rows[0], n_rows, &w[0], &b, fit_intercept, shuffle,
-                          max_iter, &rng, &S, &mistakes[0], &epochs, &bad_row)
+                          max_iter, &rng, &S, &mistakes[0], &epochs, &bad_row, callback)
         dtype = np.float32 if floating is float else np.float64
         return {
             "status": status,

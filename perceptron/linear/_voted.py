@@ -7,6 +7,7 @@ import numpy as np
 
 from perceptron._core import voted as _voted
 from perceptron._common.base import BaseEstimator, ClassifierMixin
+from perceptron._common.stopping import epoch_bar
 from perceptron._common.parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
 from perceptron.io._registry import (attr, check_common, check_history, check_int, is_array, need,
                                      register_model)
@@ -57,6 +58,9 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         Threads for one-vs-rest problems (None: 1) and for scoring (None:
         all the process may use); -1: all the CPUs the process may use, -2:
         all but one, ...
+    progress : bool, default=False
+        Show a tqdm progress bar of the epochs, of every one-vs-rest problem
+        (tqdm must be installed).
 
     Attributes
     ----------
@@ -74,13 +78,14 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
 
     def __init__(self, max_iter: int = 10, fit_intercept: bool = True, shuffle: bool = True,
                  random_state: Any = None, max_vectors: int = 1000,
-                 n_jobs: Optional[int] = None) -> None:
+                 n_jobs: Optional[int] = None, progress: bool = False) -> None:
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
         self.shuffle = shuffle
         self.random_state = random_state
         self.max_vectors = max_vectors
         self.n_jobs = n_jobs
+        self.progress = progress
 
     def _check_params(self):
         """The parameters, checked (also when a model file is loaded)."""
@@ -98,6 +103,7 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
         the vectors kept are dense, in the values' dtype).
         """
         max_iter, fit_intercept, shuffle, max_vectors, n_threads, seed = self._check_params()
+        progress = check_scalar(self.progress, "progress", "bool")
         names_source = X
         X, y, classes = check_fit_input(X, y)
         n, d = X.shape
@@ -116,13 +122,20 @@ class VotedPerceptron(ClassifierMixin, BaseEstimator):
             problems = [(label_signs(index == j), mix64(seed ^ (j + 1)))
                         for j in range(len(classes))]
 
+        bar = epoch_bar(self, max_iter * len(problems)) if progress else None
+
         def job(signs, problem_seed):
             return _voted.fit_voted(X, signs, np.arange(n, dtype=np.intp),
                                     fit_intercept=fit_intercept, shuffle=shuffle,
                                     max_iter=max_iter, seed=problem_seed,
-                                    max_vectors=max_vectors)
+                                    max_vectors=max_vectors,
+                                    on_epoch=None if bar is None else lambda e, m: bar.update(1))
 
-        results = map_threads(job, problems, min(n_threads, len(problems)))
+        try:
+            results = map_threads(job, problems, min(n_threads, len(problems)))
+        finally:
+            if bar is not None:
+                bar.close()
         for res in results:
             if res["status"] == _voted.STATUS_NONFINITE_X:
                 raise ValueError(f"X contains NaN or infinity (row {res['bad_row']}); "

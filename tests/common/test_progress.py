@@ -7,7 +7,8 @@ import warnings
 import numpy as np
 import pytest
 
-from perceptron import ConvergenceWarning, PassiveAggressiveClassifier, Perceptron
+from perceptron import (ConvergenceWarning, PassiveAggressiveClassifier, Perceptron,
+                        VotedPerceptron)
 from perceptron.sequence import StructuredPerceptron
 from perceptron.tagging import PerceptronTagger
 
@@ -58,6 +59,7 @@ FITS = {
     "Perceptron": lambda rng, **kw: Perceptron(max_iter=6, tol=None, **kw).fit(*_linear(rng)),
     "PassiveAggressiveClassifier": lambda rng, **kw: PassiveAggressiveClassifier(
         max_iter=6, tol=None, **kw).fit(*_linear(rng)),
+    "VotedPerceptron": lambda rng, **kw: VotedPerceptron(max_iter=6, **kw).fit(*_linear(rng)),
     "StructuredPerceptron": lambda rng, **kw: StructuredPerceptron(max_iter=6, **kw).fit(
         *_sequences(rng)),
     "PerceptronTagger": lambda rng, **kw: PerceptronTagger(n_features=2**10, max_iter=6,
