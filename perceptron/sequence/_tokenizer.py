@@ -180,8 +180,9 @@ class Tokenizer(StructuredPerceptron):
     sentences_per_sequence : int, default=8
         Consecutive sentences joined into one training sequence (the model
         learns sentence ends from what follows them).
-    average, shuffle, eta0, early_stopping, validation_fraction, n_iter_no_change, tol, \
-verbose, constraints
+    average, shuffle, eta0, early_stopping, validation_fraction
+        As for :class:`~perceptron.StructuredPerceptron`.
+    n_iter_no_change, tol, verbose, constraints
         As for :class:`~perceptron.StructuredPerceptron` (the labels are
         ``I``, ``O``, ``S``, ``T``).
     random_state : int, default=0
