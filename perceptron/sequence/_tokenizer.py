@@ -173,8 +173,10 @@ class Tokenizer(StructuredPerceptron):
     ----------
     max_iter : int, default=10
         Epochs of the structured perceptron.
-    window : int, default=3
-        Characters either side that a character's features read.
+    window : int, default=4
+        Characters either side that a character's features read (3 and 4
+        measured alike on English, Afrikaans and Vietnamese, 4 a little
+        better on each).
     n_features : int, default=2**20
         Columns the features are hashed into.
     sentences_per_sequence : int, default=8
@@ -208,7 +210,7 @@ class Tokenizer(StructuredPerceptron):
     [['I', "didn't", '.'], ['You', 'did', '.']]
     """
 
-    def __init__(self, max_iter: int = 10, window: int = 3, n_features: int = 2 ** 20,
+    def __init__(self, max_iter: int = 10, window: int = 4, n_features: int = 2 ** 20,
                  sentences_per_sequence: int = 8, average: bool = True, shuffle: bool = True,
                  random_state: Any = 0, eta0: float = 1.0, early_stopping: bool = False,
                  validation_fraction: float = 0.1, n_iter_no_change: int = 5,
