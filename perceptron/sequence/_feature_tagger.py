@@ -60,7 +60,7 @@ class FeatureTagger(StructuredPerceptron):
         Columns of the hashed rows.  Fewer make smaller, faster models, at
         the price of more features sharing a column.
     max_iter, average, shuffle, random_state, eta0, early_stopping,
-    validation_fraction, n_iter_no_change, tol, verbose, constraints
+    validation_fraction, n_iter_no_change, tol, verbose, constraints, progress
         As for :class:`~perceptron.StructuredPerceptron`; ``random_state``
         is 0 by default (a fit is repeatable).  ``constraints="iob2"`` (or
         ``"bioes"``) decodes only label sequences of valid spans.
@@ -82,12 +82,12 @@ class FeatureTagger(StructuredPerceptron):
                  shuffle: bool = True, random_state: Any = 0, eta0: float = 1.0,
                  early_stopping: bool = False, validation_fraction: float = 0.1,
                  n_iter_no_change: int = 5, tol: Optional[float] = None, verbose: int = 0,
-                 constraints: Any = None) -> None:
+                 constraints: Any = None, progress: bool = False) -> None:
         super().__init__(max_iter=max_iter, average=average, shuffle=shuffle,
                          random_state=random_state, eta0=eta0, early_stopping=early_stopping,
                          validation_fraction=validation_fraction,
                          n_iter_no_change=n_iter_no_change, tol=tol, verbose=verbose,
-                         constraints=constraints)
+                         constraints=constraints, progress=progress)
         self.n_features = n_features
 
     def _check_n_features(self) -> int:

@@ -184,7 +184,7 @@ class Tokenizer(StructuredPerceptron):
         learns sentence ends from what follows them).
     average, shuffle, eta0, early_stopping, validation_fraction
         As for :class:`~perceptron.StructuredPerceptron`.
-    n_iter_no_change, tol, verbose, constraints
+    n_iter_no_change, tol, verbose, constraints, progress
         As for :class:`~perceptron.StructuredPerceptron` (the labels are
         ``I``, ``O``, ``S``, ``T``).
     random_state : int, default=0
@@ -214,12 +214,13 @@ class Tokenizer(StructuredPerceptron):
                  sentences_per_sequence: int = 8, average: bool = True, shuffle: bool = True,
                  random_state: Any = 0, eta0: float = 1.0, early_stopping: bool = False,
                  validation_fraction: float = 0.1, n_iter_no_change: int = 5,
-                 tol: Optional[float] = None, verbose: int = 0, constraints: Any = None) -> None:
+                 tol: Optional[float] = None, verbose: int = 0, constraints: Any = None,
+                 progress: bool = False) -> None:
         super().__init__(max_iter=max_iter, average=average, shuffle=shuffle,
                          random_state=random_state, eta0=eta0, early_stopping=early_stopping,
                          validation_fraction=validation_fraction,
                          n_iter_no_change=n_iter_no_change, tol=tol, verbose=verbose,
-                         constraints=constraints)
+                         constraints=constraints, progress=progress)
         self.window = window
         self.n_features = n_features
         self.sentences_per_sequence = sentences_per_sequence
