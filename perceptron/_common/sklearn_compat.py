@@ -65,8 +65,14 @@ else:
         is added beside it when scikit-learn is loaded."""
 
         def __getattr__(self, name):
-            # called only when the ordinary lookup failed
+            # called only when the ordinary lookup failed, which includes a
+            # property raising AttributeError: that property is asked again
+            # so that its own message (say, coef_ only for a linear kernel)
+            # reaches the caller rather than a generic one
             if _joined or not _provided_on_first_use(name) or not _load_scikit_learn():
+                prop = getattr(type(self), name, None)
+                if isinstance(prop, property):
+                    return prop.__get__(self, type(self))
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute "
                                      f"{name!r}")
             return getattr(self, name)
