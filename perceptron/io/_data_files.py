@@ -348,7 +348,7 @@ def label_text(value, plus=False):
         return str(value)
     if isinstance(value, (numbers.Integral, np.integer)) or \
             (isinstance(value, (float, np.floating)) and math.isfinite(value) and
-             float(value).is_integer() and abs(value) <= 2.0 ** 53):
+             float(value).is_integer() and abs(float(value)) <= 2.0 ** 53):
         v = int(value)
         return f"+{v}" if plus and v > 0 else str(v)
     if isinstance(value, (float, np.floating)):

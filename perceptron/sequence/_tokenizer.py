@@ -229,7 +229,7 @@ class Tokenizer(StructuredPerceptron):
         for name, lo, hi in (("window", 0, 16), ("n_features", 16, 2 ** 31 - 1),
                              ("sentences_per_sequence", 1, 10 ** 6)):
             v = getattr(self, name)
-            if not isinstance(v, numbers.Integral) or isinstance(v, bool) or not lo <= v <= hi:
+            if not isinstance(v, numbers.Integral) or isinstance(v, bool) or not lo <= int(v) <= hi:
                 raise ValueError(f"{name} must be an int in [{lo}, {hi}], got {v!r}")
         return int(self.window), int(self.n_features), int(self.sentences_per_sequence)
 
