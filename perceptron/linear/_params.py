@@ -51,6 +51,11 @@ def resolve_jobs(n_jobs):
 # checked on every call; class_weight and random_state are passed through.
 _LAST = None
 _is = operator.is_
+_VALUES = operator.itemgetter(
+    "eta0", "max_iter", "fit_intercept", "shuffle", "warm_start", "average", "pocket", "margin",
+    "early_stopping", "validation_fraction", "n_iter_no_change", "n_jobs", "verbose", "progress",
+    "alpha", "l1_ratio", "tol", "mixing", "penalty", "callback", "batch_size", "multiclass",
+    "class_weight", "random_state")
 
 
 def check_params(est):
@@ -63,15 +68,10 @@ def check_params(est):
     global _LAST
     last = _LAST
     if last is not None:
-        try:  # the parameters' values, in the order of the checks
-            values = (est.eta0, est.max_iter, est.fit_intercept, est.shuffle, est.warm_start,
-                      est.average, est.pocket, est.margin, est.early_stopping,
-                      est.validation_fraction, est.n_iter_no_change, est.n_jobs, est.verbose,
-                      est.progress, est.alpha, est.l1_ratio, est.tol, est.mixing, est.penalty,
-                      est.callback, est.batch_size, est.multiclass, est.class_weight,
-                      est.random_state)
-        except Exception:  # a parameter that cannot be read: the checks raise in their order
-            values = None
+        try:  # the parameters' values, in the order of the checks, read in one call
+            values = _VALUES(est.__dict__)
+        except Exception:  # a parameter not in the instance's dict (a property, a
+            values = None  # deleted one): the checks read it, and raise in their order
         if values is not None and all(map(_is, values, last[0])):
             p = last[1].copy()
             n_jobs = values[11]
