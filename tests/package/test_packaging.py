@@ -138,6 +138,8 @@ def test_the_docs_extra_holds_what_the_documentation_imports():
 
 def test_the_docs_extra_builds_with_the_sphinx_extensions_conf_names():
     """conf.py's extensions come from the docs extra."""
+    if not (ROOT / "docs" / "conf.py").is_file():
+        pytest.skip("docs/ is not beside the tests (the sdist does not ship it)")
     extras = _pyproject()["project"]["optional-dependencies"]
     docs = {_name(r) for r in extras["docs"]}
     conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
