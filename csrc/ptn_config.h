@@ -31,11 +31,15 @@
 #if defined(_MSC_VER) && !defined(__clang__)
 #define PTN_TARGET(isa)
 #define PTN_INLINE static __inline
+#define PTN_ALWAYS_INLINE static __forceinline
 #define PTN_RESTRICT __restrict
 #define PTN_UNLIKELY(c) (c)
 #else
 #define PTN_TARGET(isa) __attribute__((target(isa)))
 #define PTN_INLINE static inline
+/* for a small function called in a hot loop that the compiler would
+ * otherwise keep out of line once the loop's body is large */
+#define PTN_ALWAYS_INLINE static inline __attribute__((always_inline))
 #define PTN_RESTRICT __restrict__
 /* a branch almost never taken: its code is laid out away from the hot path */
 #define PTN_UNLIKELY(c) __builtin_expect(!!(c), 0)

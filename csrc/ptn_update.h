@@ -219,10 +219,10 @@ PTN_INLINE ptn_pair ptn_rule_multiclass(const ptn_rule *r, double lead, double s
  * to the weights (step) and, when averaging, to U (acc).  c is the
  * averaging clock: the steps taken before this one.
  */
-PTN_INLINE ptn_step ptn_binary_update(const ptn_rule *rule, int fit_intercept, int average,
-                                      double ya, double s, double y, double sqnorm, double c,
-                                      double *b, double *ub, int64_t *mistakes,
-                                      int64_t *updates, double *loss, double *raw)
+PTN_ALWAYS_INLINE ptn_step ptn_binary_update(const ptn_rule *rule, int fit_intercept, int average,
+                                             double ya, double s, double y, double sqnorm,
+                                             double c, double *b, double *ub, int64_t *mistakes,
+                                             int64_t *updates, double *loss, double *raw)
 {
     ptn_step r;
     ptn_rule_count(rule, ya, s, mistakes, loss, raw);
