@@ -12,7 +12,9 @@ machine's speed reaches all of them alike.  Wall time is what a user waits;
 CPU time (user + system of the process, from ``os.wait4``) is what the
 start-up costs, and on a loaded machine it is the steadier of the two: a
 process waiting for a core counts wall time but no CPU time.  Both are
-printed, min and median, with a verdict on each median.
+printed, min and median; the targets are on the median wall time, and the
+CPU time beyond ``import numpy``'s is printed beside (numpy's import alone
+takes more CPU than wall time: its BLAS threads start while it loads).
 
     python benchmarks/bench_startup.py [--runs 15]
 """
@@ -102,10 +104,13 @@ def main():
     for name, limit in TARGETS.items():
         wall = statistics.median(w for w, _ in times[name])
         cpu = statistics.median(c for _, c in times[name])
-        for kind, value in (("wall", wall), ("cpu", cpu)):
-            print(f"{name}: median {kind} {value * 1e3:.0f} ms "
-                  f"[target {kind} < {limit * 1e3:.0f} ms: {'met' if value < limit else 'MISSED'}]")
-
+        print(f"{name}: median wall {wall * 1e3:.0f} ms "
+              f"[target < {limit * 1e3:.0f} ms: {'met' if wall < limit else 'MISSED'}]")
+        # CPU time is no target: importing numpy alone uses more CPU than
+        # wall time (its BLAS threads start and spin while it loads), which
+        # a user does not wait for; what the package adds is the difference
+        print(f"    cpu {cpu * 1e3:.0f} ms, {(cpu - numpy_cpu) * 1e3:.0f} ms beyond import numpy's "
+              f"{numpy_cpu * 1e3:.0f} ms (steadier than wall time on a loaded machine)")
 
 if __name__ == "__main__":
     main()
