@@ -10,7 +10,8 @@ from perceptron._common.base import BaseEstimator
 from perceptron.linear._base import LinearClassifierMixin
 from perceptron.io._registry import attr, check_common, check_linear, is_array, need, register_model
 from perceptron._common.typing import ArrayLike, MatrixLike, Self
-from perceptron._common.validation import check_feature_names, check_fit_input, check_sample_weight
+from perceptron._common.validation import (check_feature_names, check_fit_input,
+                                           check_sample_weight, check_weight_memory)
 
 __all__ = ["CentroidClassifier"]
 
@@ -45,13 +46,20 @@ class CentroidClassifier(LinearClassifierMixin, BaseEstimator):
 
         X may be sparse, as ``Perceptron.fit`` takes it: the class sums run
         over the stored values of the CSR rows; the means are dense, and so
-        is ``coef_`` (in the values' dtype).
+        is ``coef_`` (in the values' dtype).  A fit whose class sums, means
+        and weights (``n_classes * n_features * (16 + itemsize)`` bytes) would
+        take more than 4 GiB is refused before anything is allocated, as the
+        other estimators' fits are (``PERCEPTRON_MAX_FIT_BYTES`` in the
+        environment raises the limit).
         """
         names_source = X
         X, y, classes = check_fit_input(X, y)
         n, d = X.shape
         t = np.asarray(np.searchsorted(classes, y), dtype=np.int32)
         sw = check_sample_weight(sample_weight, n)
+        # the float64 class sums and means (centroids_) and coef_ in X's dtype,
+        # all n_classes x n_features: checked before any is allocated
+        check_weight_memory(len(classes), d, 16 + X.dtype.itemsize, "CentroidClassifier")
         sums = np.zeros((len(classes), d))
         totals = np.zeros(len(classes))
         _centroid.class_sums(X, t, sw, sums, totals)
