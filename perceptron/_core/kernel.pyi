@@ -17,8 +17,8 @@ def fit_dual(X: npt.NDArray[np.floating], y: npt.NDArray[np.int8], *, kind: int,
              coef0: float, degree: int, eta: float, fit_intercept: bool, shuffle: bool,
              max_iter: int, seed: int, cache_columns: int, max_support_vectors: int = ...,
              block: int = ..., n_threads: int = ...,
-             runner: Optional[Callable[[Callable[[int, int], None], int, int], None]] = ...
-             ) -> Dict[str, Any]: ...
+             runner: Optional[Callable[[Callable[[int, int], None], int, int], None]] = ...,
+             on_epoch: Optional[Callable[[int, int], None]] = ...) -> Dict[str, Any]: ...
 def decision_dual(X: npt.NDArray[np.floating], SV: npt.NDArray[np.floating],
                   coef: npt.NDArray[np.float64], intercept: npt.NDArray[np.float64],
                   out: npt.NDArray[np.float64], *, kind: int, gamma: float, coef0: float,

@@ -187,6 +187,7 @@ cdef struct DualFit:
     Py_ssize_t block            # pending columns computed together, <= BLOCK_MAX
     int n_threads               # threads for a block (> 1: through s.job and the caller's runner)
     void *job                   # the _BlockJob of this fit (borrowed)
+    void *on_epoch              # on_epoch(epoch, mistakes) after each epoch, or NULL (borrowed)
     double *BT                  # (d, block) the pending rows packed for dot_block
     double *nb                  # (block,)
     double *na                  # (n,) shifted norms of every row (rbf)
@@ -371,6 +372,9 @@ cdef int _fit_dual(const floating[:, ::1] X, const signed char *y, const KernelS
         loss[epoch] = epoch_loss
         s.n_updates += m
         s.n_epochs = epoch + 1
+        if s.on_epoch != NULL:  # the estimator's progress bar
+            with gil:
+                (<object>s.on_epoch)(epoch + 1, m)
         if not isfinite(s.b):
             s.status = _STATUS_OVERFLOW
             s.bad_epoch = epoch
@@ -385,7 +389,7 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
              double coef0, int degree, double eta, bint fit_intercept, bint shuffle,
              Py_ssize_t max_iter, uint64_t seed, Py_ssize_t cache_columns,
              Py_ssize_t max_support_vectors=0, Py_ssize_t block=BLOCK_MAX, int n_threads=1,
-             object runner=None):
+             object runner=None, object on_epoch=None):
     """Train the dual perceptron on X (n, d) (precomputed: the Gram matrix
     (n, n)) with labels y in {-1, +1}.
 
@@ -398,8 +402,9 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
     block, through `runner(run, n_rows, work_per_row)`, the caller's thread
     pool, which splits rows [0, n_rows) into chunks and calls run(k0, k1) on
     each (required when n_threads > 1; the loops take no threads of their
-    own, so the pool stays the estimator's).  Inputs are trusted: the caller
-    validates shapes, values and labels.
+    own, so the pool stays the estimator's).  `on_epoch`, when given, is
+    called with (epoch, mistakes) after each epoch, with the GIL.  Inputs are
+    trusted: the caller validates shapes, values and labels.
 
     Returns a dict: the mistake counts ``alpha`` (n,), ``intercept``, epochs
     run, mistakes and summed perceptron loss per epoch, updates, support
@@ -456,6 +461,7 @@ def fit_dual(const floating[:, ::1] X, const signed char[::1] y, *, int kind, do
         job.Xd = X
     job.ks = ks
     s.job = <void *>job
+    s.on_epoch = NULL if on_epoch is None else <void *>on_epoch
     # the block's packing space, and for rbf the mean of X and every row's
     # norm about it (the squared distances of a block are taken from them)
     d = X.shape[1]

@@ -11,6 +11,7 @@ import numpy as np
 
 from perceptron._core import kernel as _kernel
 from perceptron._common.base import BaseEstimator, ClassifierMixin
+from perceptron._common.stopping import epoch_bar
 from perceptron._common.parallel import map_threads, resolve_n_jobs, row_chunks, scoring_threads
 from perceptron.io._registry import (attr, bad, check_common, check_history, check_int, is_array,
                                      need, register_model)
@@ -212,6 +213,9 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         threads share the computation of each block of Gram columns.  The
         model does not depend on it.  Prediction uses at most ``n_jobs``
         threads (None: all the process may use).
+    progress : bool, default=False
+        Show a tqdm progress bar of the epochs, of every one-vs-rest class
+        (tqdm must be installed).
 
     Attributes
     ----------
@@ -276,7 +280,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                  coef0: float = 0.0, eta0: float = 1.0, max_iter: int = 1000,
                  fit_intercept: bool = True, shuffle: bool = True, random_state: Any = None,
                  cache_size: float = 200.0, max_support_vectors: Optional[int] = None,
-                 n_jobs: Optional[int] = None) -> None:
+                 n_jobs: Optional[int] = None, progress: bool = False) -> None:
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -289,6 +293,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self.cache_size = cache_size
         self.max_support_vectors = max_support_vectors
         self.n_jobs = n_jobs
+        self.progress = progress
 
     def _check_params(self):
         msv = self.max_support_vectors
@@ -319,6 +324,7 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
         self
         """
         params = self._check_params()
+        progress = check_scalar(self.progress, "progress", "bool")
         kernel = params["kernel"]
         names_source = X
         X = check_array(_densified(X))
@@ -361,9 +367,15 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 cache_columns=n if budget >= 8.0 * n * n else int(budget // (8 * n)),
                 # at most n support vectors (one per row): a larger budget never binds
                 max_support_vectors=min(params["max_support_vectors"] or 0, n),
-                n_threads=block_threads, runner=run_blocks)
+                n_threads=block_threads, runner=run_blocks,
+                on_epoch=None if bar is None else lambda epoch, m: bar.update(1))
 
-        results = map_threads(fit_one, [(e,) for e in range(len(signs))], n_threads)
+        bar = epoch_bar(self, params["max_iter"] * len(signs)) if progress else None
+        try:
+            results = map_threads(fit_one, [(e,) for e in range(len(signs))], n_threads)
+        finally:
+            if bar is not None:
+                bar.close()
         for r in results:
             if r["status"] == _kernel.STATUS_OVERFLOW:
                 raise FloatingPointError(

@@ -7,8 +7,8 @@ import warnings
 import numpy as np
 import pytest
 
-from perceptron import (ConvergenceWarning, PassiveAggressiveClassifier, Perceptron,
-                        VotedPerceptron)
+from perceptron import (ConvergenceWarning, KernelPerceptron, PassiveAggressiveClassifier,
+                        Perceptron, VotedPerceptron)
 from perceptron.sequence import StructuredPerceptron
 from perceptron.tagging import PerceptronTagger
 
@@ -44,6 +44,11 @@ def _linear(rng):
     return X, (X[:, 0] + 0.8 * rng.standard_normal(80) > 0).astype(int)
 
 
+def _three_classes(rng):
+    X = rng.standard_normal((60, 3))
+    return X, np.argmax(X + 0.8 * rng.standard_normal((60, 3)), axis=1)
+
+
 def _sequences(rng):
     lengths = np.array([3, 5, 4, 2, 6] * 4)
     X = rng.standard_normal((lengths.sum(), 5))
@@ -60,6 +65,7 @@ FITS = {
     "PassiveAggressiveClassifier": lambda rng, **kw: PassiveAggressiveClassifier(
         max_iter=6, tol=None, **kw).fit(*_linear(rng)),
     "VotedPerceptron": lambda rng, **kw: VotedPerceptron(max_iter=6, **kw).fit(*_linear(rng)),
+    "KernelPerceptron": lambda rng, **kw: KernelPerceptron(max_iter=6, **kw).fit(*_linear(rng)),
     "StructuredPerceptron": lambda rng, **kw: StructuredPerceptron(max_iter=6, **kw).fit(
         *_sequences(rng)),
     "PerceptronTagger": lambda rng, **kw: PerceptronTagger(n_features=2**10, max_iter=6,
@@ -84,6 +90,18 @@ def test_progress_shows_one_bar_step_per_epoch(name, rng, fake_tqdm):
     # off by default: no bar
     _fit(name, rng)
     assert len(fake_tqdm.made) == 1
+
+
+def test_one_vs_rest_kernel_bar_counts_the_epochs_of_every_class(rng, fake_tqdm):
+    # three classes fitted on two threads: one bar, max_iter steps a class at most
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = KernelPerceptron(max_iter=6, n_jobs=2, progress=True).fit(*_three_classes(rng))
+    (bar,) = fake_tqdm.made
+    # a class runs until its first epoch without a mistake, that epoch included
+    run = [int(np.argmax(m == 0)) + 1 if (m == 0).any() else len(m) for m in model.mistakes_]
+    assert bar.total == 3 * 6 and bar.steps == sum(run) >= 3 and bar.closed
+    assert bar.desc == "KernelPerceptron"
 
 
 @pytest.mark.parametrize("name", sorted(FITS))

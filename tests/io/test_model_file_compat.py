@@ -42,11 +42,11 @@ def test_an_older_file_loads_and_predicts_the_same(name):
 
 
 # Parameters the Perceptron gained after these files were written (scikit-learn's, and
-# mixing), and the VotedPerceptron's progress bar:
+# mixing), and the progress bars of the VotedPerceptron and the KernelPerceptron:
 # a file read back holds them at their defaults, and nothing else changes.
 ADDED_SINCE = {"perceptron": {"penalty": None, "alpha": 0.0001, "l1_ratio": 0.15, "tol": 0.001,
                               "mixing": "uniform"},
-               "voted": {"progress": False}}
+               "voted": {"progress": False}, "kernel": {"progress": False}}
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -96,7 +96,11 @@ def test_an_older_file_saved_compact_predicts_the_same(name, tmp_path):
     save_model(load_model(path), out)
     model = load_model(out)
     assert not hasattr(model, "_states")
-    assert out.stat().st_size <= path.stat().st_size
+    # no larger, but for the parameters added since, whose JSON may take the
+    # header into one more 64-byte block
+    added = json.dumps(ADDED_SINCE.get(name.split("_")[0], {}))
+    slack = -(-len(added) // 64) * 64 if len(added) > 2 else 0
+    assert out.stat().st_size <= path.stat().st_size + slack
     with np.load(FOLDER / f"{name}.npz", allow_pickle=False) as expected:
         X = expected["X"]
         np.testing.assert_array_equal(model.predict(X), expected["predict"])
