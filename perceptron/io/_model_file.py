@@ -21,8 +21,11 @@ Values are JSON numbers, strings, booleans and null, or one-key objects that
 say what they stand for: ``{"array": name}`` (an array of the table),
 ``{"text_array": {"dtype": "<U3", "values": [...]}}`` (labels and feature
 names that are strings; object arrays of strings, numbers and booleans),
-``{"list": [...]}``, ``{"dict": [[key, value], ...]}``, ``{"float": "inf"}``
-and ``{"online_state": {...}}`` (the training state of ``partial_fit`` and
+``{"list": [...]}``, ``{"dict": [[key, value], ...]}``, ``{"float": "inf"}``,
+``{"model": {"class": ..., "params": ..., "fitted": ...}}`` (an estimator of
+the package held by another, as a tagger holds the tokenizer it was trained
+with: checked on load as a file of its own would be, without its training
+state) and ``{"online_state": {...}}`` (the training state of ``partial_fit`` and
 ``warm_start``, written only when asked for: ``training_state=True``).  Loading accepts only the estimator classes registered in
 ``perceptron.io._registry`` (each estimator module registers its own class,
 with the fitted attributes it saves and the check run on load; this module
@@ -97,6 +100,12 @@ class _Encoder:
         if isinstance(value, dict):
             return {"dict": [[self.encode_key(k, path), self.encode(v, f"{path}.{k}")]
                              for k, v in value.items()]}
+        spec = models().get(type(value).__name__)
+        if spec is not None and spec.cls is type(value):
+            content, schema = _content(value, spec, self, False, f"{path}.")
+            if schema > 1:
+                content["schema_version"] = schema
+            return {"model": content}
         for kind in value_types().values():
             if type(value) is kind.cls:
                 fields = {}
@@ -229,21 +238,12 @@ def _pack(linear_kind, header, arrays):
     return bytes(out)
 
 
-def model_bytes(model, training_state=None):
-    """The model file of `model`, as bytes (`training_state`: as in ``save_model``)."""
-    specs = models()
+def _content(model, spec, encoder, training_state, prefix):
+    """The class, parameters and fitted attributes of `model` as JSON values
+    (arrays named after `prefix` + their attribute), and its layout version."""
     name = type(model).__name__
-    spec = specs.get(name)
-    if spec is None or spec.cls is not type(model):
-        raise TypeError(f"save: only the estimators of the package ({', '.join(specs)}) can "
-                        f"be saved, not a {type(model).__module__}.{type(model).__qualname__}")
-    encoder = _Encoder(name)
     params = _encode_params(model, encoder)
     param_names = set(model.get_params())
-    if training_state is None:
-        training_state = bool(vars(model).get(KEEP_TRAINING_STATE, False))
-    elif not isinstance(training_state, (bool, np.bool_)):
-        raise TypeError(f"training_state must be True, False or None, got {training_state!r}")
     fitted = {}
     for attr, value in vars(model).items():
         if attr in param_names or attr == KEEP_TRAINING_STATE:
@@ -256,17 +256,33 @@ def model_bytes(model, training_state=None):
         if attr == "_kernel_fn" and value is not None:
             raise ValueError("cannot save a KernelPerceptron with a callable kernel: a model "
                              "file holds data, not code")
-        fitted[attr] = encoder.encode(value, attr)
+        fitted[attr] = encoder.encode(value, prefix + attr)
+    schema = spec.schema_version
+    if spec.training_state_schema_version is not None and spec.training_state & set(fitted):
+        schema = spec.training_state_schema_version  # also read by older packages
+    return {"class": name, "params": params, "fitted": fitted}, schema
+
+
+def model_bytes(model, training_state=None):
+    """The model file of `model`, as bytes (`training_state`: as in ``save_model``)."""
+    specs = models()
+    name = type(model).__name__
+    spec = specs.get(name)
+    if spec is None or spec.cls is not type(model):
+        raise TypeError(f"save: only the estimators of the package ({', '.join(specs)}) can "
+                        f"be saved, not a {type(model).__module__}.{type(model).__qualname__}")
+    if training_state is None:
+        training_state = bool(vars(model).get(KEEP_TRAINING_STATE, False))
+    elif not isinstance(training_state, (bool, np.bool_)):
+        raise TypeError(f"training_state must be True, False or None, got {training_state!r}")
+    encoder = _Encoder(name)
+    content, schema = _content(model, spec, encoder, training_state, "")
     if len(encoder.arrays) > _model_file.MAX_ARRAYS:
         raise ValueError(f"cannot save this {name}: {len(encoder.arrays)} arrays, more than the "
                          f"{_model_file.MAX_ARRAYS} a model file holds (lower max_vectors or the "
                          "number of classes)")
     content = {"format": FORMAT, "format_version": FORMAT_VERSION,
-               "package_version": __version__, "class": name, "params": params,
-               "fitted": fitted}
-    schema = spec.schema_version
-    if spec.training_state_schema_version is not None and spec.training_state & set(fitted):
-        schema = spec.training_state_schema_version  # also read by older packages
+               "package_version": __version__, **content}
     if schema > 1:  # files of the first layout do not hold the key
         content["schema_version"] = schema
     text = json.dumps(content, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
@@ -428,6 +444,7 @@ class _Decoder:
         self.arrays = arrays            # name -> ndarray
         self.used = set()
         self.text_budget = text_budget  # bytes the text arrays may still take
+        self.version = None             # the package version the file names
 
     def decode(self, value, path, depth=0):
         if value is None or isinstance(value, (bool, str, int, float)):
@@ -467,6 +484,14 @@ class _Decoder:
             return out
         if tag == "text_array":
             return self.text_array(payload, path)
+        if tag == "model":
+            if not isinstance(payload, dict) or set(payload) - {"schema_version"} != \
+                    {"class", "params", "fitted"}:
+                raise ModelFileError(f"{path}: a model needs a class, params and fitted")
+            est, spec = _estimator(payload, self, depth + 1)
+            if payload["fitted"]:
+                _check_loaded(est, spec)
+            return est
         kind = value_types().get(tag)
         if kind is not None:
             return self.decode_fields(kind, payload, path, depth + 1)
@@ -649,6 +674,59 @@ def _reject_constant(value):
     raise ModelFileError(f"the header holds {value}, which JSON does not allow")
 
 
+def _spec_of(content, version):
+    """The registered layout of the class a header (or a model inside it)
+    names, its layout version checked."""
+    specs = models()
+    name = content["class"]
+    if not isinstance(name, str) or name not in specs:
+        raise ModelFileError(f"the file holds a {name!r}, which is not an estimator of this "
+                             f"package ({', '.join(specs)})")
+    spec = specs[name]
+    schema = content.get("schema_version", 1)
+    if not (isinstance(schema, int) and not isinstance(schema, bool)
+            and 1 <= schema <= spec.schema_version):
+        raise ModelFileError(f"the file holds a {name} of layout version {schema!r}; this "
+                             f"package reads versions 1 to {spec.schema_version} (the file may "
+                             f"come from a newer version: {version!r})")
+    if not isinstance(content["params"], dict) or not isinstance(content["fitted"], dict):
+        raise ModelFileError("params and fitted must be JSON objects")
+    return spec
+
+
+def _estimator(content, decoder, depth=0):
+    """(estimator, its layout) rebuilt from a header's (or a held model's)
+    class, parameters and fitted attributes, not yet checked."""
+    spec = _spec_of(content, decoder.version)
+    cls, name = spec.cls, spec.cls.__name__
+    params, fitted = content["params"], content["fitted"]
+    where = "" if depth == 0 else f"the {name} inside: "
+    unknown = set(params) - set(cls._param_names())
+    if unknown:
+        raise ModelFileError(f"{name} has no parameter {sorted(unknown)[0]!r} (the file may come "
+                             f"from a newer version of the package: {decoder.version!r})")
+    kwargs = {k: decoder.decode(v, f"{where}parameter {k}", depth) for k, v in params.items()}
+    try:
+        est = cls(**kwargs)
+    except Exception as exc:  # any error of a constructor is a bad file
+        raise ModelFileError(f"the parameters do not make a {name}: {exc}") from None
+    for attr, value in fitted.items():
+        if attr not in spec.fitted:
+            raise ModelFileError(f"{attr!r} is not a fitted attribute of {name}")
+        setattr(est, attr, decoder.decode(value, where + attr, depth))
+    return est, spec
+
+
+def _check_loaded(est, spec):
+    """The registered check of a loaded, fitted estimator."""
+    try:
+        spec.check(est)
+    except ModelFileError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
+        raise ModelFileError(f"the saved {spec.cls.__name__} is not valid: {exc}") from None
+
+
 def _build(buf, container):
     try:
         text = container["header"].decode("utf-8")
@@ -668,23 +746,7 @@ def _build(buf, container):
     if header["format"] != FORMAT or header["format_version"] != container["version"]:
         raise ModelFileError("the header does not describe a perceptron model of the file's "
                              "format version")
-    specs = models()
-    name = header["class"]
-    if not isinstance(name, str) or name not in specs:
-        raise ModelFileError(f"the file holds a {name!r}, which is not an estimator of this "
-                             f"package ({', '.join(specs)})")
-    spec = specs[name]
-    cls = spec.cls
-    schema = header.get("schema_version", 1)
-    if not (isinstance(schema, int) and not isinstance(schema, bool)
-            and 1 <= schema <= spec.schema_version):
-        raise ModelFileError(f"the file holds a {name} of layout version {schema!r}; this "
-                             f"package reads versions 1 to {spec.schema_version} (the file may "
-                             f"come from a newer version: {header['package_version']!r})")
-    params, fitted = header["params"], header["fitted"]
-    if not isinstance(params, dict) or not isinstance(fitted, dict):
-        raise ModelFileError("params and fitted must be JSON objects")
-
+    _spec_of(header, header["package_version"])
     arrays = {}
     for array_name, dtype, shape, offset, nbytes in container["arrays"]:
         if any(size > sys.maxsize for size in shape):
@@ -699,34 +761,16 @@ def _build(buf, container):
             a = a.view(np.uint8) != 0  # any nonzero byte is True, as numpy reads it
         arrays[array_name] = np.array(a, dtype=a.dtype.newbyteorder("="), order="C")
     decoder = _Decoder(arrays, max(_TEXT_FACTOR * len(buf), _TEXT_FLOOR))
-
-    known = set(cls._param_names())
-    unknown = set(params) - known
-    if unknown:
-        raise ModelFileError(f"{name} has no parameter {sorted(unknown)[0]!r} (the file may come "
-                             f"from a newer version of the package: {header['package_version']!r})")
-    kwargs = {k: decoder.decode(v, f"parameter {k}") for k, v in params.items()}
-    try:
-        est = cls(**kwargs)
-    except Exception as exc:  # any error of a constructor is a bad file
-        raise ModelFileError(f"the parameters do not make a {name}: {exc}") from None
-    for attr, value in fitted.items():
-        if attr not in spec.fitted:
-            raise ModelFileError(f"{attr!r} is not a fitted attribute of {name}")
-        setattr(est, attr, decoder.decode(value, attr))
+    decoder.version = header["package_version"]
+    est, spec = _estimator(header, decoder)
     if decoder.used != set(arrays):
         raise ModelFileError(f"arrays {sorted(set(arrays) - decoder.used)} are not used by the "
                              "header")
-    if fitted:
-        try:
-            spec.check(est)
-        except ModelFileError:
-            raise
-        except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
-            raise ModelFileError(f"the saved {name} is not valid: {exc}") from None
+    if header["fitted"]:
+        _check_loaded(est, spec)
         if container["linear_kind"] != _linear_kind(est, spec):
             raise ModelFileError(f"the preamble's linear kind {container['linear_kind']} does not "
-                                 f"match the {name} of the header")
+                                 f"match the {spec.cls.__name__} of the header")
     elif container["linear_kind"] != 0:
         raise ModelFileError("an unfitted estimator with a linear kind in the preamble")
     return est

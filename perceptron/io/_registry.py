@@ -26,7 +26,7 @@ from perceptron.exceptions import ModelFileError
 
 __all__ = ["ModelSpec", "ValueType", "register_model", "register_value_type", "models",
            "value_types", "KEEP_TRAINING_STATE", "training_state_of", "attr", "bad", "need",
-           "is_array", "check_int", "check_common",
+           "is_array", "check_int", "check_held", "check_common",
            "check_linear", "check_history"]
 
 
@@ -149,6 +149,16 @@ def is_array(a, ndim, kinds):
 def check_int(value, what, low=0):
     need(isinstance(value, int) and not isinstance(value, bool) and value >= low,
          f"{what} must be an int >= {low}")
+
+
+def check_held(est, name, class_name):
+    """The attribute `name`, when there, holds an estimator of the class
+    registered as `class_name` (a model the file holds inside another, built
+    and checked on load as its own file would be)."""
+    if name in vars(est):
+        spec = _MODELS.get(class_name)
+        need(spec is not None and type(vars(est)[name]) is spec.cls,
+             f"{name} must be a {class_name}")
 
 
 def check_common(est, min_classes=2):

@@ -14,7 +14,8 @@ from perceptron.sequence._evaluate import METRICS, conll18_scores, tag_report
 from perceptron.sequence._morph import COLUMNS, MorphTagger
 from perceptron.sequence._tagger import PerceptronTagger
 
-__all__ = ["parse_columns", "train_morph", "evaluate_model", "apply_model"]
+__all__ = ["parse_columns", "train_morph", "evaluate_model", "apply_model", "load_tagger",
+           "check_tagger", "fill_columns"]
 
 _FIELD = {"upos": 3, "xpos": 4, "feats": 5, "lemma": 2}
 
@@ -35,9 +36,10 @@ def _documents(path):
     return list(read_conllu_sentences(sys.stdin if path == "-" else path))
 
 
-def train_morph(args, out):
+def train_morph(args, out, tokenizer=None):
     """tag train --columns: a MorphTagger on a CoNLL-U file, early stopping
-    on --dev."""
+    on --dev; ``tokenizer(train, dev)``, when given, makes the tokenizer the
+    model file holds beside it (or None)."""
     train = _documents(args.data)
     dev = _documents(args.dev) if args.dev else None
     tagger = MorphTagger(columns=parse_columns(args.columns), n_features=args.n_features,
@@ -45,10 +47,13 @@ def train_morph(args, out):
     start = time.perf_counter()
     tagger.fit(train, dev=dev)
     seconds = time.perf_counter() - start
-    tagger.save(args.output)
     n_words = sum(len(s.words) for s in train)
     print(f"trained MorphTagger ({', '.join(tagger.columns_)}) on {len(train)} sentences, "
           f"{n_words} words in {seconds:.3f} s", file=out)
+    tok = None if tokenizer is None else tokenizer(train, dev)
+    if tok is not None:
+        setattr(tagger, "tokenizer_", tok)  # saved in its model file
+    tagger.save(args.output)
     if dev is not None:
         system = _predict(tagger, dev)
         _print_scores(tagger, dev, system, out, prefix="dev ")
@@ -151,13 +156,22 @@ def evaluate_model(tagger, args, gold_pairs, is_conllu, out):
 
 def _predict_column(tagger, gold, column):
     system = copy.deepcopy(gold)
-    tags, _ = tagger.predict_sents([[r[1] for r in s.words] for s in system])
+    fill_columns(tagger, system, column)
+    return system
+
+
+def fill_columns(tagger, sentences, column="upos"):
+    """Fill, in place, the columns a MorphTagger learnt, or the `column` a
+    PerceptronTagger predicts, of CoNLL-U sentences."""
+    if isinstance(tagger, MorphTagger):
+        tagger.annotate(sentences)
+        return
+    tags, _ = tagger.predict_sents([[r[1] for r in s.words] for s in sentences])
     k = 0
-    for s in system:
+    for s in sentences:
         for r in s.words:
             r[_FIELD[column]] = tags[k]
             k += 1
-    return system
 
 
 def apply_model(tagger, args, words, is_conllu, out):
@@ -196,7 +210,11 @@ def apply_model(tagger, args, words, is_conllu, out):
 def load_tagger(path):
     """The PerceptronTagger or MorphTagger of a model file."""
     from perceptron.io import load_model
-    model = load_model(sys.stdin.buffer if path == "-" else path)
+    return check_tagger(load_model(sys.stdin.buffer if path == "-" else path), path)
+
+
+def check_tagger(model, path):
+    """The model loaded from `path`, refused unless a tagger."""
     if not isinstance(model, (PerceptronTagger, MorphTagger)):
         raise TypeError(f"{path!r} holds a {type(model).__name__}, not a tagger (train one "
                         "with perceptron tag train)")

@@ -12,11 +12,19 @@ counting as right whatever the system says.  Each score is an F1 over words,
 as here, every word is aligned with the word of the same position, and the
 F1 is the word accuracy.  Empty nodes (ID ``1.1``) are not words and
 multiword tokens (ID ``1-2``) are not scored: their words are.
+
+On a system's output from raw text (:func:`conll18_raw_scores`) the words
+are first aligned as the shared task aligns them (``_segmentation``): each
+metric counts the aligned words whose columns agree, and its F1 is over all
+the words of both sides, so that a word the system split or merged wrongly
+costs every column.
 """
 from collections import Counter
 
-__all__ = ["UNIVERSAL_FEATURES", "universal_feats", "conll18_scores", "tag_report",
-           "METRICS"]
+from perceptron.sequence._segmentation import aligned_words, segmentation_scores
+
+__all__ = ["UNIVERSAL_FEATURES", "universal_feats", "conll18_scores", "conll18_raw_scores",
+           "tag_report", "METRICS"]
 
 # the feature names the shared task's UFeats keeps (its evaluation script's
 # list: the universal features of the UD v2 guidelines)
@@ -85,16 +93,58 @@ def conll18_scores(gold, system):
     n = len(g)
     correct: "Counter[str]" = Counter()
     for a, b in zip(g, s):
-        upos = a[_UPOS] == b[_UPOS]
-        xpos = a[_XPOS] == b[_XPOS]
-        feats = universal_feats(a[_FEATS]) == universal_feats(b[_FEATS])
-        correct["UPOS"] += upos
-        correct["XPOS"] += xpos
-        correct["UFeats"] += feats
-        correct["AllTags"] += upos and xpos and feats
-        correct["Lemmas"] += a[_LEMMA] == "_" or a[_LEMMA] == b[_LEMMA]
+        correct.update(m for m, ok in _agree(a, b).items() if ok)
     scores = {m: (2 * correct[m] / (2 * n) if n else 0.0) for m in METRICS}
     scores["Words"] = n
+    return scores
+
+
+def _agree(a, b):
+    """What each metric says of the gold word a and the system word b."""
+    upos = a[_UPOS] == b[_UPOS]
+    xpos = a[_XPOS] == b[_XPOS]
+    feats = universal_feats(a[_FEATS]) == universal_feats(b[_FEATS])
+    return {"UPOS": upos, "XPOS": xpos, "UFeats": feats, "AllTags": upos and xpos and feats,
+            "Lemmas": a[_LEMMA] == "_" or a[_LEMMA] == b[_LEMMA]}
+
+
+def conll18_raw_scores(gold, system):
+    """Every score of the CoNLL 2018 shared task for a system that read raw
+    text: its own tokens, words and sentences, and its columns.
+
+    Parameters
+    ----------
+    gold, system : sequences of sentences
+        ``ConlluSentence`` objects or lists of ten-field rows, whose tokens
+        spell the same text (white space aside); the system's segmentation
+        may differ from the gold one.
+
+    Returns
+    -------
+    dict
+        ``"Tokens"``, ``"Words"``, ``"Sentences"`` (as
+        :func:`~perceptron.tagging.segmentation_scores` gives them) and each
+        metric of ``METRICS``, as ``{"precision", "recall", "f1"}``; the
+        column metrics also have ``"aligned_accuracy"``, the share of the
+        aligned words right.  With the gold segmentation, every F1 is that
+        of :func:`~perceptron.tagging.conll18_scores`.
+
+    Raises
+    ------
+    ValueError
+        When the two sides do not spell the same text.
+    """
+    pairs, n_gold, n_system = aligned_words(gold, system)
+    correct: "Counter[str]" = Counter()
+    for a, b in pairs:
+        correct.update(m for m, ok in _agree(a, b).items() if ok)
+    scores = dict(segmentation_scores(gold, system))
+    for m in METRICS:
+        c = correct[m]
+        scores[m] = {"precision": c / n_system if n_system else 0.0,
+                     "recall": c / n_gold if n_gold else 0.0,
+                     "f1": 2 * c / (n_gold + n_system) if n_gold + n_system else 0.0,
+                     "aligned_accuracy": c / len(pairs) if pairs else 0.0}
     return scores
 
 

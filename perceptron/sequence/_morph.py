@@ -39,7 +39,7 @@ from perceptron._core import featurize as _featurize
 from perceptron._common.base import BaseEstimator
 from perceptron._common.validation import CSRData, check_is_fitted, check_random_seed
 from perceptron.io._model_file import load_model, save_model
-from perceptron.io._registry import models, need, register_model
+from perceptron.io._registry import check_held, models, need, register_model
 from perceptron.sequence._lemma import apply_rule, lemma_rule
 from perceptron.sequence._morph_features import TypeFeatures, hstack_rows
 from perceptron.sequence._structured import StructuredPerceptron
@@ -459,7 +459,7 @@ class MorphTagger(BaseEstimator):
         for name, value in vars(self).items():
             if not name.endswith("_"):
                 continue
-            if isinstance(value, (StructuredPerceptron, _Constant)):
+            if name.endswith("_model_"):  # a column's model, flattened
                 for k, v in _model_state(value).items():
                     setattr(view, f"{name}_{k}", v)
             else:
@@ -553,6 +553,7 @@ def _check_saved(est):
             models()[StructuredPerceptron.__name__].check(model)
         setattr(est, name, model)
     need(is_columns(est.columns_), "columns_ of upos, xpos, feats, lemma")
+    check_held(est, "tokenizer_", "Tokenizer")
     est._check_params()
 
 
@@ -562,7 +563,7 @@ def is_columns(value):
 
 def _fitted_names():
     names = {"columns_", "ambiguity_keys_", "ambiguity_classes_", "lemma_keys_",
-             "lemma_rules_", "lemma_classes_", "xpos_allowed_", "feats_allowed_"}
+             "lemma_rules_", "lemma_classes_", "xpos_allowed_", "feats_allowed_", "tokenizer_"}
     names |= {f"{c}_classes_" for c in COLUMNS}
     for c in COLUMNS:
         names |= {f"{c}_model__{k}" for k in _seq_fitted() + ["constant"]}

@@ -19,12 +19,17 @@ cover the same characters.
   word of that subsequence is right.
 
 Each score is given as precision (right / system units), recall (right /
-gold units) and F1 = 2 * right / (gold units + system units).
+gold units) and F1 = 2 * right / (gold units + system units).  The aligned
+words (``aligned_words``) are also what the shared task scores the other
+columns over (``perceptron.sequence._evaluate.conll18_raw_scores``): within a
+multiword region, the words of the common subsequence that a walk from the
+region's start takes, a pair of equal forms at once, else a step past the
+gold word when that loses no common word, else past the system word.
 """
 import unicodedata
-from typing import Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple
 
-__all__ = ["segmentation_scores", "SEGMENTATION_METRICS"]
+__all__ = ["segmentation_scores", "aligned_words", "SEGMENTATION_METRICS"]
 
 SEGMENTATION_METRICS = ("Tokens", "Words", "Sentences")
 
@@ -39,8 +44,8 @@ class _Units:
     def __init__(self) -> None:
         self.chars: List[str] = []
         self.tokens: List[Span] = []
-        # (start, end, in a multiword token, the lower-cased form)
-        self.words: List[Tuple[int, int, bool, str]] = []
+        # (start, end, in a multiword token, the lower-cased form, the row)
+        self.words: List[Tuple[int, int, bool, str, List[str]]] = []
         self.sentences: List[Span] = []
 
 
@@ -82,7 +87,7 @@ def _units(sentences, what: str) -> _Units:
             u.chars.append(chars)
             u.tokens.append((start, at))
             for w in words:
-                u.words.append((start, at, multi, w[1].lower()))
+                u.words.append((start, at, multi, w[1].lower(), w))
         if at > first:
             u.sentences.append((first, at))
     return u
@@ -105,14 +110,28 @@ def _matching(gold: Sequence[Span], system: Sequence[Span]) -> int:
     return right
 
 
-def _lcs(a: Sequence[str], b: Sequence[str]) -> int:
-    prev = [0] * (len(b) + 1)
-    for x in a:
-        cur = [0]
-        for j, y in enumerate(b):
-            cur.append(prev[j] + 1 if x == y else max(prev[j + 1], cur[j]))
-        prev = cur
-    return prev[-1]
+def _lcs_pairs(a, b) -> List[Tuple[Any, Any]]:
+    """The pairs of a longest common subsequence of the lower-cased forms of
+    the words a and b, taken as described in the module's docstring."""
+    n, m = len(a), len(b)
+    # table[i][j]: the longest common subsequence of a[i:] and b[j:]
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        for j in range(m - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if a[i][3] == b[j][3] else max(below[j], row[j + 1])
+    pairs = []
+    i = j = 0
+    while i < n and j < m:
+        if a[i][3] == b[j][3]:
+            pairs.append((a[i], b[j]))
+            i += 1
+            j += 1
+        elif table[i][j] == table[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return pairs
 
 
 def _past(words, i: int, end: int) -> bool:
@@ -148,28 +167,59 @@ def _region(gold, system, gi: int, si: int) -> Tuple[int, int, int, int]:
     return g0, s0, gi, si
 
 
-def _aligned_words(gold, system) -> int:
-    right = gi = si = 0
+def _aligned_pairs(gold, system) -> List[Tuple[Any, Any]]:
+    pairs: List[Tuple[Any, Any]] = []
+    gi = si = 0
     while gi < len(gold) and si < len(system):
         g, s = gold[gi], system[si]
         if g[2] or s[2]:
             g0, s0, gi, si = _region(gold, system, gi, si)
-            right += _lcs([w[3] for w in gold[g0:gi]], [w[3] for w in system[s0:si]])
+            pairs.extend(_lcs_pairs(gold[g0:gi], system[s0:si]))
         elif g[:2] == s[:2]:
-            right += 1
+            pairs.append((g, s))
             gi += 1
             si += 1
         elif g[0] <= s[0]:
             gi += 1
         else:
             si += 1
-    return right
+    return pairs
 
 
 def _prf(right: int, gold: int, system: int) -> Dict[str, float]:
     return {"precision": right / system if system else 0.0,
             "recall": right / gold if gold else 0.0,
             "f1": 2 * right / (gold + system) if gold + system else 0.0}
+
+
+def _both(gold, system) -> Tuple[_Units, _Units]:
+    g, s = _units(gold, "gold"), _units(system, "system")
+    gt, st = "".join(g.chars), "".join(s.chars)
+    if gt != st:
+        at = next((i for i, (a, b) in enumerate(zip(gt, st)) if a != b), min(len(gt), len(st)))
+        raise ValueError(f"gold and system tokens spell different texts (white space aside): "
+                         f"they part at character {at}: {gt[at:at + 20]!r} against "
+                         f"{st[at:at + 20]!r}")
+    return g, s
+
+
+def aligned_words(gold, system) -> Tuple[List[Tuple[List[str], List[str]]], int, int]:
+    """The word alignment of the CoNLL 2018 shared task (section 2).
+
+    Parameters
+    ----------
+    gold, system : as for :func:`segmentation_scores`
+
+    Returns
+    -------
+    pairs : list of (gold row, system row)
+        The aligned words, in text order: the rows themselves.
+    n_gold, n_system : int
+        The words of each side.
+    """
+    g, s = _both(gold, system)
+    return ([(a[4], b[4]) for a, b in _aligned_pairs(g.words, s.words)], len(g.words),
+            len(s.words))
 
 
 def segmentation_scores(gold, system) -> Dict[str, Dict[str, float]]:
@@ -196,14 +246,8 @@ def segmentation_scores(gold, system) -> Dict[str, Dict[str, float]]:
         When the two sides' tokens do not spell the same text (white space
         aside), naming the first character where they part.
     """
-    g, s = _units(gold, "gold"), _units(system, "system")
-    gt, st = "".join(g.chars), "".join(s.chars)
-    if gt != st:
-        at = next((i for i, (a, b) in enumerate(zip(gt, st)) if a != b), min(len(gt), len(st)))
-        raise ValueError(f"gold and system tokens spell different texts (white space aside): "
-                         f"they part at character {at}: {gt[at:at + 20]!r} against "
-                         f"{st[at:at + 20]!r}")
+    g, s = _both(gold, system)
     return {"Tokens": _prf(_matching(g.tokens, s.tokens), len(g.tokens), len(s.tokens)),
-            "Words": _prf(_aligned_words(g.words, s.words), len(g.words), len(s.words)),
+            "Words": _prf(len(_aligned_pairs(g.words, s.words)), len(g.words), len(s.words)),
             "Sentences": _prf(_matching(g.sentences, s.sentences), len(g.sentences),
                               len(s.sentences))}

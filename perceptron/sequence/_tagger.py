@@ -25,7 +25,8 @@ import numpy as np
 from perceptron._core import featurize as _featurize
 from perceptron._common.base import BaseEstimator
 from perceptron.io._model_file import load_model, save_model
-from perceptron.io._registry import KEEP_TRAINING_STATE, is_array, models, need, register_model
+from perceptron.io._registry import (KEEP_TRAINING_STATE, check_held, is_array, models, need,
+                                     register_model)
 from perceptron._common.validation import CSRData, check_is_fitted, check_random_seed
 from perceptron.sequence._structured import StructuredPerceptron
 
@@ -322,6 +323,8 @@ class PerceptronTagger(BaseEstimator):
             view.classes_ = self.classes_
             view.ambiguity_keys_ = self.ambiguity_keys_
             view.ambiguity_classes_ = self.ambiguity_classes_
+            if "tokenizer_" in vars(self):  # the tokenizer trained with it, if any
+                setattr(view, "tokenizer_", vars(self)["tokenizer_"])
         save_model(view, path, training_state=training_state)
 
     @classmethod
@@ -360,6 +363,7 @@ def _check_saved(est):
          masks.dtype == np.uint64 and len(keys) == len(masks) and
          bool(np.all(keys[1:] > keys[:-1])) and (len(keys) == 0 or keys[0] != 0),
          "ambiguity_keys_ (increasing non-zero uint64) and ambiguity_classes_ of one length")
+    check_held(est, "tokenizer_", "Tokenizer")
     est._check_params()
     est._rebuild_model()
     model = est.model_
@@ -371,7 +375,7 @@ def _check_saved(est):
 
 
 register_model(PerceptronTagger, check=_check_saved,
-               fitted={"classes_", "ambiguity_keys_", "ambiguity_classes_"} | {
+               fitted={"classes_", "ambiguity_keys_", "ambiguity_classes_", "tokenizer_"} | {
                    _PREFIX + name for name in models()[StructuredPerceptron.__name__].fitted},
                training_state={_PREFIX + name for name in
                                models()[StructuredPerceptron.__name__].training_state})

@@ -33,6 +33,7 @@ shows: a surface form split in most of its occurrences is split the same way
 that end in it as a separate word (English ``n't``, Spanish clitics) splits
 a token it ends, seen in training or not.
 """
+import copy
 import numbers
 import unicodedata
 import zlib
@@ -44,6 +45,7 @@ import numpy as np
 from perceptron._common.validation import CSRData, check_is_fitted
 from perceptron.io._conllu_doc import ConlluSentence, read_conllu_sentences
 from perceptron.io._registry import models, need, register_model
+from perceptron.sequence._segmentation import segmentation_scores
 from perceptron.sequence._structured import StructuredPerceptron
 
 __all__ = ["Tokenizer", "Token", "raw_text"]
@@ -57,6 +59,7 @@ _CATEGORIES = ("Cc", "Cf", "Cn", "Co", "Cs", "Ll", "Lm", "Lo", "Lt", "Lu", "Mc",
                "So", "Zl", "Zp", "Zs")
 _CATEGORY = {c: i for i, c in enumerate(_CATEGORIES)}
 _PAD = 0x110000  # beyond every code point: the edge of a sequence
+_BATCH = 1 << 16  # characters tokenized at once (whole paragraphs)
 
 
 def _mix(h):
@@ -201,6 +204,9 @@ class Tokenizer(StructuredPerceptron):
     n_skipped_ : int
         Training sentences left out because their tokens do not spell their
         ``# text``.
+    dev_scores_ : ndarray
+        With ``fit(..., dev=...)``: each epoch's score on the development
+        file (the mean of its token, word and sentence F1).
 
     Examples
     --------
@@ -464,25 +470,66 @@ class Tokenizer(StructuredPerceptron):
         self.multiword_forms_ = full
         self.multiword_suffixes_ = sorted(suffixes, key=lambda s: (-len(s), s))
 
-    def fit(self, conllu, y=None) -> "Tokenizer":  # type: ignore[override]
+    def fit(self, conllu, y=None, dev=None, patience: int = 2) -> "Tokenizer":  # type: ignore[override]
         """Learn from a CoNLL-U file (a path or file object) or from its
         sentences (``perceptron.io.read_conllu_sentences``); ``y`` is
-        ignored (the file holds the boundaries)."""
+        ignored (the file holds the boundaries).
+
+        ``dev`` (a CoNLL-U file or its sentences) stops the training at its
+        best epoch: after each epoch, the raw text of ``dev``
+        (:func:`raw_text`) is tokenized and scored as the CoNLL 2018 shared
+        task scores it, the score being the mean of the token, word and
+        sentence F1 (``dev_scores_``, one an epoch); the model of the best
+        epoch is kept, after at most ``max_iter`` epochs or ``patience``
+        epochs without a better one.  The model kept then holds no training
+        state (``partial_fit`` cannot go on from it).
+        """
         self._check()
-        sentences = (read_conllu_sentences(conllu)
-                     if isinstance(conllu, (str, bytes)) or hasattr(conllu, "read") or
-                     hasattr(conllu, "__fspath__") else conllu)
-        texts, labels, forms, splits, skipped = self._examples(sentences)
+        if dev is not None and (not isinstance(patience, numbers.Integral) or
+                                isinstance(patience, bool) or patience < 1):
+            raise ValueError(f"patience must be an int >= 1, got {patience!r}")
+        for name in models()[Tokenizer.__name__].fitted:  # a refit starts afresh
+            vars(self).pop(name, None)
+        texts, labels, forms, splits, skipped = self._examples(_sentences_of(conllu))
         if not texts:
             raise ValueError("conllu: no sentence whose tokens spell its text: nothing to "
                              "learn from")
         X = self._rows(texts)
-        y_codes = np.concatenate(labels)
+        y_labels = LABELS[np.concatenate(labels)]
         lengths = np.array([len(t) for t in texts], dtype=np.intp)
-        super().fit(X, LABELS[y_codes], lengths)
+        if dev is None:
+            super().fit(X, y_labels, lengths)
         self._learn_multiwords(forms, splits)
         self.n_skipped_ = skipped
+        if dev is not None:
+            self._fit_dev(X, y_labels, lengths, list(_sentences_of(dev)), int(patience))
         return self
+
+    def _fit_dev(self, X, y, lengths, gold, patience) -> None:
+        text = raw_text(gold)
+        if not text.strip():
+            raise ValueError("dev: no sentence with text to score the epochs on")
+        spec = models()[StructuredPerceptron.__name__]
+        kept = spec.fitted - spec.training_state
+        scores: List[float] = []
+        best: Dict[str, Any] = {}
+        since = 0
+        for _ in range(int(self.max_iter)):
+            StructuredPerceptron.partial_fit(self, X, y, lengths, classes=LABELS)
+            f1 = segmentation_scores(gold, self.to_conllu(text))
+            scores.append(float(np.mean([v["f1"] for v in f1.values()])))
+            if not best or scores[-1] > max(scores[:-1]):
+                best = {k: copy.deepcopy(v) for k, v in vars(self).items() if k in kept}
+                since = 0
+            else:
+                since += 1
+                if since >= patience:
+                    break
+        if best["n_iter_"] != self.n_iter_:  # an earlier epoch: its weights, no state
+            for name in spec.training_state:
+                vars(self).pop(name, None)
+            vars(self).update(best)
+        self.dev_scores_ = np.array(scores)
 
     # -- use --------------------------------------------------------------
 
@@ -512,16 +559,23 @@ class Tokenizer(StructuredPerceptron):
             at = k + len(para)
         # each paragraph without the white space around it
         blocks = [(k + len(p) - len(p.lstrip()), p.strip()) for k, p in blocks if p.strip()]
-        if not blocks:
-            return []
-        X = self._rows([p for _, p in blocks])
-        lengths = np.array([len(p) for _, p in blocks], dtype=np.intp)
-        codes = np.searchsorted(LABELS, self.predict(X, lengths))
         sentences: List[List[Token]] = []
-        pos = 0
-        for k, para in blocks:
-            self._decode(text, k, para, codes[pos:pos + len(para)], sentences)
-            pos += len(para)
+        # a few paragraphs at a time: the feature rows take about a kilobyte
+        # a character, and each paragraph is decoded apart anyway
+        group: List[Tuple[int, str]] = []
+        size = 0
+        for i, (k, para) in enumerate(blocks):
+            group.append((k, para))
+            size += len(para)
+            if size >= _BATCH or i == len(blocks) - 1:
+                X = self._rows([p for _, p in group])
+                lengths = np.array([len(p) for _, p in group], dtype=np.intp)
+                codes = np.searchsorted(LABELS, self.predict(X, lengths))
+                pos = 0
+                for start, p in group:
+                    self._decode(text, start, p, codes[pos:pos + len(p)], sentences)
+                    pos += len(p)
+                group, size = [], 0
         return sentences
 
     def _decode(self, text, offset, para, codes, sentences) -> None:
@@ -578,6 +632,14 @@ class Tokenizer(StructuredPerceptron):
             sent_text = " ".join(text[a:b].split("\n"))
             out.append(ConlluSentence([f"# sent_id = {n}", f"# text = {sent_text}"], rows))
         return out
+
+
+def _sentences_of(conllu):
+    """The sentences of a CoNLL-U path or file object, or the sentences given."""
+    if isinstance(conllu, (str, bytes)) or hasattr(conllu, "read") or \
+            hasattr(conllu, "__fspath__"):
+        return read_conllu_sentences(conllu)
+    return conllu
 
 
 def _shape(piece: str) -> str:
@@ -645,9 +707,14 @@ def _check_saved(est):
         need(isinstance(v, list) and all(isinstance(x, str) and x for x in v),
              f"{name}: a list of non-empty str")
     need(isinstance(est.n_skipped_, int) and est.n_skipped_ >= 0, "n_skipped_: an int >= 0")
+    if "dev_scores_" in vars(est):
+        v = est.dev_scores_
+        need(isinstance(v, np.ndarray) and v.ndim == 1 and v.dtype == np.float64 and
+             bool(np.all((v >= 0) & (v <= 1))), "dev_scores_: floats in [0, 1]")
 
 
 register_model(Tokenizer, check=_check_saved,
                fitted=models()[StructuredPerceptron.__name__].fitted |
-               {"multiword_forms_", "multiword_suffixes_", "spaced_words_", "n_skipped_"},
+               {"multiword_forms_", "multiword_suffixes_", "spaced_words_", "n_skipped_",
+                "dev_scores_"},
                training_state=models()[StructuredPerceptron.__name__].training_state)

@@ -9,7 +9,9 @@ import io
 import pytest
 
 from perceptron.io import read_conllu_sentences
-from perceptron.sequence._evaluate import conll18_scores, tag_report, universal_feats
+from perceptron.sequence._evaluate import (conll18_raw_scores, conll18_scores, tag_report,
+                                          universal_feats)
+from perceptron.sequence._segmentation import aligned_words
 
 GOLD = """# text = Don't stop.
 1-2\tDon't\t_\t_\t_\t_\t_\t_\t_\t_
@@ -102,3 +104,57 @@ def test_tokenization_must_match():
         conll18_scores(gold, other)
     with pytest.raises(ValueError, match="sentences"):
         conll18_scores(gold, other[:1])
+
+
+def _rows(*tokens):
+    """Rows of a sentence from tokens "form/UPOS" or "form=word/UPOS=..."
+    (a multiword token and its words)."""
+    rows, n = [], 0
+    for t in tokens:
+        parts = t.split("=")
+        if len(parts) > 1:
+            rows.append([f"{n + 1}-{n + len(parts) - 1}", parts[0]] + ["_"] * 8)
+        for w in parts[1:] if len(parts) > 1 else parts:
+            form, upos = w.split("/")
+            n += 1
+            rows.append([str(n), form, form.lower(), upos] + ["_"] * 6)
+    return rows
+
+
+def test_raw_scores_with_the_gold_segmentation_are_the_gold_tokenization_scores():
+    gold = list(read_conllu_sentences(io.StringIO(GOLD)))
+    system = list(read_conllu_sentences(io.StringIO(SYSTEM)))
+    raw = conll18_raw_scores(gold, system)
+    same = conll18_scores(gold, system)
+    for m in ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas"):
+        assert raw[m]["f1"] == pytest.approx(same[m]), m
+        assert raw[m]["aligned_accuracy"] == pytest.approx(same[m])
+    assert raw["Tokens"]["f1"] == raw["Words"]["f1"] == raw["Sentences"]["f1"] == 1.0
+
+
+def test_raw_scores_over_aligned_words_by_hand():
+    # gold: Do n't (one token) stop . | system: Don't (one word) stop . and one
+    # sentence more: 4 gold words, 3 system words; "Don't" aligns with nothing
+    gold = [_rows("Don't=Do/AUX=n't/PART", "stop/VERB", "./PUNCT")]
+    system = [_rows("Don't/AUX", "stop/NOUN"), _rows("./PUNCT")]
+    s = conll18_raw_scores(gold, system)
+    assert s["Words"]["f1"] == pytest.approx(2 * 2 / 7)
+    assert s["Tokens"]["f1"] == 1.0
+    assert s["Sentences"]["f1"] == 0.0
+    # of the two aligned words (stop, .), "." has the right UPOS
+    assert s["UPOS"] == pytest.approx({"precision": 1 / 3, "recall": 1 / 4, "f1": 2 / 7,
+                                       "aligned_accuracy": 1 / 2})
+    # in a multiword region, a form that occurs twice on the gold side is
+    # aligned with its first occurrence (the script's walk takes an equal
+    # pair at once): the system's "a" meets the gold "a" tagged X, not Z
+    gold = [_rows("aba=a/X=b/Y=a/Z")]
+    system = [_rows("aba=a/Z=ba/Y")]
+    pairs, n_gold, n_system = aligned_words(gold, system)
+    assert [(g[1], g[3], s[1]) for g, s in pairs] == [("a", "X", "a")]
+    assert (n_gold, n_system) == (3, 2)
+    assert conll18_raw_scores(gold, system)["UPOS"]["f1"] == 0.0
+
+
+def test_raw_scores_need_the_same_text():
+    with pytest.raises(ValueError, match="spell different texts"):
+        conll18_raw_scores([_rows("a/X")], [_rows("b/X")])

@@ -186,3 +186,14 @@ def test_dev_scores(folder, stem, floor):
     assert scores["Tokens"]["f1"] >= floor
     assert scores["Words"]["f1"] >= floor - 0.01
     assert scores["Sentences"]["f1"] >= 0.8
+
+
+def test_paragraphs_are_tokenized_a_few_at_a_time_alike(small, monkeypatch):
+    # the rows of a few paragraphs at a time: the same tokens as all at once
+    from perceptron.sequence import _tokenizer
+    text = "\n\n".join(["He didn't go. She came home.", "Mr. Li can't stay!",
+                        "It works, he said."] * 4)
+    whole = small.tokenize(text)
+    monkeypatch.setattr(_tokenizer, "_BATCH", 20)
+    assert small.tokenize(text) == whole
+    assert len(whole) == 16
