@@ -301,3 +301,27 @@ def test_dev_early_stopping_in_python(trained):
     assert best == pytest.approx(scores.max())
     with pytest.raises(ValueError, match="patience"):
         copy.deepcopy(tok).fit(str(train), dev=str(dev), patience=0)
+
+
+@pytest.mark.slow
+def test_the_installed_command_on_raw_text_from_standard_input(trained):
+    # the command as a user runs it: a model trained by one process tags
+    # raw text piped into another, as the in-process command does
+    import subprocess
+    import sys
+    tmp, _, _, raw, model, _ = trained
+
+    def command(*args, stdin=None):
+        proc = subprocess.run([sys.executable, "-m", "perceptron", "tag", *args], input=stdin,
+                              capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    text = raw.read_text(encoding="utf-8")
+    assert command("apply", str(model), "-", "--format", "raw", stdin=text) == \
+        run(["tag", "apply", str(model), str(raw)])[1]
+    assert command("tokenize", str(model), "-", "--output-format", "text", stdin=text) == \
+        run(["tag", "tokenize", str(model), str(raw), "--output-format", "text"])[1]
+    proc = subprocess.run([sys.executable, "-m", "perceptron", "tag", "apply", str(model), "-"],
+                          input=text, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "reading - as raw text" in proc.stderr
