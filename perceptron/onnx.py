@@ -36,6 +36,12 @@ holding ``classes_``) and ``raw_scores`` (the scores are always raw).
 is accepted and ignored: ZipMap makes dictionaries of probabilities, and
 there are none.
 
+The input may also be a float16, int8 or uint8 tensor, the narrow rows the
+estimators read as stored: a Cast node in front turns it into float, whose
+every value the narrow type holds exactly, and the graph scores it with
+float32 weights (the weights a model trained on such rows has), its scores
+a float tensor.
+
 skl2onnx, onnx (and onnxruntime, to run the graphs) are optional:
 ``pip install perceptron-family[onnx]``.  They are imported when a function
 of this module is called, not when it is imported.
@@ -159,6 +165,20 @@ def _parse(scope, model, inputs, custom_parsers=None):
     return list(operator.outputs)
 
 
+# the narrow input dtypes: numpy's name -> skl2onnx's tensor type's name.
+# Every value of these is a float32 exactly, so a Cast to float in front of
+# the float graph loses nothing.
+_NARROW_INPUTS: dict = {"float16": "Float16TensorType", "int8": "Int8TensorType",
+                        "uint8": "UInt8TensorType"}
+
+
+def _narrow_input(types, input_type):
+    """Whether `input_type` (a skl2onnx tensor type) is one of the narrow
+    inputs, cast to float in front of the graph."""
+    return any(isinstance(input_type, getattr(types, name))
+               for name in _NARROW_INPUTS.values() if hasattr(types, name))
+
+
 def _tensor_type(types, element):
     return {"int64": types.Int64TensorType, "uint64": types.UInt64TensorType,
             "string": types.StringTensorType,
@@ -171,9 +191,10 @@ def _shapes(operator):
     model = operator.raw_operator
     kind = _check_exportable(model)
     input_type = operator.inputs[0].type
-    if not isinstance(input_type, (types.FloatTensorType, types.DoubleTensorType)):
-        raise TypeError(f"{type(model).__name__} exports with a float or double input tensor, "
-                        f"got {type(input_type).__name__}")
+    narrow = _narrow_input(types, input_type)
+    if not narrow and not isinstance(input_type, (types.FloatTensorType, types.DoubleTensorType)):
+        raise TypeError(f"{type(model).__name__} exports with a float, double, float16, int8 or "
+                        f"uint8 input tensor, got {type(input_type).__name__}")
     n = operator.inputs[0].get_first_dimension()
     nocl = operator.scope_inst.get_options(model, dict(nocl=False))["nocl"]
     labels, element = _labels(model, nocl)
@@ -182,7 +203,9 @@ def _shapes(operator):
         operator.outputs[0].type = types.Int64TensorType(shape=[n, k])
     else:
         operator.outputs[0].type = _tensor_type(types, element)(shape=[n])
-    operator.outputs[1].type = type(input_type)(shape=[n] if kind == "binary" else [n, k])
+    # narrow inputs are scored in float (a Cast in front)
+    scores_type = types.FloatTensorType if narrow else type(input_type)
+    operator.outputs[1].type = scores_type(shape=[n] if kind == "binary" else [n, k])
     if len(operator.outputs) > 2:
         operator.outputs[2].type = _tensor_type(types, element)(shape=[len(labels)])
 
@@ -197,6 +220,7 @@ def _convert(scope, operator, container):
     is_double = isinstance(operator.inputs[0].type, types.DoubleTensorType)
     proto = TensorProto.DOUBLE if is_double else TensorProto.FLOAT
     dtype = np.float64 if is_double else np.float32
+    rows = operator.inputs[0].full_name
 
     def name(base):
         return scope.get_unique_variable_name(base)
@@ -216,11 +240,16 @@ def _convert(scope, operator, container):
                                                          else shape), flat)
         return var
 
+    if _narrow_input(types, operator.inputs[0].type):
+        # float16, int8, uint8 rows: every value is a float exactly, so the
+        # Cast loses nothing and the float graph follows
+        rows = name("rows")
+        node("Cast", [operator.inputs[0].full_name], rows, to=TensorProto.FLOAT)
     coef, intercept = _weights(model)
     weights = constant("coef", proto, coef.T.astype(dtype))
     bias = constant("intercept", proto, intercept.astype(dtype))
     product, scores = name("product"), name("scores")
-    node("MatMul", [operator.inputs[0].full_name, weights], product)
+    node("MatMul", [rows, weights], product)
     node("Add", [product, bias], scores)
     label_out, scores_out = operator.outputs[0].full_name, operator.outputs[1].full_name
 
@@ -299,6 +328,19 @@ def _with_subclasses(classes):
     return found
 
 
+def _input_dtype(dtype):
+    """The name of skl2onnx's tensor type of input rows of `dtype`, or None
+    for a dtype the graph does not take (bfloat16 among them: ONNX has the
+    type, but skl2onnx no input type of it)."""
+    if dtype is None or not isinstance(dtype, np.dtype):
+        return None
+    if dtype == np.float32:
+        return "FloatTensorType"
+    if dtype == np.float64:
+        return "DoubleTensorType"
+    return _NARROW_INPUTS.get(dtype.name)
+
+
 def to_onnx(model, X=None, *, dtype=None, options=None, target_opset=None, **kwargs):
     """Convert a fitted estimator to an ONNX model (``onnx.ModelProto``).
 
@@ -315,11 +357,14 @@ def to_onnx(model, X=None, *, dtype=None, options=None, target_opset=None, **kwa
     X : None, int or array-like of shape (n_samples, n_features), default=None
         The input: None uses ``n_features_in_``; an int is the number of
         features; an array gives the number of its columns and, when it is
-        float32 or float64, the input's tensor type.
-    dtype : None, numpy.float32 or numpy.float64, default=None
-        The input's tensor type (float or double), and the scores'.  None:
-        X's dtype when X is a float32 or float64 array, else the dtype of
-        the model's ``coef_``.
+        float32, float64, float16, int8 or uint8, the input's tensor type.
+    dtype : None or one of numpy.float32, float64, float16, int8, uint8, default=None
+        The input's tensor type.  float32 and float64: the graph and its
+        scores are in that type.  float16, int8 and uint8 (rows stored
+        narrow, as the estimators read them): a Cast to float in front,
+        exact for every value of these types, and float scores.  None:
+        X's dtype when X is an array of one of these, else the dtype of the
+        model's ``coef_``.
     options : dict or None, default=None
         skl2onnx's options for the model: ``nocl``, ``output_class_labels``,
         ``raw_scores``.
@@ -338,7 +383,7 @@ def to_onnx(model, X=None, *, dtype=None, options=None, target_opset=None, **kwa
     TypeError
         For a model ONNX cannot hold (``VotedPerceptron``, a kernel other
         than linear, not an estimator of the package), or an input dtype
-        other than float32 and float64.
+        other than float32, float64, float16, int8 and uint8.
     perceptron.exceptions.NotFittedError
         For a model not fitted.
     ValueError
@@ -358,20 +403,27 @@ def to_onnx(model, X=None, *, dtype=None, options=None, target_opset=None, **kwa
             if len(arr.shape) != 2:
                 raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {arr.shape}")
             d = arr.shape[1]
-            if getattr(arr, "dtype", None) in (np.float32, np.float64):
+            if _input_dtype(getattr(arr, "dtype", None)) is not None:
                 x_dtype = np.dtype(arr.dtype)
         if d != n_features:
             raise ValueError(f"X has {d} features, but {type(model).__name__} is expecting "
                              f"{n_features} features as input")
     if dtype is None:
         dtype = x_dtype if x_dtype is not None else np.asarray(model.coef_).dtype
-    dtype = np.dtype(dtype)
-    if dtype not in (np.float32, np.float64):
-        raise TypeError(f"dtype must be float32 or float64, got {dtype}")
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError:
+        raise TypeError(f"dtype must be a numpy dtype, got {dtype!r}") from None
+    element = _input_dtype(dtype)
+    if element is None:
+        hint = (": skl2onnx has no bfloat16 input type; cast the rows to float32 (exact for "
+                "bfloat16) and export with dtype=numpy.float32") if dtype.name == "bfloat16" else ""
+        raise TypeError(f"dtype must be float32, float64, float16, int8 or uint8, got "
+                        f"{dtype}{hint}")
     register()
     skl2onnx = _require("skl2onnx")
     types = _require("skl2onnx.common.data_types")
-    tensor = types.FloatTensorType if dtype == np.float32 else types.DoubleTensorType
+    tensor = getattr(types, element)
     if options is not None:
         options = {id(model): options}
     return skl2onnx.convert_sklearn(model, initial_types=[("X", tensor([None, n_features]))],

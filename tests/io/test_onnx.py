@@ -208,7 +208,7 @@ def test_input_type_from_X_dtype_or_option():
         ponnx.to_onnx(model, 5)
     with pytest.raises(ValueError, match="features"):
         ponnx.to_onnx(model, X[:, :3])
-    with pytest.raises(TypeError, match="float32 or float64"):
+    with pytest.raises(TypeError, match="dtype must be float32, float64, float16, int8 or uint8"):
         ponnx.to_onnx(model, dtype=np.int64)
 
 
@@ -281,3 +281,106 @@ def test_missing_skl2onnx_is_a_clear_error(monkeypatch):
         ponnx.register()
     with pytest.raises(ImportError, match=r"perceptron-family\[onnx\]"):
         ponnx.to_onnx(model)
+
+
+# ------------------------------------------------------- narrow input rows
+
+NARROW = [np.float16, np.int8, np.uint8]
+
+
+def _narrow_data(dtype, seed=0, n=300, d=6):
+    """Rows stored as `dtype` (spread over its range) and the labels of a
+    linear rule on them, for each problem kind."""
+    rng = np.random.default_rng(seed)
+    kind = np.dtype(dtype).kind
+    if kind == "i":
+        X = rng.integers(-128, 128, size=(n, d)).astype(dtype)
+    elif kind == "u":
+        X = rng.integers(0, 256, size=(n, d)).astype(dtype)
+    else:
+        X = (rng.normal(size=(n, d)) * 3).astype(dtype)
+    t = X[:, 0].astype(np.float64) + 0.5 * X[:, 1] - X.astype(np.float64).mean()
+    cut = np.quantile(t, [1 / 3, 2 / 3])
+    return X, {
+        "binary": (t > np.median(t)).astype(np.int64),
+        "multiclass": np.digitize(t, cut) * 10 - 5,
+        "multilabel": np.stack([t > cut[0], t > cut[1], X[:, 2] > X[:, 3]],
+                               axis=1).astype(np.int64),
+    }
+
+
+def _input_element(onx):
+    return onx.graph.input[0].type.tensor_type.elem_type
+
+
+@pytest.mark.parametrize("dtype", NARROW, ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("model_name", ["binary", "ovr", "multinomial", "pocket", "pa1",
+                                        "pa2-ovr-averaged", "centroid"])
+def test_narrow_rows_cast_in_front_score_as_ours(model_name, dtype):
+    """A model fed float16, int8 or uint8 rows exports a graph that takes
+    them as they are stored (a Cast to float in front): onnxruntime's labels
+    are predict's and its float scores decision_function's on those rows."""
+    from onnx import TensorProto
+
+    make, problem = MODELS[model_name]
+    X, ys = _narrow_data(dtype)
+    model = make().fit(X, ys[problem])
+    onx = ponnx.to_onnx(model, X)
+    assert _input_element(onx) == {np.float16: TensorProto.FLOAT16, np.int8: TensorProto.INT8,
+                                   np.uint8: TensorProto.UINT8}[dtype]
+    assert [n.op_type for n in onx.graph.node][0] == "Cast"
+    out = _run(onx, X)
+    np.testing.assert_array_equal(out["label"], model.predict(X))
+    _check_scores(out["probabilities"], model.decision_function(X), np.float32)
+    # the same rows converted by the caller give the same graph's scores
+    wide = _run(ponnx.to_onnx(model, X.astype(np.float32)), X.astype(np.float32))
+    np.testing.assert_array_equal(out["label"], wide["label"])
+    np.testing.assert_array_equal(out["probabilities"], wide["probabilities"])
+
+
+@pytest.mark.parametrize("dtype", NARROW, ids=lambda t: np.dtype(t).name)
+def test_narrow_multilabel(dtype):
+    X, ys = _narrow_data(dtype)
+    model = Perceptron(random_state=0).fit(X, ys["multilabel"])
+    out = _run(ponnx.to_onnx(model, X), X)
+    np.testing.assert_array_equal(out["label"], model.predict(X))
+    _check_scores(out["probabilities"], model.decision_function(X), np.float32)
+
+
+def test_narrow_input_by_dtype_and_in_skl2onnx():
+    """dtype= asks for a narrow input without an array; skl2onnx's own
+    to_onnx (whose input type comes from its sample) and a Pipeline's last
+    step take it too; a model trained on float64 rows scores narrow ones."""
+    from onnx import TensorProto
+
+    X, ys = _narrow_data(np.uint8)
+    X64 = X.astype(np.float64)
+    model = Perceptron(random_state=0).fit(X64, ys["multiclass"])
+    onx = ponnx.to_onnx(model, dtype=np.uint8)
+    assert _input_element(onx) == TensorProto.UINT8
+    out = _run(onx, X)
+    np.testing.assert_array_equal(out["label"], model.predict(X))
+    _check_scores(out["probabilities"], model.decision_function(X), np.float32)
+
+    ponnx.register()
+    X16, ys16 = _narrow_data(np.float16)
+    model = Perceptron(random_state=0).fit(X16, ys16["binary"])
+    out = _run(skl2onnx.to_onnx(model, X16[:1]), X16)
+    np.testing.assert_array_equal(out["label"], model.predict(X16))
+    _check_scores(out["probabilities"], model.decision_function(X16), np.float32)
+
+
+def test_bfloat16_and_other_dtypes_are_refused_by_name():
+    X, ys = _narrow_data(np.int8)
+    model = Perceptron(random_state=0).fit(X, ys["binary"])
+    for dtype in (np.int16, np.int32, bool):
+        with pytest.raises(TypeError, match=r"dtype must be float32, float64, float16, int8 or "
+                                            r"uint8, got"):
+            ponnx.to_onnx(model, dtype=dtype)
+    with pytest.raises(TypeError, match="dtype must be a numpy dtype"):
+        ponnx.to_onnx(model, dtype="no such type")
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    with pytest.raises(TypeError, match="bfloat16"):
+        ponnx.to_onnx(model, dtype=ml_dtypes.bfloat16)
+    # an array of a dtype the graph does not take leaves the choice to the model
+    assert _input_element(ponnx.to_onnx(model, X.astype(np.int32))) == 1  # FLOAT
