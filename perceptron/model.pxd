@@ -16,7 +16,7 @@
 
 from libc.stdint cimport int32_t, int64_t
 
-from perceptron.simd cimport active_simd, ptn_simd
+from perceptron.simd cimport active_simd, ptn_simd, PTN_X_F16, PTN_X_BF16, PTN_X_I8, PTN_X_U8
 
 cdef extern from "ptn_model.h" nogil:
     ctypedef struct ptn_linear_model:
@@ -42,6 +42,15 @@ cdef extern from "ptn_model.h" nogil:
     void ptn_decision_all(const ptn_simd *k, const ptn_linear_model *m, const void *x,
                           double *scores)
     int64_t ptn_predict(const ptn_simd *k, const ptn_linear_model *m, const void *x)
+    # rows stored narrow (xkind: PTN_X_F16, PTN_X_BF16, PTN_X_I8, PTN_X_U8 of
+    # perceptron.simd) against a float32 model
+    int ptn_linear_model_check_narrow(const ptn_linear_model *m, int xkind)
+    double ptn_decision_narrow(const ptn_simd *k, const ptn_linear_model *m, int xkind,
+                               const void *x)
+    void ptn_decision_all_narrow(const ptn_simd *k, const ptn_linear_model *m, int xkind,
+                                 const void *x, double *scores)
+    int64_t ptn_predict_narrow(const ptn_simd *k, const ptn_linear_model *m, int xkind,
+                               const void *x)
 
 
 cdef class LinearModel:
@@ -66,3 +75,26 @@ cdef inline void decision_all(const ptn_linear_model *m, const void *x,
 # (multiclass); -1 for a multi-label model.
 cdef inline int64_t predict(const ptn_linear_model *m, const void *x) noexcept nogil:
     return ptn_predict(active_simd(), m, x)
+
+
+# Rows stored narrower than float32: x points at n_features values of the
+# narrow kind xkind (PTN_X_F16 for IEEE half, PTN_X_BF16, PTN_X_I8,
+# PTN_X_U8: perceptron.simd; perceptron.model.narrow_kind(dtype) maps a
+# numpy dtype to it), read as stored, against a float32 model.  Every value
+# of those types is a float32 exactly: each activation has the bits of the
+# row converted to float32 first.  Check the pair once before the loop:
+# ptn_linear_model_check_narrow(m, xkind) == 0 (a float32 model, a known
+# kind); the functions trust it.
+cdef inline double decision_narrow(const ptn_linear_model *m, int xkind,
+                                   const void *x) noexcept nogil:
+    return ptn_decision_narrow(active_simd(), m, xkind, x)
+
+
+cdef inline void decision_all_narrow(const ptn_linear_model *m, int xkind, const void *x,
+                                     double *scores) noexcept nogil:
+    ptn_decision_all_narrow(active_simd(), m, xkind, x, scores)
+
+
+cdef inline int64_t predict_narrow(const ptn_linear_model *m, int xkind,
+                                   const void *x) noexcept nogil:
+    return ptn_predict_narrow(active_simd(), m, xkind, x)

@@ -5,6 +5,9 @@ import numpy as np
 import numpy.typing as npt
 
 KINDS: Dict[str, int]
+NARROW_KINDS: Dict[str, int]
+
+def narrow_kind(dtype: npt.DTypeLike) -> int: ...
 
 class LinearModel:
     coef: npt.NDArray[np.floating]

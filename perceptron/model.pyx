@@ -12,6 +12,24 @@ from libc.stdint cimport int64_t
 KINDS = {"binary": PTN_MODEL_BINARY, "multiclass": PTN_MODEL_MULTICLASS,
          "multilabel": PTN_MODEL_MULTILABEL}
 
+# the narrow kinds of rows the _narrow functions of model.pxd read as
+# stored, by the numpy dtype's name (bfloat16 is ml_dtypes')
+NARROW_KINDS = {"float16": PTN_X_F16, "bfloat16": PTN_X_BF16, "int8": PTN_X_I8,
+                "uint8": PTN_X_U8}
+
+
+def narrow_kind(dtype):
+    """The narrow kind (``PTN_X_F16``, ... of ``perceptron.simd``) that
+    ``decision_narrow`` and the other ``_narrow`` functions of
+    ``perceptron/model.pxd`` take for rows of `dtype`: float16, bfloat16
+    (``ml_dtypes``), int8 or uint8; raises TypeError for any other dtype."""
+    dt = np.dtype(dtype)
+    kind = NARROW_KINDS.get(dt.name, 0) if dt.itemsize <= 2 else 0
+    if kind == 0:
+        raise TypeError(f"dtype must be float16, bfloat16, int8 or uint8 (rows stored narrow), "
+                        f"got {dt}")
+    return kind
+
 # rows longer than this are worth releasing the GIL for in the one-row path
 cdef enum:
     NOGIL_MIN_FEATURES = 4096

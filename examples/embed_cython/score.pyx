@@ -12,7 +12,9 @@ import numpy as np
 from cython cimport floating
 from cython.parallel cimport prange
 
-from perceptron.model cimport LinearModel, ptn_linear_model, decision, predict
+from perceptron.model cimport (LinearModel, ptn_linear_model, decision, predict,
+                               decision_narrow, predict_narrow, ptn_linear_model_check_narrow)
+from perceptron.model import narrow_kind
 from perceptron.simd cimport axpy_f32, axpy_f64, csr_index, dot_f32, dot_f64, sparse_axpy, sparse_dot
 
 
@@ -32,6 +34,29 @@ def predict_rows(LinearModel model, const floating[:, ::1] X, long long[::1] out
     _check(model, X.shape[1], out.shape[0], X.shape[0], sizeof(floating))
     for i in prange(X.shape[0], nogil=True):
         out[i] = predict(m, &X[i, 0])
+
+
+def decision_rows_narrow(LinearModel model, X, double[::1] out):
+    """out[i] = the activation of row i of X stored as float16, bfloat16,
+    int8 or uint8, read as stored (a float32 model; binary models)."""
+    cdef int xkind = _narrow_check(model, X, out.shape[0])
+    cdef const ptn_linear_model *m = &model.c_model
+    # the rows' bytes: the C functions read each row as its kind says
+    cdef const unsigned char[:, ::1] xb = X.view(np.uint8)
+    cdef Py_ssize_t i
+    for i in prange(xb.shape[0], nogil=True):
+        out[i] = decision_narrow(m, xkind, &xb[i, 0])
+
+
+def predict_rows_narrow(LinearModel model, X, long long[::1] out):
+    """out[i] = the class index the model predicts for row i of X, stored
+    narrow (as decision_rows_narrow)."""
+    cdef int xkind = _narrow_check(model, X, out.shape[0])
+    cdef const ptn_linear_model *m = &model.c_model
+    cdef const unsigned char[:, ::1] xb = X.view(np.uint8)
+    cdef Py_ssize_t i
+    for i in prange(xb.shape[0], nogil=True):
+        out[i] = predict_narrow(m, xkind, &xb[i, 0])
 
 
 def dot_rows(const floating[:, ::1] X, const floating[::1] w, double[::1] out):
@@ -104,6 +129,19 @@ def dot_one_row(const floating[::1] x, const floating[::1] w, Py_ssize_t repeat)
             else:
                 a = dot_f64(d, &x[0], &w[0])
     return a
+
+
+cdef int _narrow_check(LinearModel model, X, Py_ssize_t n_out) except -1:
+    # the narrow kind of X's dtype (TypeError for any other), a float32 model
+    # (the weights narrow rows meet), X a C-contiguous 2-D array of the
+    # model's width, one output per row
+    xkind = narrow_kind(X.dtype)
+    if not (isinstance(X, np.ndarray) and X.ndim == 2 and X.flags.c_contiguous):
+        raise ValueError("X must be a C-contiguous 2-D array")
+    if ptn_linear_model_check_narrow(&model.c_model, xkind) != 0:
+        raise TypeError(f"narrow rows need a float32 model, this one is {model.dtype}")
+    _check(model, X.shape[1], n_out, X.shape[0], 4)
+    return xkind
 
 
 cdef int _check(LinearModel model, Py_ssize_t d, Py_ssize_t n_out, Py_ssize_t n,

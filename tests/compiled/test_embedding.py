@@ -150,9 +150,15 @@ def _build_example(tmp_path):
     return score
 
 
+@pytest.fixture(scope="module")
+def example(tmp_path_factory):
+    """examples/embed_cython built once for the tests that use it."""
+    return _build_example(tmp_path_factory.mktemp("example"))
+
+
 @pytest.mark.slow  # Cython and a C compiler
-def test_cython_example_scores_equal_decision_function(tmp_path, rng):
-    score = _build_example(tmp_path)
+def test_cython_example_scores_equal_decision_function(example, rng):
+    score = example
     for dtype in (np.float32, np.float64):
         X, y = data(rng, n=3000, d=37, dtype=dtype)
         model = fit(X, y)
@@ -198,6 +204,76 @@ def test_cython_example_scores_equal_decision_function(tmp_path, rng):
     # model is the float64 one: float32 rows are refused, not misread
     with pytest.raises(TypeError, match="dtype"):
         score.decision_rows(model.c_model(), np.ones((3, 37), dtype=np.float32), np.empty(3))
+
+
+def _narrow_dtypes():
+    dtypes = [np.float16, np.int8, np.uint8]
+    try:
+        import ml_dtypes
+    except ImportError:
+        return dtypes
+    return dtypes + [ml_dtypes.bfloat16]
+
+
+def _narrow_rows(rng, n, d, dtype):
+    kind = np.dtype(dtype).kind
+    if kind == "i":
+        return rng.integers(-128, 128, size=(n, d)).astype(dtype)
+    if kind == "u":
+        return rng.integers(0, 256, size=(n, d)).astype(dtype)
+    return (rng.standard_normal((n, d)) * 3).astype(dtype)
+
+
+@pytest.mark.slow  # Cython and a C compiler
+@pytest.mark.parametrize("dtype", _narrow_dtypes(), ids=lambda t: np.dtype(t).name)
+def test_cython_example_scores_narrow_rows_as_stored(example, rng, dtype):
+    """decision_narrow and predict_narrow, cimported from perceptron.model,
+    on rows stored as float16, bfloat16, int8 or uint8: each activation has
+    the bits of decision_function on those rows (the same narrow kernel,
+    the bias added after), and of the C functions on the rows converted to
+    float32 first."""
+    score = example
+    X = _narrow_rows(rng, 700, 37, dtype)
+    s = X[:, :3].astype(np.float64).sum(axis=1)
+    y = (s > np.median(s)).astype(int)
+    model = fit(X, y, max_iter=5)
+    assert model.coef_.dtype == np.float32
+    out = np.empty(len(X))
+    score.decision_rows_narrow(model.c_model(), X, out)
+    np.testing.assert_array_equal(out, model.decision_function(X))
+    wide = np.empty(len(X))
+    score.decision_rows(model.c_model(), X.astype(np.float32), wide)
+    np.testing.assert_array_equal(out, wide)
+    pred = np.empty(len(X), dtype=np.int64)
+    score.predict_rows_narrow(model.c_model(), X, pred)
+    np.testing.assert_array_equal(model.classes_[pred], model.predict(X))
+    # multiclass: the first largest activation
+    y3 = np.argmax(X[:, :3].astype(np.float64), axis=1)
+    multi = fit(X, y3, max_iter=5, multiclass="multinomial")
+    score.predict_rows_narrow(multi.c_model(), X, pred)
+    np.testing.assert_array_equal(multi.classes_[pred], multi.predict(X))
+    # what the C functions cannot tell is checked before they read anything
+    model64 = fit(X.astype(np.float64), y, max_iter=5)
+    with pytest.raises(TypeError, match="float32 model"):
+        score.decision_rows_narrow(model64.c_model(), X, out)
+    with pytest.raises(TypeError, match="float16, bfloat16, int8 or uint8"):
+        score.decision_rows_narrow(model.c_model(), X.astype(np.int16), out)
+    with pytest.raises(ValueError, match="features"):
+        score.decision_rows_narrow(model.c_model(), np.ascontiguousarray(X[:, :-1]), out)
+    with pytest.raises(ValueError, match="one entry per row"):
+        score.decision_rows_narrow(model.c_model(), X, out[:-1])
+    with pytest.raises(ValueError, match="C-contiguous"):
+        score.decision_rows_narrow(model.c_model(), X[:, ::2], out)
+
+
+def test_narrow_kind_names_the_c_kinds():
+    from perceptron.model import narrow_kind
+
+    kinds = [narrow_kind(t) for t in _narrow_dtypes()]
+    assert len(set(kinds)) == len(kinds) and 0 not in kinds
+    for dtype in (np.float32, np.float64, np.int16, bool, np.uint16):
+        with pytest.raises(TypeError, match="float16, bfloat16, int8 or uint8"):
+            narrow_kind(dtype)
 
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "user_guide" / "embedding.rst"
