@@ -14,6 +14,11 @@ at a time.  A source is
   (or an iterable that can be iterated again, such as a list); a one-shot
   iterator (a generator) allows one epoch only.
 
+Dense chunks of float16, bfloat16, int8 or uint8 rows (a memory-mapped
+float16 array, say) are read as stored, as ``partial_fit`` reads them: the
+weights are float32, and no chunk is widened (a model whose weights are
+float64, from a first chunk of float64 rows, refuses them).
+
 With ``shuffle=True`` the rows of each chunk are shuffled within the chunk and
 the chunks come in the source's order, so memory stays bounded; the result
 is then not that of ``fit`` on the whole data (which shuffles all rows), but
