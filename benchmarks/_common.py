@@ -103,27 +103,11 @@ def floor_lib():
     if _FLOOR is not None:
         return _FLOOR or None
     import ctypes
-    import hashlib
-    import os
-    import subprocess
-    import tempfile
 
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "floor.c")
-    cc = os.environ.get("CC", "cc")
-    cmd = [cc, "-O3", "-march=native", "-fPIC", "-shared", "-std=c99"]
-    with open(src, "rb") as f:
-        key = hashlib.sha256(f.read() + " ".join(cmd).encode()).hexdigest()[:16]
-    so = os.path.join(tempfile.gettempdir(), f"perceptron-floor-{key}.so")
-    if not os.path.exists(so):
-        tmp = f"{so}.{os.getpid()}.tmp"
-        try:
-            subprocess.run(cmd + ["-o", tmp, src], check=True, capture_output=True)
-        except (OSError, subprocess.CalledProcessError) as exc:
-            print(f"# floor: cannot compile {src} ({exc}): floor columns skipped")
-            _FLOOR = False
-            return None
-        os.replace(tmp, so)
-    lib = ctypes.CDLL(so)
+    lib = compile_c("floor.c")
+    if lib is None:
+        _FLOOR = False
+        return None
     sz, p, dbl = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_double
     lib.floor_set_prefetch.argtypes = [sz, ctypes.c_int]
     lib.floor_set_prefetch.restype = None
@@ -157,6 +141,38 @@ def floor_lib():
     lib.simd = bytes((ctypes.c_char * 8).in_dll(lib, "floor_simd")).split(b"\0")[0].decode()
     _FLOOR = lib
     return lib
+
+
+def compile_c(name, includes=()):
+    """benchmarks/`name` compiled with ``cc -O3 -march=native`` (cached in
+    the temporary directory under the hash of its source, of the files it
+    `includes` and of the compiler command) and loaded by ctypes; None, with
+    a note printed, when no C compiler answers."""
+    import ctypes
+    import hashlib
+    import os
+    import subprocess
+    import tempfile
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    src = os.path.join(here, name)
+    cc = os.environ.get("CC", "cc")
+    cmd = [cc, "-O3", "-march=native", "-fPIC", "-shared", "-std=c99"]
+    digest = hashlib.sha256(" ".join(cmd).encode())
+    for path in (name, *includes):
+        with open(os.path.join(here, path), "rb") as f:
+            digest.update(f.read())
+    stem = os.path.splitext(name)[0].replace("_", "-")
+    so = os.path.join(tempfile.gettempdir(), f"perceptron-{stem}-{digest.hexdigest()[:16]}.so")
+    if not os.path.exists(so):
+        tmp = f"{so}.{os.getpid()}.tmp"
+        try:
+            subprocess.run(cmd + ["-o", tmp, src], check=True, capture_output=True)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            print(f"# floor: cannot compile {src} ({exc}): floor columns skipped")
+            return None
+        os.replace(tmp, so)
+    return ctypes.CDLL(so)
 
 
 def _ptr(a):

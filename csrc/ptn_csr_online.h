@@ -49,6 +49,8 @@
 typedef struct ptn_csr_online {
     /* the rows: CSR arrays (ptr and idx of the index type) and the order */
     const void *val;
+    size_t vstep;           /* row i's values at val + ptr[i] * vstep: 1, or 0 for binary rows
+                             * (indices alone; val then holds ones for the longest row) */
     const void *idx;
     const void *ptr;
     const ptrdiff_t *rows;
@@ -107,6 +109,8 @@ PTN_INLINE int ptn_rows_identity(const ptrdiff_t *rows, size_t n)
     PTN_INLINE size_t NAME(ptn_csr_online *s, size_t start, size_t stop, double *act) \
     {                                                                                \
         const T *val = (const T *)s->val;                                            \
+        /* binary rows reach the plain rule's loops as ONES ones only */             \
+        const size_t vstep = PLAIN ? 1 : s->vstep;                                   \
         const I *idx = (const I *)s->idx;                                            \
         const I *ptr = (const I *)s->ptr;                                            \
         const ptrdiff_t *rows = s->rows;                                             \
@@ -131,22 +135,22 @@ PTN_INLINE int ptn_rows_identity(const ptrdiff_t *rows, size_t n)
                 if (k + 2 * ahead < n_rows) {                                        \
                     ptn_prefetch_range(ptr + rows[k + 2 * ahead], 2 * sizeof(I));    \
                 }                                                                    \
-                if (!ONES) {                                                         \
+                if (!ONES && vstep) {                                                \
                     ptn_prefetch_range(val + rlo, rm * sizeof(T));                   \
                 }                                                                    \
                 ptn_prefetch_range(idx + rlo, rm * sizeof(I));                       \
                 if (k + PTN_CSR_NEAR < n_rows) {                                     \
                     const size_t q = (size_t)rows[k + PTN_CSR_NEAR];                 \
                     const size_t qlo = (size_t)ptr[q], qm = (size_t)ptr[q + 1] - qlo; \
-                    if (!ONES) {                                                     \
+                    if (!ONES && vstep) {                                            \
                         ptn_prefetch_range_l1(val + qlo, qm * sizeof(T));            \
                     }                                                                \
                     ptn_prefetch_range_l1(idx + qlo, qm * sizeof(I));                \
                 }                                                                    \
             }                                                                        \
-            a = (!PLAIN && s->DOTFIELD != NULL ? s->DOTFIELD(m, val + lo, idx + lo, w) \
+            a = (!PLAIN && s->DOTFIELD != NULL ? s->DOTFIELD(m, val + lo * vstep, idx + lo, w) \
                  : ONES                        ? DOT1(m, idx + lo, w)                  \
-                                               : SDOT(m, val + lo, idx + lo, w)) +     \
+                                               : SDOT(m, val + lo * vstep, idx + lo, w)) + \
                 b;                                                                   \
             ya = (double)y[i] * a;                                                   \
             if (PTN_UNLIKELY(ptn_rule_acts(&rule, ya))) {                            \
@@ -163,10 +167,10 @@ PTN_INLINE int ptn_rows_identity(const ptrdiff_t *rows, size_t n)
                 if (ONES) {                                                          \
                     ADD1(m, (T)st.step, idx + lo, w);                                \
                 } else {                                                             \
-                    SAXPY(m, (T)st.step, val + lo, idx + lo, w);                     \
+                    SAXPY(m, (T)st.step, val + lo * vstep, idx + lo, w);             \
                 }                                                                    \
                 if (U != NULL) {                                                     \
-                    SAXPY_ACC(m, st.acc, val + lo, idx + lo, U);                     \
+                    SAXPY_ACC(m, st.acc, val + lo * vstep, idx + lo, U);             \
                 }                                                                    \
             }                                                                        \
             if (!PLAIN) {                                                            \

@@ -40,42 +40,88 @@ class CSRData(NamedTuple):
     of one dtype, C-contiguous; the arrays may be the caller's own, read,
     never written).  Public as ``perceptron.io.CSRData``.
 
+    Binary rows, whose every stored value is 1 (one-hot categories, words
+    or hashed features present or not), are kept as their indices alone:
+    ``data=None`` asks for them (the weights are then float32), and
+    ``binary_csr`` makes them for another dtype.  Their ``data`` is then a
+    read-only view repeating one 1.0, which holds no memory per value; the
+    linear estimators read the indices alone, with the same results, bit
+    for bit, as from the same rows with their ones stored (see the user
+    guide's "Data types" page).
+
     Attributes
     ----------
-    data : ndarray of shape (nnz,), float32 or float64
+    data : ndarray of shape (nnz,), float32 or float64, or None
     indices : ndarray of shape (nnz,), int32 or int64
     indptr : ndarray of shape (n_rows + 1,), the dtype of ``indices``
     shape : tuple (n_rows, n_features)
     """
 
-    data: np.ndarray
+    data: Optional[np.ndarray]
     indices: np.ndarray
     indptr: np.ndarray
     shape: Tuple[int, int]
 
     @property
     def dtype(self):
-        """dtype of the values (and of a model trained on them)."""
-        return self.data.dtype
+        """dtype of the values (and of a model trained on them); float32 for
+        binary rows given without values (``data=None``)."""
+        return _F32 if self.data is None else self.data.dtype
 
     @property
     def nnz(self):
-        """Number of stored values."""
-        return len(self.data)
+        """Number of stored values (of indices, for binary rows)."""
+        return len(self.indices) if self.data is None else len(self.data)
+
+    @property
+    def binary(self):
+        """Whether the rows are binary, stored as their indices alone."""
+        return self.data is None or _csr.is_binary_values(np.asarray(self.data))
 
     def astype(self, dtype):
-        """The same rows with values of `dtype` (the structure is shared)."""
+        """The same rows with values of `dtype` (the structure is shared;
+        binary rows stay binary)."""
+        if self.binary:
+            return binary_csr(self.indices, self.indptr, self.shape, dtype)
         if self.data.dtype == dtype:
             return self
         return CSRData(self.data.astype(dtype), self.indices, self.indptr, self.shape)
 
     def toarray(self):
         """The dense matrix, shape ``shape``, dtype of ``data``."""
-        return csr_to_dense(self.data, self.indices, self.indptr, self.shape)
+        return csr_to_dense(self._values(), self.indices, self.indptr, self.shape)
 
     def tocsr(self):
-        """A ``scipy.sparse.csr_matrix`` viewing the same arrays (needs scipy)."""
-        return csr_to_scipy(self.data, self.indices, self.indptr, self.shape, "CSRData.tocsr()")
+        """A ``scipy.sparse.csr_matrix`` viewing the same arrays (needs scipy);
+        binary rows get their ones stored."""
+        return csr_to_scipy(self._values(), self.indices, self.indptr, self.shape,
+                            "CSRData.tocsr()")
+
+    def _values(self):
+        """data, with binary rows' ones stored."""
+        if self.binary:
+            return np.ones(self.nnz, dtype=self.dtype)
+        return self.data
+
+
+def binary_values(nnz, dtype=np.float32):
+    """`nnz` ones of `dtype`, as the read-only view of one 1.0 that binary
+    CSR rows hold for their values (no memory per value)."""
+    dtype = np.dtype(dtype)
+    if dtype not in _FLOAT_DTYPES:
+        raise TypeError(f"binary rows take float32 or float64 weights, got dtype {dtype}")
+    return np.broadcast_to(np.ones(1, dtype=dtype), (int(nnz),))
+
+
+def binary_csr(indices, indptr, shape, dtype=np.float32):
+    """Binary CSR rows (every stored value 1) stored as their indices alone:
+    a ``CSRData`` whose ``data`` is the read-only view of ``binary_values``.
+    `dtype` (float32 or float64) is the dtype of a model trained on them.
+    Public as ``perceptron.io.binary_csr``; checked where it is used, as any
+    ``CSRData``."""
+    indices = np.asarray(indices)
+    return CSRData(binary_values(len(indices), dtype), indices, np.asarray(indptr),
+                   (int(shape[0]), int(shape[1])))
 
 
 def csr_to_dense(data, indices, indptr, shape):
@@ -144,7 +190,11 @@ def check_X(X, name="X", accept_sparse=False, narrow=False):
 
     With `narrow`, a dense array of a narrow dtype (``is_narrow``: float16,
     bfloat16, int8, uint8) is returned as it is stored (made C-contiguous
-    in its own dtype if it is not), never widened.
+    in its own dtype if it is not), never widened; and sparse rows whose
+    values are all 1.0 come back binary (``CSRData.binary``: the values
+    replaced by a view of one 1.0, found in one pass over them, no copy),
+    as do binary rows given (``data=None``, float32).  Without `narrow`,
+    binary rows get their ones stored, for the loops that read values.
     """
     if type(X) is np.ndarray and X.ndim == 2 and (X.dtype is _F64 or X.dtype is _F32) \
             and X.size and X.flags.c_contiguous:
@@ -153,7 +203,7 @@ def check_X(X, name="X", accept_sparse=False, narrow=False):
         # numpy's singletons, anything else takes the steps
         return X
     if accept_sparse and (is_sparse(X) or isinstance(X, CSRData)):
-        return _check_csr(X, name)
+        return _check_csr(X, name, narrow)
     if narrow and isinstance(X, np.ndarray) and is_narrow(X.dtype):
         return _check_narrow(X, name)
     return check_array(X, name)
@@ -171,7 +221,7 @@ def _check_narrow(X, name):
     return X if X.flags.c_contiguous else np.ascontiguousarray(X)
 
 
-def _check_csr(X, name):
+def _check_csr(X, name, binary=False):
     shape = tuple(X.shape)
     if len(shape) != 2:
         raise ValueError(f"{name} must be 2-D, got a sparse {len(shape)}-D input of shape {shape}")
@@ -180,7 +230,8 @@ def _check_csr(X, name):
             X = X.tocsr()  # CSC, COO, ...: converted once (a new matrix)
         data, indices, indptr = X.data, X.indices, X.indptr
     else:
-        data, indices, indptr = (np.asarray(a) for a in (X.data, X.indices, X.indptr))
+        data, indices, indptr = (None if a is None else np.asarray(a)
+                                 for a in (X.data, X.indices, X.indptr))
     n, d = (int(v) for v in shape)
     if n <= 0:
         raise ValueError(f"{name} has 0 sample(s) (shape={shape}) while a minimum of 1 is "
@@ -188,13 +239,20 @@ def _check_csr(X, name):
     if d <= 0:
         raise ValueError(f"{name} has 0 feature(s) (shape={shape}) while a minimum of 1 is "
                          "required.")
-    for part, arr in (("data", data), ("indices", indices), ("indptr", indptr)):
+    # binary rows given as such: no values (float32 weights), or their view of one 1.0
+    given_binary = data is None or (data.ndim == 1 and _csr.is_binary_values(data))
+    parts = (("indices", indices), ("indptr", indptr))
+    for part, arr in parts if data is None else (("data", data),) + parts:
         if arr.ndim != 1:
             raise ValueError(f"{name}.{part} must be 1-D, got shape {arr.shape}")
-    data = _as_float(data, f"{name}.data")
-    for part, arr in (("indices", indices), ("indptr", indptr)):
+    for part, arr in parts:
         if arr.dtype.kind not in "iu":
             raise TypeError(f"{name}.{part} must hold integers, got dtype {arr.dtype}")
+    dtype = _F32 if data is None else _as_float(data[:1], f"{name}.data").dtype
+    if given_binary:
+        data = binary_values(len(indices) if data is None else len(data), dtype)
+    else:
+        data = _as_float(data, f"{name}.data")
     if indices.dtype != indptr.dtype or indices.dtype not in _INDEX_DTYPES or \
             not indices.dtype.isnative:
         indices = indices.astype(np.int64)
@@ -204,13 +262,29 @@ def _check_csr(X, name):
                          f"needs {n + 1}")
     if len(indices) != len(data):
         raise ValueError(f"{name} has {len(data)} values but {len(indices)} column indices")
-    data, indices, indptr = (np.ascontiguousarray(a) for a in (data, indices, indptr))
+    indices, indptr = np.ascontiguousarray(indices), np.ascontiguousarray(indptr)
+    if not given_binary:
+        data = np.ascontiguousarray(data)
     code, pos = _csr.check_structure(indices, indptr, d)
+    if code == _csr.STATUS_NOT_CANONICAL and given_binary:
+        raise ValueError(_binary_order_error(name, pos, indices, indptr))
     if code == _csr.STATUS_NOT_CANONICAL:
         data, indices, indptr = canonical_csr(data, indices, indptr, n)
     elif code != _csr.STATUS_OK:
         raise ValueError(_structure_error(name, code, pos, indices, indptr, d))
+    if given_binary and not binary:
+        data = np.ones(len(indices), dtype=dtype)  # for the loops that read values
+    elif binary and not given_binary and _csr.all_ones(data):
+        data = binary_values(len(indices), dtype)
     return CSRData(data, indices, indptr, (n, d))
+
+
+def _binary_order_error(name, pos, indices, indptr):
+    row = int(np.searchsorted(indptr, pos, side="right")) - 1
+    what = "repeats" if indices[pos] == indices[pos - 1] else "is out of increasing order"
+    return (f"{name}: binary rows (no values) must have increasing columns in each row; row "
+            f"{row} {what} at position {pos} (column {indices[pos]} after {indices[pos - 1]}); "
+            "sort each row's indices and drop repeats first (scipy: X.sum_duplicates())")
 
 
 def csr_structure(indices, indptr, n_features):

@@ -8,7 +8,14 @@ canonical is used in place, without a copy.
 """
 from libc.stdint cimport int32_t, int64_t
 
+import numpy as np
+
 from perceptron.simd cimport ptn_simd, active_simd
+from perceptron._core.rows cimport longest_row
+
+cdef extern from "ptn_csr_online.h" nogil:
+    bint ptn_all_ones_f32(const float *v, size_t n)
+    bint ptn_all_ones_f64(const double *v, size_t n)
 
 ctypedef fused csr_index:
     int32_t
@@ -135,3 +142,43 @@ def check_structure(const csr_index[::1] indices, const csr_index[::1] indptr,
     if code == OK and unsorted >= 0:
         return NOT_CANONICAL, unsorted
     return code, position
+
+
+def all_ones(data):
+    """Whether every value of the C-contiguous float32 or float64 array
+    `data` is exactly 1.0: one pass that most other data ends in its first
+    block (csrc/ptn_csr_online.h, ptn_all_ones)."""
+    cdef const float[::1] f32
+    cdef const double[::1] f64
+    cdef bint ones
+    if data.shape[0] == 0:
+        return False
+    if data.dtype.itemsize == 4:
+        f32 = data
+        with nogil:
+            ones = ptn_all_ones_f32(&f32[0], <size_t>f32.shape[0])
+    else:
+        f64 = data
+        with nogil:
+            ones = ptn_all_ones_f64(&f64[0], <size_t>f64.shape[0])
+    return ones
+
+
+def is_binary_values(data):
+    """Whether `data` holds the values of binary CSR rows: a read-only view
+    repeating one 1.0 (stride 0), which stores nothing per value."""
+    return data.ndim == 1 and data.shape[0] > 1 and data.strides[0] == 0 and data[0] == 1
+
+
+def loop_values(data, indptr):
+    """(values, n) for the compiled loops' CSR entry points: `data` itself
+    and -1; or, for binary rows (``is_binary_values``), an array of n ones
+    of data's dtype, n the length of the longest row (at least 1), which the
+    loops read as every row's values (perceptron/_core/rows.pxd).  Any
+    other view repeating one value is made contiguous."""
+    if data.ndim == 1 and data.shape[0] > 1 and data.strides[0] == 0:
+        if data[0] == 1:
+            ones = np.ones(max(longest_row(indptr), 1), dtype=data.dtype)
+            return ones, ones.shape[0]
+        data = np.ascontiguousarray(data)
+    return data, -1

@@ -15,6 +15,7 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_
 cdef extern from "ptn_csr_online.h" nogil:
     ctypedef struct ptn_csr_online:
         const void *val
+        size_t vstep
         const void *idx
         const void *ptr
         const ptrdiff_t *rows
@@ -113,6 +114,8 @@ cdef inline bint _values_all_one(const Rows *R, const floating *w, Py_ssize_t n)
     """Whether every value of the n rows of R is 1.0 (w only names the type)."""
     if Rows is DenseRows:
         return False
+    elif R.vstep == 0:  # binary rows: their values are not stored, all ones
+        return True
     elif floating is float:
         return ptn_all_ones_f32(<const float *>R.val, <size_t>R.ptr[n])
     else:
@@ -139,6 +142,7 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
         if ahead >= n:
             ahead = 0
         C.val = R.val
+        C.vstep = <size_t>R.vstep
         C.idx = R.idx
         C.ptr = R.ptr
         C.rows = D.rows

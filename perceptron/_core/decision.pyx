@@ -105,12 +105,13 @@ cdef void _decision_rows(const Rows *R, const floating *W, const double *b, Py_s
 
 def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features,
                  const floating[:, ::1] W, const double[::1] b, double[:, ::1] out,
-                 Py_ssize_t start=0, const ptrdiff_t[::1] rows=None):
+                 Py_ssize_t start=0, const ptrdiff_t[::1] rows=None, Py_ssize_t binary=-1):
     """out[r, j] = x_i . W[j] + b[j] for CSR rows i = start + r (or rows[r]).
 
     data, indices, indptr: CSR arrays checked by the Python layer (indices
     int32 or int64 with indptr of the same dtype, in [0, n_features), no
-    column repeated in a row); data in W's dtype.  The dot products are the
+    column repeated in a row); data in W's dtype.  Binary rows: data and
+    `binary` as perceptron._core.csr.loop_values gives them.  The dot products are the
     sparse kernels' (exact double products, summed in double).  out's rows
     are the rows scored, so threads scoring disjoint ranges of rows can
     share one output through slices of it.
@@ -133,7 +134,7 @@ def decision_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_feature
     if rows is not None:
         row_ptr = &rows[0]
     if csr_rows(&R32, &R64, val, indices, indptr, n_features,
-                <size_t>n_features * sizeof(floating)):
+                <size_t>n_features * sizeof(floating), binary):
         if rows is not None:
             ahead = order_ahead(row_ptr, n, csr_row_bytes(&R32, n_rows, &W[0, 0]),
                                 PREFETCH_MAX_CSR_ROWS)
@@ -367,10 +368,11 @@ cdef void _predict_rows(const Rows *R, const floating *W, const double *b, Py_ss
 def predict_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features,
                 const floating[:, ::1] W, const double[::1] b, Py_ssize_t[::1] index,
                 double[::1] scratch, Py_ssize_t start=0,
-                const unsigned char[:, ::1] classes=None, unsigned char[:, ::1] labels=None):
+                const unsigned char[:, ::1] classes=None, unsigned char[:, ::1] labels=None,
+                Py_ssize_t binary=-1):
     """predict_dense for the CSR rows start, start + 1, ... (as decision_csr
     scores them); the number of rows is the length of index (of labels when
-    classes and labels are given)."""
+    classes and labels are given).  `binary` as in decision_csr."""
     cdef CsrRows32 R32
     cdef CsrRows64 R64
     cdef Py_ssize_t n, k = W.shape[0], n_rows = indptr.shape[0] - 1, rows
@@ -406,7 +408,7 @@ def predict_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features
         idx = &index[0]
     rows = min(<Py_ssize_t>PICK_BLOCK, scratch.shape[0] // k)
     if csr_rows(&R32, &R64, val, indices, indptr, n_features,
-                <size_t>n_features * sizeof(floating)):
+                <size_t>n_features * sizeof(floating), binary):
         with nogil:
             _predict_rows(&R32, &W[0, 0], &b[0], k, n_features, start, n, &scratch[0], rows,
                           idx, cls, size, lab, &nonfinite, &nan)

@@ -56,6 +56,7 @@ catches a non-finite activation; a sum that meets NaN or infinity in X is
 not finite, which makes the loop the finiteness check of X at no extra cost.
 """
 import numpy as np
+from perceptron._core.csr import loop_values
 
 from cython cimport floating
 from libc.math cimport isfinite, HUGE_VAL
@@ -613,13 +614,14 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
                             sample_weight, lp, n_epochs, stop_flag, rule, sqnorm, pocket_block)
         return _execute(state, &R, <const double *>R.X, shape[0], shape[1], labels,
                         sample_weight, lp, n_epochs, stop_flag, rule, sqnorm, pocket_block)
-    return _run_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
-                    lp, n_epochs, stop_flag, rule, sqnorm, pocket_block)
+    values, binary = loop_values(X.data, X.indptr)
+    return _run_csr(state, values, X.indices, X.indptr, X.shape[1], labels, sample_weight,
+                    lp, n_epochs, stop_flag, rule, sqnorm, pocket_block, binary)
 
 
 def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,
              sample_weight, LoopParams params, Py_ssize_t n_epochs, stop_flag, rule, sqnorm,
-             pocket_block):
+             pocket_block, Py_ssize_t binary):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
     cdef Py_ssize_t n = indptr.shape[0] - 1
@@ -627,9 +629,10 @@ def _run_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_feat
     if data.shape[0]:
         val = &data[0]
     cdef bint rows32 = csr_rows(&R32, &R64, val, indices, indptr, n_features,
-                                <size_t>n_features * sizeof(floating))
-    # whether every value is 1.0 (csr_epoch.pxd): its pass pays from the second epoch of a call
-    R32.ones = R64.ones = -1 if n_epochs > 1 else 0
+                                <size_t>n_features * sizeof(floating), binary)
+    # whether every value is 1.0 (csr_epoch.pxd): its pass pays from the second epoch of a
+    # call; binary rows are known to be
+    R32.ones = R64.ones = 1 if binary >= 0 else -1 if n_epochs > 1 else 0
     if rows32:
         return _execute(state, &R32, val, n, n_features, labels, sample_weight, params,
                         n_epochs, stop_flag, rule, sqnorm, pocket_block)
@@ -685,12 +688,13 @@ def training_score(state, X, labels, sample_weight, bint pocket=False):
                           sample_weight, pocket)
         return _score(state, &R, <const double *>R.X, shape[0], shape[1], labels,
                       sample_weight, pocket)
-    return _score_csr(state, X.data, X.indices, X.indptr, X.shape[1], labels, sample_weight,
-                      pocket)
+    values, binary = loop_values(X.data, X.indptr)
+    return _score_csr(state, values, X.indices, X.indptr, X.shape[1], labels, sample_weight,
+                      pocket, binary)
 
 
 def _score_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_features, labels,
-               sample_weight, bint pocket):
+               sample_weight, bint pocket, Py_ssize_t binary):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
     cdef Py_ssize_t n = indptr.shape[0] - 1
@@ -698,7 +702,7 @@ def _score_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_fe
     if data.shape[0]:
         val = &data[0]
     if csr_rows(&R32, &R64, val, indices, indptr, n_features,
-                <size_t>n_features * sizeof(floating)):
+                <size_t>n_features * sizeof(floating), binary):
         return _score(state, &R32, val, n, n_features, labels, sample_weight, pocket)
     return _score(state, &R64, val, n, n_features, labels, sample_weight, pocket)
 
@@ -747,7 +751,8 @@ def squared_norms(X):
         if dense_rows(&R, X, shape) == 4:
             return _norms_dense(&R, <const float *>R.X, shape[0])
         return _norms_dense(&R, <const double *>R.X, shape[0])
-    return _norms_csr(X.data, X.indices, X.indptr, X.shape[1])
+    values, binary = loop_values(X.data, X.indptr)
+    return _norms_csr(values, X.indices, X.indptr, X.shape[1], binary)
 
 
 cdef object _norms_dense(const Rows *R, const floating *dtype_of_x, Py_ssize_t n):
@@ -761,7 +766,8 @@ cdef object _norms_dense(const Rows *R, const floating *dtype_of_x, Py_ssize_t n
     return out
 
 
-def _norms_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features):
+def _norms_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features,
+               Py_ssize_t binary):
     cdef CsrRows32 R32
     cdef CsrRows64 R64
     cdef Py_ssize_t n = indptr.shape[0] - 1
@@ -774,7 +780,7 @@ def _norms_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features)
         return out
     val = &data[0]
     if csr_rows(&R32, &R64, val, indices, indptr, n_features,
-                <size_t>n_features * sizeof(floating)):
+                <size_t>n_features * sizeof(floating), binary):
         with nogil:
             row_sqnorms(&R32, active_simd(), &r[0], n, val, &o[0])
     else:

@@ -10,6 +10,14 @@
 # converted.  The loops trust their inputs: the
 # Python layer checked that every index is in [0, d), that the row pointers
 # rise from 0 to nnz and that no row repeats a column.
+#
+# Binary CSR rows (every stored value 1: one-hot categories, hashed presence
+# features) are stored as their indices alone.  The loops read them through
+# the same CSR row types with `vstep` 0: every row's values are then the
+# first values of one short array of ones, as long as the longest row (O(d)
+# memory, in L1 for rows of tens of non-zeros), so that every kernel sums
+# and updates exactly as it does over the rows with their values stored,
+# and gives the same bits, while the epochs read half the bytes or less.
 
 from cython cimport floating
 from libc.math cimport isfinite
@@ -89,6 +97,7 @@ cdef struct CsrRows32:
     Py_ssize_t d
     const ptn_simd *dotk     # the table whose sdot reads the weights (see row_kernels)
     int ones                    # every value is 1.0: 1; not, or not to be asked: 0; not yet known: -1
+    Py_ssize_t vstep            # row i's values start at val + ptr[i] * vstep: 1, or 0 for binary rows
 
 
 cdef struct CsrRows64:
@@ -98,6 +107,7 @@ cdef struct CsrRows64:
     Py_ssize_t d
     const ptn_simd *dotk
     int ones
+    Py_ssize_t vstep
 
 
 cdef inline void csr_rows32(CsrRows32 *R, const void *val, const int32_t[::1] indices,
@@ -113,6 +123,7 @@ cdef inline void csr_rows32(CsrRows32 *R, const void *val, const int32_t[::1] in
     R.d = d
     R.dotk = sparse_dot_kernels(weight_bytes)
     R.ones = -1
+    R.vstep = 1
 
 
 cdef inline void csr_rows64(CsrRows64 *R, const void *val, const int64_t[::1] indices,
@@ -124,18 +135,50 @@ cdef inline void csr_rows64(CsrRows64 *R, const void *val, const int64_t[::1] in
     R.d = d
     R.dotk = sparse_dot_kernels(weight_bytes)
     R.ones = -1
+    R.vstep = 1
+
+
+cdef inline Py_ssize_t longest_row(indptr) except -1:
+    """The most values a row of the CSR row pointers `indptr` holds."""
+    cdef const int32_t[::1] p32
+    cdef const int64_t[::1] p64
+    cdef Py_ssize_t i, m = 0
+    if indptr.dtype.itemsize == 4:
+        p32 = indptr
+        with nogil:
+            for i in range(p32.shape[0] - 1):
+                m = max(m, <Py_ssize_t>(p32[i + 1] - p32[i]))
+    else:
+        p64 = indptr
+        with nogil:
+            for i in range(p64.shape[0] - 1):
+                m = max(m, <Py_ssize_t>(p64[i + 1] - p64[i]))
+    return m
 
 
 cdef inline bint csr_rows(CsrRows32 *R32, CsrRows64 *R64, const void *val, indices, indptr,
-                          Py_ssize_t d, size_t weight_bytes) except -1:
+                          Py_ssize_t d, size_t weight_bytes, Py_ssize_t binary_values=-1) except -1:
     """The one dispatch on a CSR matrix's index type: fills R32 and returns
     True for int32 indices and row pointers, fills R64 and returns False for
     int64 ones (the only two the Python layer lets through).  The caller
-    passes &R32 or &R64 on to a loop instantiated for both."""
+    passes &R32 or &R64 on to a loop instantiated for both.
+
+    Binary rows (their values not stored): `binary_values` >= 0 is the
+    length of the array of ones at `val` that stands for every row's values
+    (perceptron._core.csr.loop_values makes it); refused when some row is
+    longer."""
+    if binary_values >= 0 and longest_row(indptr) > binary_values:
+        raise ValueError("binary CSR rows: the array of ones is shorter than the longest row")
     if indices.dtype.itemsize == 4:
         csr_rows32(R32, val, indices, indptr, d, weight_bytes)
+        if binary_values >= 0:
+            R32.vstep = 0
+            R32.ones = 1
         return True
     csr_rows64(R64, val, indices, indptr, d, weight_bytes)
+    if binary_values >= 0:
+        R64.vstep = 0
+        R64.ones = 1
     return False
 
 
@@ -143,6 +186,14 @@ ctypedef fused Rows:
     DenseRows
     CsrRows32
     CsrRows64
+
+
+cdef inline const void *row_values(const Rows *R, Py_ssize_t lo, size_t itemsize) noexcept nogil:
+    """The address of the values of the CSR row that starts at lo."""
+    if Rows is DenseRows:
+        return R.X
+    else:
+        return <const char *>R.val + <size_t>(lo * R.vstep) * itemsize
 
 
 cdef inline int rows_xkind(const Rows *R) noexcept nogil:
@@ -157,6 +208,7 @@ cdef inline double row_dot(const Rows *R, const ptn_simd *K, ptrdiff_t i,
                            const floating *w) noexcept nogil:
     """x_i . w, summed in double."""
     cdef Py_ssize_t lo, hi
+    cdef const void *v
     if Rows is DenseRows:
         if floating is float:
             if R.xkind:
@@ -165,16 +217,17 @@ cdef inline double row_dot(const Rows *R, const ptn_simd *K, ptrdiff_t i,
     else:
         lo = <Py_ssize_t>R.ptr[i]
         hi = <Py_ssize_t>R.ptr[i + 1]
+        v = row_values(R, lo, sizeof(floating))
         if floating is float:
             if Rows is CsrRows32:
-                return R.dotk.sdot_f32_i32(<size_t>(hi - lo), <const float *>R.val + lo, R.idx + lo, w)
+                return R.dotk.sdot_f32_i32(<size_t>(hi - lo), <const float *>v, R.idx + lo, w)
             else:
-                return R.dotk.sdot_f32_i64(<size_t>(hi - lo), <const float *>R.val + lo, R.idx + lo, w)
+                return R.dotk.sdot_f32_i64(<size_t>(hi - lo), <const float *>v, R.idx + lo, w)
         else:
             if Rows is CsrRows32:
-                return R.dotk.sdot_f64_i32(<size_t>(hi - lo), <const double *>R.val + lo, R.idx + lo, w)
+                return R.dotk.sdot_f64_i32(<size_t>(hi - lo), <const double *>v, R.idx + lo, w)
             else:
-                return R.dotk.sdot_f64_i64(<size_t>(hi - lo), <const double *>R.val + lo, R.idx + lo, w)
+                return R.dotk.sdot_f64_i64(<size_t>(hi - lo), <const double *>v, R.idx + lo, w)
 
 
 cdef enum:
@@ -210,6 +263,7 @@ cdef inline void row_axpy(const Rows *R, const ptn_simd *K, ptrdiff_t i, double 
                           floating *w) noexcept nogil:
     """w += a * x_i in the weights' dtype."""
     cdef Py_ssize_t lo, hi
+    cdef const void *v
     if Rows is DenseRows:
         if floating is float:
             if R.xkind:
@@ -219,22 +273,24 @@ cdef inline void row_axpy(const Rows *R, const ptn_simd *K, ptrdiff_t i, double 
     else:
         lo = <Py_ssize_t>R.ptr[i]
         hi = <Py_ssize_t>R.ptr[i + 1]
+        v = row_values(R, lo, sizeof(floating))
         if floating is float:
             if Rows is CsrRows32:
-                K.saxpy_f32_i32(<size_t>(hi - lo), <float>a, <const float *>R.val + lo, R.idx + lo, w)
+                K.saxpy_f32_i32(<size_t>(hi - lo), <float>a, <const float *>v, R.idx + lo, w)
             else:
-                K.saxpy_f32_i64(<size_t>(hi - lo), <float>a, <const float *>R.val + lo, R.idx + lo, w)
+                K.saxpy_f32_i64(<size_t>(hi - lo), <float>a, <const float *>v, R.idx + lo, w)
         else:
             if Rows is CsrRows32:
-                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, w)
+                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>v, R.idx + lo, w)
             else:
-                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, w)
+                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>v, R.idx + lo, w)
 
 
 cdef inline void row_axpy_acc(const Rows *R, const ptn_simd *K, ptrdiff_t i, double a,
                               double *u, const floating *dtype_of_x) noexcept nogil:
     """u += a * x_i into float64 accumulators (dtype_of_x only names X's dtype)."""
     cdef Py_ssize_t lo, hi
+    cdef const void *v
     if Rows is DenseRows:
         if R.xkind:
             K.naxpy_f64(R.xkind, <size_t>R.d, a, dense_row(R, i, 4), u)
@@ -243,16 +299,17 @@ cdef inline void row_axpy_acc(const Rows *R, const ptn_simd *K, ptrdiff_t i, dou
     else:
         lo = <Py_ssize_t>R.ptr[i]
         hi = <Py_ssize_t>R.ptr[i + 1]
+        v = row_values(R, lo, sizeof(floating))
         if floating is float:
             if Rows is CsrRows32:
-                K.saxpy_f32_f64_i32(<size_t>(hi - lo), a, <const float *>R.val + lo, R.idx + lo, u)
+                K.saxpy_f32_f64_i32(<size_t>(hi - lo), a, <const float *>v, R.idx + lo, u)
             else:
-                K.saxpy_f32_f64_i64(<size_t>(hi - lo), a, <const float *>R.val + lo, R.idx + lo, u)
+                K.saxpy_f32_f64_i64(<size_t>(hi - lo), a, <const float *>v, R.idx + lo, u)
         else:
             if Rows is CsrRows32:
-                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, u)
+                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>v, R.idx + lo, u)
             else:
-                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>R.val + lo, R.idx + lo, u)
+                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>v, R.idx + lo, u)
 
 
 cdef inline void row_sqnorms(const Rows *R, const ptn_simd *K, const ptrdiff_t *rows,
@@ -287,11 +344,11 @@ cdef inline void row_sqnorms(const Rows *R, const ptn_simd *K, const ptrdiff_t *
             x = <const floating *>R.X + i * R.d
             out[i] = kdot(K, R.d, x, x)
         else:
-            x = <const floating *>R.val
             lo = <Py_ssize_t>R.ptr[i]
             hi = <Py_ssize_t>R.ptr[i + 1]
+            x = <const floating *>row_values(R, lo, sizeof(floating))
             sq = 0.0
-            for j in range(lo, hi):
+            for j in range(hi - lo):
                 v = x[j]
                 sq += v * v
             out[i] = sq
@@ -318,9 +375,11 @@ cdef inline bint row_finite(const Rows *R, ptrdiff_t i, const floating *dtype_of
         lo = 0
         hi = R.d
     else:
-        x = <const floating *>R.val
         lo = <Py_ssize_t>R.ptr[i]
         hi = <Py_ssize_t>R.ptr[i + 1]
+        x = <const floating *>row_values(R, lo, sizeof(floating))
+        hi -= lo
+        lo = 0
     for j in range(lo, hi):
         if not isfinite(x[j]):
             return False
@@ -336,7 +395,8 @@ cdef inline void row_prefetch(const Rows *R, ptrdiff_t i, const floating *dtype_
     else:
         lo = <Py_ssize_t>R.ptr[i]
         hi = <Py_ssize_t>R.ptr[i + 1]
-        ptn_prefetch_range(<const floating *>R.val + lo, <size_t>(hi - lo) * sizeof(floating))
+        if R.vstep:
+            ptn_prefetch_range(<const floating *>R.val + lo, <size_t>(hi - lo) * sizeof(floating))
         ptn_prefetch_range(R.idx + lo, <size_t>(hi - lo) * sizeof(R.idx[0]))
 
 
@@ -365,4 +425,5 @@ cdef inline size_t row_bytes(const Rows *R, Py_ssize_t n, const floating *dtype_
     else:
         if n <= 0:
             return 0
-        return <size_t>((R.ptr[n] - R.ptr[0]) * <Py_ssize_t>(sizeof(floating) + sizeof(R.idx[0])) // n)
+        return <size_t>((R.ptr[n] - R.ptr[0])
+                        * <Py_ssize_t>(sizeof(floating) * R.vstep + sizeof(R.idx[0])) // n)

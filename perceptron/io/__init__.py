@@ -25,8 +25,8 @@ from perceptron.io._conllu import read_conllu
 from perceptron.io._conllu_doc import ConlluSentence, read_conllu_sentences, write_conllu
 from perceptron.io._model_file import load_model, save_model
 from perceptron.io._svmlight import DEFAULT_BUFFER_SIZE, dump_svmlight, iter_svmlight, load_svmlight
-from perceptron._common.validation import CSRData
+from perceptron._common.validation import CSRData, binary_csr
 
-__all__ = ["CSRData", "load_svmlight", "iter_svmlight", "dump_svmlight", "save_model",
+__all__ = ["CSRData", "binary_csr", "load_svmlight", "iter_svmlight", "dump_svmlight", "save_model",
            "load_model", "read_conllu", "read_conllu_sentences", "write_conllu", "ConlluSentence",
            "DEFAULT_BUFFER_SIZE"]

@@ -16,10 +16,12 @@ from typing import Any, Iterator, Optional, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
+from perceptron._core import csr as _csr
 from perceptron._core import svmlight as _svmlight
 from perceptron._common.validation import (CSR_INDEX_TOO_LARGE, CSR_NEGATIVE_INDEX,
-                                           CSR_NOT_CANONICAL, CSR_OK, CSRData, canonical_csr,
-                                           csr_structure, csr_to_dense, csr_to_scipy)
+                                           CSR_NOT_CANONICAL, CSR_OK, CSRData, binary_values,
+                                           canonical_csr, csr_structure, csr_to_dense,
+                                           csr_to_scipy)
 from perceptron.exceptions import SvmlightFormatError
 
 __all__ = ["load_svmlight", "iter_svmlight", "dump_svmlight", "DEFAULT_BUFFER_SIZE",
@@ -190,6 +192,17 @@ def _resolve_base(parser, name):
         _raise(parser, name)
 
 
+def _check_binary(arrays, name):
+    """A ValueError naming the first sample with a value other than 1."""
+    data, indices, indptr, _ = arrays
+    if len(data) == 0 or _csr.all_ones(data):
+        return
+    pos = int(np.flatnonzero(data != 1)[0])
+    row = int(np.searchsorted(indptr, pos, side="right")) - 1
+    raise ValueError(f"{name}: binary=True reads files whose every value is 1; sample {row + 1} "
+                     f"(row {row}) has {float(data[pos])!r} in column {int(indices[pos])} (zero-based)")
+
+
 def _check_width(parser, n_features, name):
     """n_features, or the width the rows need; an index beyond the n_features
     given is an error naming the line of the largest index read so far."""
@@ -203,10 +216,12 @@ def _check_width(parser, n_features, name):
     return n_features
 
 
-def _output(arrays, width, output, what):
+def _output(arrays, width, output, what, binary=False):
     data, indices, indptr, labels = arrays
     shape = (len(indptr) - 1, width)
     if output == "csr":
+        if binary:  # the values (all ones) dropped: the rows are their indices
+            data = binary_values(len(indices), data.dtype)
         return CSRData(data, indices, indptr, shape), labels
     if output == "dense":
         return csr_to_dense(data, indices, indptr, shape), labels
@@ -219,8 +234,8 @@ def load_svmlight(source: Any, n_features: Optional[int] = None,
                   dtype: npt.DTypeLike = np.float64, zero_based: Union[bool, str] = "auto",
                   index_dtype: Optional[npt.DTypeLike] = None, *, output: str = "scipy",
                   buffer_size: int = DEFAULT_BUFFER_SIZE,
-                  max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH
-                  ) -> Tuple[Any, npt.NDArray[np.float64]]:
+                  max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH,
+                  binary: bool = False) -> Tuple[Any, npt.NDArray[np.float64]]:
     """Read an svmlight / libsvm file into a sparse matrix and labels.
 
     The file is streamed through a compiled parser in blocks of
@@ -273,6 +288,14 @@ def load_svmlight(source: Any, n_features: Optional[int] = None,
         input (one endless line, even compressed).  A line whose first byte
         cannot begin a label (a NUL, the start of a binary file) is refused
         as soon as it is read, without reading on to its end.
+    binary : bool, default=False
+        Binary rows: every value in the file must be 1 (a ``ValueError``
+        names the first sample that has another), and with
+        ``output="csr"`` the rows are kept as their indices alone (a
+        :class:`CSRData` whose ``data`` is a read-only view of one 1.0 of
+        `dtype`, no memory per value: 4 bytes a non-zero with int32
+        indices, where float64 values take 12), which ``Perceptron``
+        reads without values.  The other outputs store the ones.
 
     Returns
     -------
@@ -294,13 +317,13 @@ def load_svmlight(source: Any, n_features: Optional[int] = None,
     """
     X, y, _ = load_svmlight_signs(source, n_features, dtype, zero_based, index_dtype,
                                   output=output, buffer_size=buffer_size,
-                                  max_line_length=max_line_length)
+                                  max_line_length=max_line_length, binary=binary)
     return X, y
 
 
 def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="auto",
                         index_dtype=None, *, output="scipy", buffer_size=DEFAULT_BUFFER_SIZE,
-                        max_line_length=DEFAULT_MAX_LINE_LENGTH):
+                        max_line_length=DEFAULT_MAX_LINE_LENGTH, binary=False):
     """load_svmlight, and how the positive labels were written: (X, y, (number
     written with a leading '+', number written without)), so that labels can
     be written back as the file spelled them."""
@@ -316,7 +339,11 @@ def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="a
     width = _check_width(parser, n_features, name)
     if auto and arrays is not None:
         arrays = _narrow_indices(arrays, width)
-    X, y = _output(arrays, width, output, "load_svmlight(output='scipy')")
+    if not isinstance(binary, (bool, np.bool_)):
+        raise TypeError(f"binary must be True or False, got {binary!r}")
+    if binary and arrays is not None:
+        _check_binary(arrays, name)
+    X, y = _output(arrays, width, output, "load_svmlight(output='scipy')", bool(binary))
     return X, y, parser.label_signs
 
 

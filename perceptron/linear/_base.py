@@ -9,6 +9,7 @@ import numpy as np
 
 from perceptron.model import LinearModel
 from perceptron._common.base import ClassifierMixin
+from perceptron._core import csr as _csr
 from perceptron._core import decision as _decision
 from perceptron._common.parallel import available_threads, map_threads, row_chunks, scoring_threads
 from perceptron._common.typing import ArrayLike, Float64Array, LabelArray, MatrixLike, Self
@@ -35,8 +36,9 @@ def linear_decision(X, W, b, n_threads=None):
     out = np.empty((n, W.shape[0]), dtype=np.float64)
     if isinstance(X, CSRData):
         chunks = row_chunks(n, max(1, X.nnz // n) * W.shape[0], n_threads)
-        map_threads(lambda lo, hi: _decision.decision_csr(X.data, X.indices, X.indptr, d, W, b,
-                                                          out[lo:hi], lo),
+        values, binary = _csr.loop_values(X.data, X.indptr)
+        map_threads(lambda lo, hi: _decision.decision_csr(values, X.indices, X.indptr, d, W, b,
+                                                          out[lo:hi], lo, binary=binary),
                     chunks, len(chunks))
     else:
         score = _decision.decision_narrow if is_narrow(X.dtype) else _decision.decision_dense
@@ -79,10 +81,12 @@ def linear_predict_index(X, W, b, n_threads=None, classes=None):
     k = W.shape[0]
     if isinstance(X, CSRData):
         chunks = row_chunks(n, max(1, X.nnz // n) * k, n_threads)
+        values, binary = _csr.loop_values(X.data, X.indptr)
 
         def pick(lo, hi, index, cls=None, labels=None):
-            return _decision.predict_csr(X.data, X.indices, X.indptr, d, W, b, index,
-                                         _decision.pick_scratch(k), lo, cls, labels)
+            return _decision.predict_csr(values, X.indices, X.indptr, d, W, b, index,
+                                         _decision.pick_scratch(k), lo, cls, labels,
+                                         binary=binary)
     else:
         chunks = row_chunks(n, d * k, n_threads)
 

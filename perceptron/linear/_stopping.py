@@ -6,6 +6,7 @@ import numpy as np
 
 from perceptron._common.stopping import StopRule
 from perceptron._common.validation import CSRData, is_narrow, model_dtype
+from perceptron._core import csr as _csr
 from perceptron._core import decision as _decision
 from perceptron.linear._problem import effective
 
@@ -129,8 +130,9 @@ def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
     if len(val_rows):
         W = np.ascontiguousarray(W.astype(model_dtype(X.dtype)))
         if isinstance(X, CSRData):
-            _decision.decision_csr(X.data, X.indices, X.indptr, X.shape[1], W, b, scores,
-                                   0, val_rows)
+            values, binary = _csr.loop_values(X.data, X.indptr)
+            _decision.decision_csr(values, X.indices, X.indptr, X.shape[1], W, b, scores,
+                                   0, val_rows, binary=binary)
         elif is_narrow(X.dtype):
             _decision.decision_narrow(X, W, b, scores, val_rows)
         else:
@@ -149,7 +151,9 @@ def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
 def check_validation_rows(X, val_rows):
     """NaN or infinity in the held-out rows: the epochs never visit them, so
     the loops' check (in the first epoch) would not see them."""
-    if isinstance(X, CSRData):
+    if isinstance(X, CSRData) and X.binary:
+        found = False  # ones, not stored
+    elif isinstance(X, CSRData):
         bad = np.flatnonzero(~np.isfinite(X.data))
         found = len(bad) > 0 and bool(np.isin(np.searchsorted(X.indptr, bad, side="right") - 1,
                                               val_rows).any())

@@ -728,3 +728,29 @@ def test_default_output_is_taken_by_scikit_learns_sparse_estimators(rng):
     for est in (LinearSVC(), SGDClassifier(max_iter=5, tol=None), SkPerceptron()):
         est.fit(Xr, yr)
         assert est.predict(Xr).shape == (60,)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_binary_rows_as_indices_alone(dtype):
+    text = b"1 1:1 3:1 # a comment\n\n-1 2:1\n+1 qid:3 1:1 2:1 3:1\n-1\n"
+    X, y = load_svmlight(io.BytesIO(text), dtype=dtype, output="csr", binary=True)
+    ref, ref_y = load_svmlight(io.BytesIO(text), dtype=dtype, output="csr")
+    assert X.binary and X.dtype == dtype and X.nnz == ref.nnz == 6
+    assert X.data.strides == (0,)  # no memory per value
+    np.testing.assert_array_equal(X.indices, ref.indices)
+    np.testing.assert_array_equal(X.indptr, ref.indptr)
+    np.testing.assert_array_equal(X.toarray(), ref.toarray())
+    np.testing.assert_array_equal(y, ref_y)
+    S, _ = load_svmlight(io.BytesIO(text), dtype=dtype, binary=True)  # scipy: the ones stored
+    np.testing.assert_array_equal(S.toarray(), ref.toarray())
+    D, _ = load_svmlight(io.BytesIO(text), dtype=dtype, output="dense", binary=True)
+    np.testing.assert_array_equal(D, ref.toarray())
+
+
+def test_binary_rows_refuse_other_values():
+    text = b"1 1:1 3:1\n-1 2:1 4:0.5\n"
+    with pytest.raises(ValueError, match=r"binary=True reads files whose every value is 1; "
+                                         r"sample 2 \(row 1\) has 0.5 in column 3"):
+        load_svmlight(io.BytesIO(text), output="csr", binary=True)
+    with pytest.raises(TypeError, match="binary must be True or False"):
+        load_svmlight(io.BytesIO(text), output="csr", binary="yes")
