@@ -12,7 +12,7 @@ import math
 import numbers
 import operator
 import os
-from typing import NamedTuple, Optional, Tuple
+from typing import Any, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -57,7 +57,9 @@ class CSRData(NamedTuple):
     shape : tuple (n_rows, n_features)
     """
 
-    data: Optional[np.ndarray]
+    # an ndarray, or None asking for binary rows (check_X returns them with
+    # their view of ones, never None)
+    data: Any
     indices: np.ndarray
     indptr: np.ndarray
     shape: Tuple[int, int]

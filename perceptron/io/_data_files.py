@@ -362,5 +362,6 @@ def row_slice(X, start, stop):
     if isinstance(X, CSRData):
         lo, hi = int(X.indptr[start]), int(X.indptr[stop])
         indptr = X.indptr[start:stop + 1] - X.indptr[start]
-        return CSRData(X.data[lo:hi], X.indices[lo:hi], indptr, (stop - start, X.shape[1]))
+        data = None if X.data is None else X.data[lo:hi]  # None: binary rows, no values
+        return CSRData(data, X.indices[lo:hi], indptr, (stop - start, X.shape[1]))
     return X[start:stop]
