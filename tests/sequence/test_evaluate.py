@@ -158,3 +158,51 @@ def test_raw_scores_over_aligned_words_by_hand():
 def test_raw_scores_need_the_same_text():
     with pytest.raises(ValueError, match="spell different texts"):
         conll18_raw_scores([_rows("a/X")], [_rows("b/X")])
+
+
+def _evaluation_script():
+    """The CoNLL 2018 shared task's evaluation script, conll18_ud_eval.py:
+    the file CONLL18_UD_EVAL names, or the copy stanza's wheels before 1.5
+    carry (stanza/utils/), found without importing stanza; else a skip."""
+    import importlib.util
+    import os
+    path = os.environ.get("CONLL18_UD_EVAL")
+    if not path:
+        spec = importlib.util.find_spec("stanza")
+        if spec is not None and spec.submodule_search_locations:
+            path = os.path.join(list(spec.submodule_search_locations)[0], "utils",
+                                "conll18_ud_eval.py")
+    if not path or not os.path.isfile(path):
+        pytest.skip("the CoNLL 2018 evaluation script is not here (stanza < 1.5 carries "
+                    "conll18_ud_eval.py; or CONLL18_UD_EVAL=its path)")
+    spec = importlib.util.spec_from_file_location("conll18_ud_eval", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_raw_scores_equal_the_evaluation_script(tmp_path):
+    script = _evaluation_script()
+    # a system that read the raw text: "Don't" left whole, "Cats" glued to
+    # the sentence before in a multiword token of its own, and a wrong
+    # UPOS, XPOS, feature and lemma on aligned words; heads make each
+    # sentence a tree, as the script asks
+    gold = GOLD.replace("3.1\tgo\tgo\tVERB\tVB\t_\t_\t_\t3:conj\t_\n", "")
+    system = """# text = Don't stop.
+1\tDon't\tdo\tAUX\tVB\tMood=Ind\t0\troot\t_\t_
+2\tstop\tstopp\tNOUN\tVB\tVerbForm=Inf\t1\tdep\t_\t_
+3-4\t.Cats\t_\t_\t_\t_\t_\t_\t_\t_
+3\t.\t.\tPUNCT\t.\tAbbr=Yes\t1\tpunct\t_\t_
+4\tcats\tcot\tNOUN\tNN\tNumber=Plur\t1\tdep\t_\t_
+"""
+    (tmp_path / "gold.conllu").write_text(gold + "\n", encoding="utf-8")
+    (tmp_path / "system.conllu").write_text(system + "\n", encoding="utf-8")
+    theirs = script.evaluate(script.load_conllu_file(str(tmp_path / "gold.conllu")),
+                             script.load_conllu_file(str(tmp_path / "system.conllu")))
+    ours = conll18_raw_scores(list(read_conllu_sentences(io.StringIO(gold))),
+                              list(read_conllu_sentences(io.StringIO(system))))
+    assert 0 < ours["UPOS"]["aligned_accuracy"] < 1 and 0 < ours["Lemmas"]["f1"] < 1
+    for metric, values in ours.items():
+        for name, value in values.items():
+            assert value == pytest.approx(getattr(theirs[metric], name), abs=1e-12), \
+                (metric, name)
