@@ -153,6 +153,7 @@ def csr_to_scipy(data, indices, indptr, shape, what):
 
 
 _INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+_I32 = _INDEX_DTYPES[0]
 
 # the dense dtypes the linear loops read as stored, against float32 weights
 # (csrc/ptn_narrow.h); bfloat16 is ml_dtypes' (an optional library), known
@@ -255,6 +256,10 @@ def _check_csr(X, name, binary=False):
         data = binary_values(len(indices) if data is None else len(data), dtype)
     else:
         data = _as_float(data, f"{name}.data")
+    if indices.dtype.itemsize < 4 and indptr.dtype == _I32 and indptr.dtype.isnative:
+        # 8- and 16-bit indices (uint16 for widths under 65,536) beside int32
+        # row pointers: int32 ones, every value of theirs fits, half the bytes of int64
+        indices = indices.astype(np.int32)
     if indices.dtype != indptr.dtype or indices.dtype not in _INDEX_DTYPES or \
             not indices.dtype.isnative:
         indices = indices.astype(np.int64)

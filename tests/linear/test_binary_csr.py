@@ -256,6 +256,21 @@ def test_bad_binary_rows_are_named(indices, indptr, error, match):
             call()
 
 
+@pytest.mark.parametrize("small", [np.uint16, np.int16, np.uint8])
+def test_narrow_indices_become_int32_beside_int32_row_pointers(small):
+    rng = np.random.default_rng(6)
+    X, indices, indptr, y = binary_rows(rng, 60, 200, 0.1)  # 200 columns: uint8 holds them
+    narrow = CSRData(None, indices.astype(small), indptr, X.shape)
+    checked = check_X(narrow, accept_sparse=True, narrow=True)
+    assert checked.indices.dtype == np.int32 and checked.binary
+    np.testing.assert_array_equal(checked.indices, indices)
+    params = {"max_iter": 3, "tol": None, "random_state": 0}
+    assert_same(quiet_fit(Perceptron(**params), narrow, y),
+                quiet_fit(Perceptron(**params), CSRData(None, indices, indptr, X.shape), y))
+    wide = CSRData(None, indices.astype(small), indptr.astype(np.int64), X.shape)
+    assert check_X(wide, accept_sparse=True, narrow=True).indices.dtype == np.int64
+
+
 def test_binary_values_refuse_other_dtypes():
     with pytest.raises(TypeError, match="float32 or float64 weights, got dtype int8"):
         binary_csr(np.array([0]), np.array([0, 1]), (1, 2), np.int8)
