@@ -5,6 +5,7 @@ on raw text (CoNLL-U or text out), tag evaluate from raw text with the CoNLL
 give on the same text."""
 import copy
 import io
+import pathlib
 
 import numpy as np
 import pytest
@@ -325,3 +326,34 @@ def test_the_installed_command_on_raw_text_from_standard_input(trained):
     proc = subprocess.run([sys.executable, "-m", "perceptron", "tag", "apply", str(model), "-"],
                           input=text, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0 and "reading - as raw text" in proc.stderr
+
+
+DATA = pathlib.Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("folder, stem, floor", [("ud-afribooms", "af_afribooms-ud", 0.99),
+                                                 ("ud-vtb", "vi_vtb-ud", 0.8)])
+def test_a_treebank_from_raw_text(tmp_path, folder, stem, floor):
+    # Afrikaans, and Vietnamese, whose words have spaces inside: trained,
+    # applied to the dev file's raw text and scored from it by the command;
+    # floors well below what benchmarks/bench_tokenizer.py measures
+    train = DATA / folder / f"{stem}-train.conllu"
+    dev = DATA / folder / f"{stem}-dev.conllu"
+    if not train.exists():
+        pytest.skip(f"{train} is not there (../shared beside the project)")
+    model = tmp_path / "m.ptn"
+    code, out = run(["tag", "train", str(train), "--dev", str(dev), "-o", str(model)])
+    assert code == 0 and "dev raw text: Tokens F1" in out
+    gold = list(read_conllu_sentences(dev))
+    raw = tmp_path / "dev.txt"
+    raw.write_text(raw_text(gold), encoding="utf-8")
+    out_file = tmp_path / "dev-tagged.conllu"
+    assert run(["tag", "apply", str(model), str(raw), "-o", str(out_file)])[0] == 0
+    system = list(read_conllu_sentences(out_file))
+    scores = conll18_raw_scores(gold, system)
+    assert scores["Tokens"]["f1"] >= floor and scores["UPOS"]["f1"] >= floor - 0.1
+    code, out = run(["tag", "evaluate", str(model), str(dev), "--format", "raw"])
+    table = {ln.split()[0]: float(ln.split()[3]) for ln in out.splitlines()[1:]}
+    assert table["Tokens"] == pytest.approx(scores["Tokens"]["f1"], abs=5e-5)
+    assert table["UPOS"] == pytest.approx(scores["UPOS"]["f1"], abs=5e-5)
