@@ -29,12 +29,15 @@ DEFAULT_MAX_LINE_LENGTH = 1 << 20
 _MAX_ID_DIGITS = 18
 
 
-def _open_text(source):
-    """(text lines, display name, whether to close) for a path or a file object."""
+def open_text(source, mode="r", who="read_conllu"):
+    """(text file, display name, what to do when done: True close, "detach"
+    detach, False nothing) for a path or a file object, read (``mode="r"``)
+    or written (``"w"``) as UTF-8; ``.gz``, ``.bz2`` and ``.xz`` paths
+    (de)compressed on the fly.  ``who`` names the caller in the error."""
     if isinstance(source, (str, bytes, os.PathLike)):
         path = os.fsdecode(source)
         lower = path.lower()
-        opener: Callable[..., Any]
+        opener: Callable[..., Any] = open
         if lower.endswith(".gz"):
             import gzip
             opener = gzip.open
@@ -44,20 +47,43 @@ def _open_text(source):
         elif lower.endswith(".xz"):
             import lzma
             opener = lzma.open
-        else:
-            opener = open
-        return opener(path, "rt", encoding="utf-8", newline=""), path, True
-    if hasattr(source, "read"):
+        return opener(path, mode + "t", encoding="utf-8", newline=""), path, True
+    if hasattr(source, "read" if mode == "r" else "write"):
         name = str(getattr(source, "name", "<file>"))
         if isinstance(source, io.TextIOBase):
             return source, name, False
         # ours to detach when done: a collected wrapper would close the caller's file
         return io.TextIOWrapper(source, encoding="utf-8", newline=""), name, "detach"
-    raise TypeError(f"read_conllu: path_or_file must be a path (str or os.PathLike) or a file "
-                    f"object, got {type(source).__name__}")
+    what = "read" if mode == "r" else "write"
+    raise TypeError(f"{who}: path_or_file must be a path (str or os.PathLike) or a file object "
+                    f"with {what}(), got {type(source).__name__}")
 
 
-def _is_int(text):
+def close_text(f, close):
+    """Undo what ``open_text`` did: close the file it opened, detach the
+    wrapper it put around the caller's binary file (which stays open)."""
+    if close == "detach":
+        f.detach()
+    elif close:
+        f.close()
+
+
+def check_source(path_or_file, max_line_length, who):
+    """The checks of a reader's arguments, made when it is called (the file
+    is opened when the first sentence is asked for)."""
+    if not (isinstance(path_or_file, (str, bytes, os.PathLike)) or
+            hasattr(path_or_file, "read")):
+        raise TypeError(f"{who}: path_or_file must be a path (str or os.PathLike) or a "
+                        f"file object, got {type(path_or_file).__name__}")
+    if max_line_length is not None and (
+            not isinstance(max_line_length, int) or isinstance(max_line_length, bool) or
+            max_line_length < 1):
+        raise ValueError(f"{who}: max_line_length must be a positive int or None, got "
+                         f"{max_line_length!r}")
+
+
+def is_int(text):
+    """Whether a CoNLL-U ID is a plain integer (ASCII digits only)."""
     return text.isascii() and text.isdigit()
 
 
@@ -99,21 +125,14 @@ def read_conllu(path_or_file, column="upos",
     """
     if not isinstance(column, str) or column not in COLUMNS:
         raise ValueError(f"read_conllu: column must be 'upos' or 'xpos', got {column!r}")
-    if not (isinstance(path_or_file, (str, bytes, os.PathLike)) or
-            hasattr(path_or_file, "read")):
-        raise TypeError(f"read_conllu: path_or_file must be a path (str or os.PathLike) or a "
-                        f"file object, got {type(path_or_file).__name__}")
-    if max_line_length is not None and (
-            not isinstance(max_line_length, int) or isinstance(max_line_length, bool) or
-            max_line_length < 1):
-        raise ValueError(f"read_conllu: max_line_length must be a positive int or None, got "
-                         f"{max_line_length!r}")
+    check_source(path_or_file, max_line_length, "read_conllu")
     return _sentences(path_or_file, COLUMNS[column], max_line_length)
 
 
-def _lines(f, name, limit):
+def numbered_lines(f, name, limit):
     """(number, line without its line end) for each line of f, none read
-    past `limit` characters."""
+    past `limit` characters (a compressed file can hold a line of
+    gigabytes); a byte order mark before the first line dropped."""
     number = 0
     while True:
         # two characters more than the limit: room for a "\r\n" line end
@@ -130,52 +149,67 @@ def _lines(f, name, limit):
         yield number, text
 
 
+def token_fields(line, name, number, n_words):
+    """The ten fields of a line that is neither empty nor a comment, and
+    whether it is a syntactic word (an integer ID) rather than a multiword
+    token (``1-2``) or an empty node (``1.1``), after the rules every
+    reader of the format keeps: no line of only white space, ten
+    tab-separated fields, an ID of one of those three kinds, word IDs 1, 2,
+    3, ... in order (``n_words`` words before this line), a FORM."""
+    if line.isspace():
+        raise ValueError(f"{name}, line {number}: a line of only white space (CoNLL-U "
+                         "has token lines, comment lines and empty lines)")
+    fields = line.split("\t")
+    if len(fields) != _N_FIELDS:
+        raise ValueError(f"{name}, line {number}: a token line has {_N_FIELDS} "
+                         f"tab-separated fields, this one has {len(fields)}: "
+                         f"{line[:60]!r}")
+    ident = fields[0]
+    word = not ("-" in ident or "." in ident)
+    if not word:
+        low, _, high = ident.partition("-" if "-" in ident else ".")
+        if not (is_int(low) and is_int(high)):
+            raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
+                             "integer, a range (1-2) or an empty node (1.1)")
+    elif not is_int(ident):
+        raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
+                         "integer, a range (1-2) or an empty node (1.1)")
+    elif len(ident) > _MAX_ID_DIGITS or int(ident) != n_words + 1:
+        raise ValueError(f"{name}, line {number}: the ID {ident:.40} follows word "
+                         f"{n_words} of its sentence (expected {n_words + 1}; a blank "
+                         "line may be missing)")
+    if not fields[1]:
+        raise ValueError(f"{name}, line {number}: an empty FORM field")
+    return fields, word
+
+
+def not_utf8(name, exc):
+    """The error of a file that is not UTF-8."""
+    return ValueError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start} of a block)")
+
+
 def _sentences(source, col, limit):
-    f, name, close = _open_text(source)
+    f, name, close = open_text(source)
     try:
         sentence: list = []
-        for number, line in _lines(f, name, limit):
+        for number, line in numbered_lines(f, name, limit):
             if not line:
                 if sentence:
                     yield sentence
                     sentence = []
                 continue
-            if line.isspace():
-                raise ValueError(f"{name}, line {number}: a line of only white space (CoNLL-U "
-                                 "has token lines, comment lines and empty lines)")
             if line.startswith("#"):
                 continue
-            fields = line.split("\t")
-            if len(fields) != _N_FIELDS:
-                raise ValueError(f"{name}, line {number}: a token line has {_N_FIELDS} "
-                                 f"tab-separated fields, this one has {len(fields)}: "
-                                 f"{line[:60]!r}")
-            ident = fields[0]
-            if "-" in ident or "." in ident:
-                low, sep, high = ident.partition("-" if "-" in ident else ".")
-                if not (_is_int(low) and _is_int(high)):
-                    raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
-                                     "integer, a range (1-2) or an empty node (1.1)")
+            fields, word = token_fields(line, name, number, len(sentence))
+            if not word:
                 continue  # a multiword token or an empty node: not a syntactic word
-            if not _is_int(ident):
-                raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
-                                 "integer, a range (1-2) or an empty node (1.1)")
-            if len(ident) > _MAX_ID_DIGITS or int(ident) != len(sentence) + 1:
-                raise ValueError(f"{name}, line {number}: the ID {ident:.40} follows word "
-                                 f"{len(sentence)} of its sentence (expected "
-                                 f"{len(sentence) + 1}; a blank line may be missing)")
-            form, tag = fields[1], fields[col]
-            if not form or not tag:
-                raise ValueError(f"{name}, line {number}: an empty "
-                                 f"{'FORM' if not form else 'tag'} field")
-            sentence.append((form, tag))
+            tag = fields[col]
+            if not tag:
+                raise ValueError(f"{name}, line {number}: an empty tag field")
+            sentence.append((fields[1], tag))
         if sentence:
             yield sentence
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start} of a "
-                         "block)") from None
+        raise not_utf8(name, exc) from None
     finally:
-        if close == "detach":
-            f.detach()  # the caller's binary file stays open
-        elif close:
-            f.close()
+        close_text(f, close)

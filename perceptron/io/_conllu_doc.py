@@ -11,16 +11,13 @@ as ``\\n``, and blank lines between sentences, written as exactly one).
 Public as ``perceptron.io.read_conllu_sentences`` and
 ``perceptron.io.write_conllu``.
 """
-import io
 import os
-from typing import Any, Callable, List, Optional
+from typing import List, Optional
+
+from perceptron.io._conllu import (DEFAULT_MAX_LINE_LENGTH, check_source, close_text,
+                                   not_utf8, numbered_lines, open_text, token_fields)
 
 __all__ = ["ConlluSentence", "read_conllu_sentences", "write_conllu", "FIELDS"]
-
-# as read_conllu's: no line is read past this many characters
-DEFAULT_MAX_LINE_LENGTH = 1 << 20
-# an ID with more digits than this is out of any sentence's order
-_MAX_ID_DIGITS = 18
 
 # the ten fields of a token line, in order (0-based index = position)
 FIELDS = ("id", "form", "lemma", "upos", "xpos", "feats", "head", "deprel", "deps", "misc")
@@ -60,36 +57,6 @@ class ConlluSentence:
         return f"ConlluSentence({len(self.comments)} comments, {len(self.rows)} rows)"
 
 
-def _open(source, mode):
-    if isinstance(source, (str, bytes, os.PathLike)):
-        path = os.fsdecode(source)
-        lower = path.lower()
-        opener: Callable[..., Any] = open
-        if lower.endswith(".gz"):
-            import gzip
-            opener = gzip.open
-        elif lower.endswith(".bz2"):
-            import bz2
-            opener = bz2.open
-        elif lower.endswith(".xz"):
-            import lzma
-            opener = lzma.open
-        return opener(path, mode + "t", encoding="utf-8", newline=""), path, True
-    if mode == "r" and hasattr(source, "read") or mode == "w" and hasattr(source, "write"):
-        name = str(getattr(source, "name", "<file>"))
-        if isinstance(source, io.TextIOBase):
-            return source, name, False
-        wrapper = io.TextIOWrapper(source, encoding="utf-8", newline="")
-        return wrapper, name, "detach"
-    what = "read" if mode == "r" else "write"
-    raise TypeError(f"path_or_file must be a path (str or os.PathLike) or a file object with "
-                    f"{what}(), got {type(source).__name__}")
-
-
-def _is_int(text):
-    return text.isascii() and text.isdigit()
-
-
 def read_conllu_sentences(path_or_file,
                           max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH):
     """The sentences of a CoNLL-U file, whole, one at a time.
@@ -118,92 +85,37 @@ def read_conllu_sentences(path_or_file,
         comment and empty lines), a line longer than ``max_line_length``.
         A UTF-8 byte order mark before the first line is skipped.
     """
-    if not (isinstance(path_or_file, (str, bytes, os.PathLike)) or
-            hasattr(path_or_file, "read")):
-        raise TypeError(f"read_conllu_sentences: path_or_file must be a path (str or "
-                        f"os.PathLike) or a file object, got {type(path_or_file).__name__}")
-    if max_line_length is not None and (
-            not isinstance(max_line_length, int) or isinstance(max_line_length, bool) or
-            max_line_length < 1):
-        raise ValueError(f"read_conllu_sentences: max_line_length must be a positive int or "
-                         f"None, got {max_line_length!r}")
+    check_source(path_or_file, max_line_length, "read_conllu_sentences")
     return _sentences(path_or_file, max_line_length)
 
 
-def _lines(f, name, limit):
-    """(number, line without its line end) for each line of f, none read
-    past `limit` characters (a compressed file can hold a line of
-    gigabytes); a byte order mark before the first line dropped."""
-    number = 0
-    while True:
-        # two characters more than the limit: room for a "\r\n" line end
-        line = f.readline() if limit is None else f.readline(limit + 2)
-        if not line:
-            return
-        number += 1
-        text = line.rstrip("\r\n")
-        if limit is not None and len(text) > limit:
-            raise ValueError(f"{name}, line {number}: longer than max_line_length={limit} "
-                             "characters (pass a larger one, or None, for longer lines)")
-        if number == 1 and text.startswith("\ufeff"):
-            text = text[1:]
-        yield number, text
-
-
 def _sentences(source, limit):
-    f, name, close = _open(source, "r")
+    f, name, close = open_text(source, "r", "read_conllu_sentences")
     try:
         comments: List[str] = []
         rows: List[List[str]] = []
         n_words = 0
-        for number, line in _lines(f, name, limit):
+        for number, line in numbered_lines(f, name, limit):
             if not line:
                 if rows or comments:
                     yield ConlluSentence(comments, rows)
                     comments, rows, n_words = [], [], 0
                 continue
-            if line.isspace():
-                raise ValueError(f"{name}, line {number}: a line of only white space (CoNLL-U "
-                                 "has token lines, comment lines and empty lines)")
             if line.startswith("#"):
                 if rows:
                     raise ValueError(f"{name}, line {number}: a comment after the token lines "
                                      "of a sentence (a blank line may be missing)")
                 comments.append(line)
                 continue
-            fields = line.split("\t")
-            if len(fields) != _N_FIELDS:
-                raise ValueError(f"{name}, line {number}: a token line has {_N_FIELDS} "
-                                 f"tab-separated fields, this one has {len(fields)}: "
-                                 f"{line[:60]!r}")
-            ident = fields[0]
-            if "-" in ident or "." in ident:
-                low, _, high = ident.partition("-" if "-" in ident else ".")
-                if not (_is_int(low) and _is_int(high)):
-                    raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
-                                     "integer, a range (1-2) or an empty node (1.1)")
-            elif not _is_int(ident):
-                raise ValueError(f"{name}, line {number}: the ID {ident!r:.40} is not an "
-                                 "integer, a range (1-2) or an empty node (1.1)")
-            elif len(ident) > _MAX_ID_DIGITS or int(ident) != n_words + 1:
-                raise ValueError(f"{name}, line {number}: the ID {ident:.40} follows word "
-                                 f"{n_words} of its sentence (expected {n_words + 1}; a blank "
-                                 "line may be missing)")
-            else:
-                n_words += 1
-            if not fields[1]:
-                raise ValueError(f"{name}, line {number}: an empty FORM field")
+            fields, word = token_fields(line, name, number, n_words)
+            n_words += word
             rows.append(fields)
         if rows or comments:
             yield ConlluSentence(comments, rows)
     except UnicodeDecodeError as exc:
-        raise ValueError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start} of a "
-                         "block)") from None
+        raise not_utf8(name, exc) from None
     finally:
-        if close == "detach":
-            f.detach()
-        elif close:
-            f.close()
+        close_text(f, close)
 
 
 def write_conllu(sentences, path_or_file):
@@ -234,7 +146,7 @@ def write_conllu(sentences, path_or_file):
             if path.lower().endswith(suffix):
                 temp += suffix
         try:
-            f, _, _ = _open(temp, "w")
+            f, _, _ = open_text(temp, "w", "write_conllu")
             with f:
                 _write(sentences, f)
             os.replace(temp, path)
@@ -242,7 +154,7 @@ def write_conllu(sentences, path_or_file):
             if os.path.exists(temp):
                 os.unlink(temp)
         return
-    f, _, close = _open(path_or_file, "w")
+    f, _, close = open_text(path_or_file, "w", "write_conllu")
     try:
         _write(sentences, f)
     finally:
