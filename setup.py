@@ -79,6 +79,7 @@ EXTENSIONS = [
     extension("_core.kernel"),
     extension("_core.kernel_scoring"),
     extension("_core.structured"),
+    extension("_core.candidates"),
     # file formats: plain C parsers (no kernels), each in the module that uses it
     extension("_core.svmlight", c_sources("svmlight")),
     extension("_core.model_file", c_sources("model_file")),

@@ -14,17 +14,18 @@ the parts of words with spaces or hyphens inside).
   by the best-scoring one that was, so that the columns predicted apart make
   a combination of the training data, as a joint tag would.
 - FEATS is one label per token, the whole feature string, classified token
-  by token (a structured perceptron over sequences of one token: the
-  multiclass perceptron) from the same features, folded into fewer columns,
-  and their conjunctions with the token's part of speech: hundreds of
-  feature strings make first-order decoding (the square of the labels per
-  token) too slow, while the part of speech and the neighbours' words carry
-  most of what the string's context decides.
+  by token (the averaged multiclass perceptron, ``_candidates``) from the
+  same features, folded into fewer columns, and their conjunctions with the
+  token's part of speech, among the strings seen with that part of speech
+  in training: hundreds of feature strings make first-order decoding (the
+  square of the labels per token) too slow, while the part of speech and
+  the neighbours' words carry most of what the string's context decides,
+  and the part of speech leaves a few strings of the hundreds possible.
 - LEMMA is an edit script (Chrupała 2006, section 3; ``_lemma``): a word
   seen in training with its part of speech takes its most frequent script
   there; another word the script a multiclass perceptron scores highest
-  among those that apply to it, from its code-point affixes and shape
-  conjoined with its part of speech.
+  among those seen with its part of speech that apply to it, from its
+  code-point affixes and shape conjoined with its part of speech.
 
 The part of speech the FEATS and LEMMA classifiers read is the gold one in
 training and the predicted one in tagging, as in a pipeline.
@@ -38,12 +39,14 @@ import numpy as np
 from perceptron._core import featurize as _featurize
 from perceptron._common.base import BaseEstimator
 from perceptron._common.validation import CSRData, check_is_fitted, check_random_seed
-from perceptron.io._model_file import load_model, save_model
+from perceptron.io._model_file import save_model
 from perceptron.io._registry import check_held, models, need, register_model
+from perceptron.sequence._candidates import STATE, CandidateClassifier
 from perceptron.sequence._lemma import apply_rule, lemma_rule
 from perceptron.sequence._morph_features import TypeFeatures, hstack_rows
 from perceptron.sequence._structured import StructuredPerceptron
-from perceptron.sequence._tagger import ambiguity_classes
+from perceptron.sequence._tagger import (ambiguity_classes, class_table, flatten_tokens,
+                                         load_tagger)
 
 __all__ = ["MorphTagger", "COLUMNS"]
 
@@ -170,13 +173,6 @@ class MorphTagger(BaseEstimator):
         data, idx, ptr = hstack_rows(blocks, n)
         return CSRData(data, idx, ptr, (n, m * len(blocks)))
 
-    def _ambiguity_table(self):
-        table = vars(self).get("_table")
-        if table is None:
-            table = _featurize.ClassTable(self.ambiguity_keys_, self.ambiguity_classes_)
-            self._table = table
-        return table
-
     # ------------------------------------------------------------ fit
     def fit(self, sentences, dev=None, patience=2):
         """Learn the columns of CoNLL-U sentences.
@@ -235,7 +231,7 @@ class MorphTagger(BaseEstimator):
         if dev_data is not None:
             d_forms = dev_data[2]
             d_types = TypeFeatures(d_forms)
-            d_X, d_base = self._tag_X(d_forms, dev_data[1], d_types, self._ambiguity_table())
+            d_X, d_base = self._tag_X(d_forms, dev_data[1], d_types, class_table(self))
             dev_feats = (d_X, d_base, d_types)
         dev_upos = None
         for c in columns:
@@ -259,19 +255,22 @@ class MorphTagger(BaseEstimator):
                 dev_xy = None
                 if dev_feats is not None:
                     dXf = self._class_X(dev_feats[1], dev_feats[2], dev_upos, True)
-                    codes = self._dev_codes(dev_data[0], c, classes[c])
-                    dev_xy = (dXf, codes, np.ones(len(codes), dtype=np.int64))
-                model = self._train(Xf, y, np.ones(len(y), dtype=np.int64), dev_xy, patience,
-                                    len(classes[c]))
+                    dev_xy = (dXf, dev_upos, self._dev_codes(dev_data[0], c, classes[c]))
                 self.feats_classes_ = classes[c]
-                self.feats_model_ = model
-                self.feats_allowed_ = _pairs(upos_codes, y, len(classes["upos"]),
-                                             len(classes[c]))
+                self.feats_model_ = self._classify(Xf, y, upos_codes, len(classes[c]),
+                                                   len(classes["upos"]), dev_xy, patience)
             else:
                 self._fit_lemmas(forms, tags, upos_codes, types, dev_data, dev_feats, dev_upos,
                                  patience)
         vars(self).pop("_table", None)
         return self
+
+    def _classify(self, X, y, groups, n_labels, n_groups, dev, patience):
+        if n_labels < 2:
+            return _Constant(0)
+        model = CandidateClassifier(int(self.max_iter), bool(self.average), bool(self.shuffle),
+                                    self.random_state)
+        return model.fit(X, y, groups, n_labels, n_groups, dev, patience)
 
     def _dev_codes(self, dev_words, c, classes):
         gold = np.array([r[_FIELD[c]] for r in dev_words], dtype=object)
@@ -329,9 +328,20 @@ class MorphTagger(BaseEstimator):
             self.lemma_model_ = _Constant(0)
             return
         rows = np.flatnonzero(frequent)
-        X = self._class_X(None, types, upos_codes, False)
-        X = _take_rows(X, rows)
         y = np.searchsorted(rule_classes, np.array(rules, dtype=object)[rows])
+        # A token's row holds features of its word and part of speech alone,
+        # so the tokens of a (word, part of speech, script) share one row: it
+        # is learnt once, from the distinct words rather than their running
+        # tokens.  The classifier serves the words the lexicon lacks, which
+        # are rare words, as TnT estimates its model of unknown words from the
+        # infrequent ones (Brants 2000, section 2.3); the most frequent words
+        # no longer outweigh them, and an epoch is a tenth of the tokens.
+        groups = np.asarray(upos_codes, dtype=np.int64)[rows]
+        key = (types.ids[rows].astype(np.int64) * (int(groups.max()) + 1) + groups) * \
+            len(rule_classes) + y
+        first = np.sort(np.unique(key, return_index=True)[1])
+        rows, y = rows[first], y[first]
+        X = _take_rows(self._class_X(None, types, upos_codes, False), rows)
         dev_xy = None
         if dev_data is not None:
             d_forms = dev_data[2]
@@ -340,29 +350,24 @@ class MorphTagger(BaseEstimator):
             codes = np.minimum(np.searchsorted(rule_classes, d_rules), len(rule_classes) - 1)
             codes[rule_classes[codes] != d_rules] = -1
             dX = self._class_X(None, dev_feats[2], dev_upos, False)
-            dev_xy = (dX, codes, np.ones(len(codes), dtype=np.int64))
-        self.lemma_model_ = self._train(X, y, np.ones(len(y), dtype=np.int64), dev_xy,
-                                        patience, len(rule_classes))
+            dev_xy = (dX, np.zeros(len(codes), np.int32), codes)
+        # every script a candidate of every word (one group): the scripts
+        # seen with a part of speech would leave a word whose part of speech
+        # is predicted wrong without its script
+        self.lemma_model_ = self._classify(X, y, np.zeros(len(rows), np.int32), len(rule_classes),
+                                           1, dev_xy, patience)
 
     # ------------------------------------------------------------ tagging
     def predict_columns(self, sentences):
         """The predicted columns of token lists: a dict column -> list of str
         over all tokens, and the sentence lengths."""
         check_is_fitted(self, "columns_")
-        forms: list = []
-        counts = []
-        for i, s in enumerate(sentences):
-            if isinstance(s, str):
-                raise TypeError(f"sentence {i} is a str, not a list of tokens")
-            before = len(forms)
-            forms.extend(s)
-            counts.append(len(forms) - before)
-        lengths = np.array(counts, dtype=np.int64)
+        forms, lengths = flatten_tokens(sentences)
         out = {}
         if not forms:
             return {c: [] for c in self.columns_}, lengths
         types = TypeFeatures(forms)
-        X, base = self._tag_X(forms, lengths, types, self._ambiguity_table())
+        X, base = self._tag_X(forms, lengths, types, class_table(self))
         upos_codes = None
         for c in self.columns_.tolist():
             if c in _SEQUENTIAL:
@@ -375,9 +380,7 @@ class MorphTagger(BaseEstimator):
                 out[c] = getattr(self, f"{c}_classes_")[codes].tolist()
             elif c == "feats":
                 Xf = self._class_X(base, types, upos_codes, True)
-                codes = np.asarray(self.feats_model_.predict(Xf, np.ones(len(forms), np.int64)))
-                codes = _consistent(self.feats_model_, Xf, codes,
-                                    self.feats_allowed_[upos_codes])
+                codes = self.feats_model_.predict(Xf, upos_codes)
                 out[c] = self.feats_classes_[codes].tolist()
             else:
                 out[c] = self._predict_lemmas(forms, types, upos_codes, out["upos"])
@@ -397,7 +400,7 @@ class MorphTagger(BaseEstimator):
             classes = self.lemma_classes_
             model = self.lemma_model_
             X = _take_rows(self._class_X(None, types, upos_codes, False), rows)
-            scores = model.decision_function(X) if len(classes) > 1 else np.zeros((len(rows), 1))
+            scores = model.decision_function(X, np.zeros(len(rows), np.int32))
             order = np.argsort(-scores, axis=1, kind="stable")
             for k, i in enumerate(unknown):
                 lemma = None
@@ -469,10 +472,7 @@ class MorphTagger(BaseEstimator):
     @classmethod
     def load(cls, path):
         """The tagger of a file written by :meth:`save`."""
-        est = load_model(path)
-        if not isinstance(est, cls):
-            raise TypeError(f"{path!r} holds a {type(est).__name__}, not a {cls.__name__}")
-        return est
+        return load_tagger(cls, path)
 
 
 class _Constant:
@@ -484,7 +484,7 @@ class _Constant:
     def predict(self, X, lengths):
         return np.full(X.shape[0], self.code, dtype=np.intp)
 
-    def decision_function(self, X):
+    def decision_function(self, X, groups=None):
         return np.zeros((X.shape[0], 1))
 
 
@@ -533,6 +533,8 @@ def _seq_fitted():
 def _model_state(model):
     if isinstance(model, _Constant):
         return {"constant": int(model.code)}
+    if isinstance(model, CandidateClassifier):
+        return model.state()
     return {k: v for k, v in vars(model).items() if k in set(_seq_fitted())}
 
 
@@ -545,6 +547,13 @@ def _check_saved(est):
             continue
         if "constant" in state:
             model = _Constant(int(state["constant"]))
+        elif "cand_" in state:
+            model = CandidateClassifier.from_state(state)
+            labels = vars(est).get(f"{c}_classes_")
+            groups = 1 if c == "lemma" else len(vars(est).get("upos_classes_", ()))
+            need(labels is not None and model.coef_.shape[1] == len(labels) and
+                 len(model.cand_ptr_) - 1 == groups,
+                 f"{name}: a label a class of {c}_classes_, a candidate list a UPOS")
         else:
             model = est._model()
             for k, v in state.items():
@@ -563,10 +572,10 @@ def is_columns(value):
 
 def _fitted_names():
     names = {"columns_", "ambiguity_keys_", "ambiguity_classes_", "lemma_keys_",
-             "lemma_rules_", "lemma_classes_", "xpos_allowed_", "feats_allowed_", "tokenizer_"}
+             "lemma_rules_", "lemma_classes_", "xpos_allowed_", "tokenizer_"}
     names |= {f"{c}_classes_" for c in COLUMNS}
     for c in COLUMNS:
-        names |= {f"{c}_model__{k}" for k in _seq_fitted() + ["constant"]}
+        names |= {f"{c}_model__{k}" for k in _seq_fitted() + list(STATE) + ["constant"]}
     return names
 
 

@@ -31,6 +31,7 @@ import unicodedata
 import numpy as np
 
 from perceptron._core import featurize as _featurize
+from perceptron._common.validation import canonical_csr
 
 __all__ = ["TypeFeatures", "hstack_rows"]
 
@@ -161,16 +162,14 @@ def hstack_rows(blocks, n_rows):
         indices[pos] = idx + offset
         before += c
         offset += width
-    return _canonical(indices, indptr, offset)
+    return _canonical(indices, indptr)
 
 
-def _canonical(indices, indptr, width):
+def _canonical(indices, indptr):
     """Each row's columns sorted, repeats merged into their count (the
-    canonical CSR the structured perceptron reads without copying)."""
-    n_rows = len(indptr) - 1
-    row = np.repeat(np.arange(n_rows, dtype=np.int64), np.diff(indptr))
-    keys, counts = np.unique(row * np.int64(max(width, 1)) + indices, return_counts=True)
-    out_rows = keys // max(width, 1)
-    new_ptr = np.zeros(n_rows + 1, dtype=np.int64)
-    np.cumsum(np.bincount(out_rows, minlength=n_rows), out=new_ptr[1:])
-    return counts.astype(np.float32), keys - out_rows * max(width, 1), new_ptr
+    canonical CSR the structured perceptron reads without copying), by the
+    compiled pass of the input checks (only the rows out of order are
+    sorted, in time linear in the values)."""
+    data = np.ones(len(indices), dtype=np.float32)
+    return canonical_csr(data, indices, np.ascontiguousarray(indptr, dtype=np.int64),
+                         len(indptr) - 1)

@@ -75,6 +75,44 @@ def _ambiguity(tokens, codes, lengths):
 ambiguity_classes = _ambiguity
 
 
+def flatten_tokens(sentences):
+    """(tokens, lengths): the tokens of token lists in one flat list, and
+    the int64 number of tokens of each list (a ``str`` is refused: it would
+    be read as a list of characters)."""
+    tokens: list = []
+    lengths = []
+    for i, sentence in enumerate(sentences):
+        if isinstance(sentence, str):
+            raise TypeError(f"sentence {i} is a str, not a list of tokens (split it first, "
+                            "e.g. text.split())")
+        before = len(tokens)
+        tokens.extend(sentence)
+        lengths.append(len(tokens) - before)
+    return tokens, np.array(lengths, dtype=np.int64)
+
+
+def class_table(tagger):
+    """The ambiguity classes of a tagger's words (``ambiguity_keys_``,
+    ``ambiguity_classes_``) as the table the featurizer reads, made once and
+    kept as its ``_table`` (None before fit)."""
+    if "ambiguity_keys_" not in vars(tagger):
+        return None
+    table = vars(tagger).get("_table")
+    if table is None:
+        table = _featurize.ClassTable(tagger.ambiguity_keys_, tagger.ambiguity_classes_)
+        tagger._table = table
+    return table
+
+
+def load_tagger(cls, path):
+    """The estimator of class ``cls`` a model file holds (a TypeError
+    naming the class it holds otherwise)."""
+    est = load_model(path)
+    if not isinstance(est, cls):
+        raise TypeError(f"{path!r} holds a {type(est).__name__}, not a {cls.__name__}")
+    return est
+
+
 class PerceptronTagger(BaseEstimator):
     """A part-of-speech tagger: hashed token features, Viterbi decoding and
     the averaged structured perceptron (Collins 2002).
@@ -171,31 +209,11 @@ class PerceptronTagger(BaseEstimator):
             The tokens of each sentence.
         """
         self._check_params()
-        tokens: list = []
-        lengths = []
-        for i, sentence in enumerate(sentences):
-            if isinstance(sentence, str):
-                raise TypeError(f"sentence {i} is a str, not a list of tokens (split it first, "
-                                "e.g. text.split())")
-            before = len(tokens)
-            tokens.extend(sentence)
-            lengths.append(len(tokens) - before)
-        return self._features(tokens, np.array(lengths, dtype=np.int64))
-
-    def _class_table(self):
-        """The ambiguity classes of the words as the table the featurizer
-        reads, made once (None before fit)."""
-        if "ambiguity_keys_" not in vars(self):
-            return None
-        table = vars(self).get("_table")
-        if table is None:
-            table = _featurize.ClassTable(self.ambiguity_keys_, self.ambiguity_classes_)
-            self._table = table
-        return table
+        return self._features(*flatten_tokens(sentences))
 
     def _features(self, tokens, lengths, classes=None):
         if classes is None:
-            classes = self._class_table()
+            classes = class_table(self)
         data, indices, indptr = _featurize.featurize(tokens, lengths, int(self.n_features),
                                                      classes=classes)
         return CSRData(data, indices, indptr, (len(tokens), int(self.n_features))), lengths
@@ -330,10 +348,7 @@ class PerceptronTagger(BaseEstimator):
     @classmethod
     def load(cls, path):
         """The tagger of a file written by :meth:`save`."""
-        est = load_model(path)
-        if not isinstance(est, cls):
-            raise TypeError(f"{path!r} holds a {type(est).__name__}, not a {cls.__name__}")
-        return est
+        return load_tagger(cls, path)
 
     def _rebuild_model(self):
         model = self._sequence_model()
