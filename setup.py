@@ -154,10 +154,11 @@ def copy_public_sources():
     """perceptron/include: what get_include() points at, made from the sources.
 
     The C headers and sources of csrc/ (so that C programs can compile the
-    kernels, the dispatch and the model code in, without Python) and the
+    kernels, the dispatch and the model code in, without Python), the
+    scoring subset of embed/ (the reader and scalar scoring in two files) and the
     package's .pxd files under include/perceptron/ (so that a Cython
-    extension finds both with one include path).  csrc/ and perceptron/*.pxd
-    stay the only copies under version control.
+    extension finds both with one include path).  csrc/, embed/ and
+    perceptron/*.pxd stay the only copies under version control.
     """
     include = os.path.join("perceptron", "include")
     if not os.path.isdir(CSRC):  # building from an installed tree: nothing to do
@@ -166,7 +167,9 @@ def copy_public_sources():
     # *.inc: parts of one .c file each (simd_avx512_tail.inc, ...), which
     # that file includes
     kinds = ("*.h", "*.c", "*.inc")
-    sources = [path for kind in kinds for path in glob.glob(os.path.join(CSRC, kind))]
+    # embed/: the one-file scoring subset made from csrc/ (tools/amalgamate.py)
+    sources = [path for folder in (CSRC, "embed") for kind in kinds
+               for path in glob.glob(os.path.join(folder, kind))]
     names = {os.path.basename(path) for path in sources}
     # a C file renamed or removed in csrc/ must not linger in a built tree
     for path in [path for kind in kinds for path in glob.glob(os.path.join(include, kind))]:

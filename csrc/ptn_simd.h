@@ -191,6 +191,7 @@
 #define PTN_SIMD_H
 
 #include "ptn_config.h"
+#include "ptn_scalar_sum.h"
 #include "ptn_rng.h"
 #include "ptn_update.h"
 
@@ -328,16 +329,6 @@ PTN_INLINE void ptn_f32_tail_to_double(size_t n, const float *w, double *wt)
     size_t c_;                              \
     for (c_ = 0; c_ < m; c_++) {            \
         out[c_] = DOT(n, x, w[c_]);         \
-    }
-
-/* One element's part of a row sum in scalar code (the scalar level, and the
- * last elements at NEON): into s, what the doubles u and v give, their
- * product or their squared difference. */
-#define PTN_SCALAR_OP_DOT(s, u, v) s += (u) * (v);
-#define PTN_SCALAR_OP_SQDIST(s, u, v)  \
-    {                                  \
-        const double d_ = (u) - (v);   \
-        s += d_ * d_;                  \
     }
 
 /* dot_block_f32, dot_block_f64 (above) of a level, over its BLOCK(f32, m,

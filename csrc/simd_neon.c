@@ -20,7 +20,7 @@
 /* Sums over a row of two vectors of T: blocks of 8 elements by BLOCK into
  * four accumulators of doubles a0..a3, what is left by REST, their sum,
  * then the last elements one at a time in scalar code by SOP
- * (PTN_SCALAR_OP_DOT or PTN_SCALAR_OP_SQDIST, ptn_simd.h).  OP(a, u, v)
+ * (PTN_SCALAR_OP_DOT or PTN_SCALAR_OP_SQDIST, ptn_scalar_sum.h).  OP(a, u, v)
  * adds what the vectors of doubles u and v give into a. */
 #define PTN_NEON_OP_DOT(a, u, v) a = vfmaq_f64(a, u, v);
 #define PTN_NEON_OP_SQDIST(a, u, v)                 \

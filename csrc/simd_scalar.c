@@ -20,31 +20,6 @@
 #error "simd_scalar.c must be compiled for the baseline instruction set"
 #endif
 
-/* The sums over a row, for T float or double (the contracts in ptn_simd.h):
- * four partial sums s0..s3 over groups of four elements, the rest into s0,
- * each element converted to double (exactly); OP: PTN_SCALAR_OP_DOT or
- * PTN_SCALAR_OP_SQDIST (ptn_simd.h). */
-#define PTN_SCALAR_SUM(LINKAGE, NAME, T, OP) PTN_SCALAR_SUM_OF(LINKAGE, NAME, T, T, , OP)
-
-/* the same over x of TX, each element read as CONV(x[i]) (narrow rows:
- * ptn_narrow.h) */
-#define PTN_SCALAR_SUM_OF(LINKAGE, NAME, TX, T, CONV, OP)                            \
-    LINKAGE double NAME(size_t n, const TX *x, const T *y)                           \
-    {                                                                                \
-        double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                               \
-        size_t i = 0;                                                                \
-        for (; i + 4 <= n; i += 4) {                                                 \
-            OP(s0, (double)CONV(x[i]), (double)y[i])                                       \
-            OP(s1, (double)CONV(x[i + 1]), (double)y[i + 1])                               \
-            OP(s2, (double)CONV(x[i + 2]), (double)y[i + 2])                               \
-            OP(s3, (double)CONV(x[i + 3]), (double)y[i + 3])                               \
-        }                                                                            \
-        for (; i < n; i++) {                                                         \
-            OP(s0, (double)CONV(x[i]), (double)y[i])                                       \
-        }                                                                            \
-        return (s0 + s1) + (s2 + s3);                                                \
-    }
-
 /* y[i] += a * x[i], the product in TY (TA: a's type) */
 #define PTN_SCALAR_AXPY(NAME, TA, TX, TY)                                            \
     void NAME(size_t n, TA a, const TX *x, TY *y)                                    \
