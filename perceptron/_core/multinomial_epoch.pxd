@@ -19,11 +19,30 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, C_STEPS, STATUS_
 from perceptron._core.prefetch cimport (ptn_prefetch_range_l1, PTN_PREFETCH_NEAR_ROWS,
                                         PTN_PREFETCH_NEAR_MAX_ROW_BYTES,
                                         OVR_L1_ONLY_MAX_ROW_BYTES)
+from perceptron._core.multinomial_pocket cimport (MultiPocketQueue, _multi_queue_correct,
+                                                  _multi_queue_update, _multi_queue_decide)
 
 
 cdef inline int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M,
                                    const Params *P, Epoch *E, Py_ssize_t *countdown,
                                    Py_ssize_t check_every) except -1 nogil:
+    """One online epoch of the multiclass perceptron over D.rows; with the
+    pocket's queue (multinomial_pocket.pxd), the weights it kept are
+    counted and decided on before the epoch returns, whatever it returns
+    (the next epoch reads the rows in another order)."""
+    cdef int status
+    if M.queue == NULL:
+        return _epoch_multinomial_rows(R, W, D, M, P, E, countdown, check_every)
+    try:
+        status = _epoch_multinomial_rows(R, W, D, M, P, E, countdown, check_every)
+    finally:
+        _multi_queue_decide(R, W, D, M, <MultiPocketQueue *>M.queue, active_simd())
+    return status
+
+
+cdef inline int _epoch_multinomial_rows(const Rows *R, floating *W, const Data *D, Model *M,
+                                        const Params *P, Epoch *E, Py_ssize_t *countdown,
+                                        Py_ssize_t check_every) except -1 nogil:
     """One online epoch of the multiclass perceptron over D.rows.
 
     A row takes k dot products, as in the one-vs-rest epoch
@@ -98,6 +117,10 @@ cdef inline int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Mo
             E.updates += 1
             if P.pocket:
                 _after_update_pocket(M)
+                if M.queue != NULL:
+                    _multi_queue_update(<MultiPocketQueue *>M.queue)
+        elif M.queue != NULL:
+            _multi_queue_correct(R, W, D, M, <MultiPocketQueue *>M.queue, K)
         elif P.pocket:
             _pocket_step_correct(R, W, D, M, True, K)
         M.counters[C_STEPS] += 1

@@ -74,6 +74,7 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_rule_needs_n
                                     _training_score_multi)
 from perceptron._core.binary_epoch cimport _epoch_binary
 from perceptron._core.pocket_queue cimport PocketQueue, pocket_queue_size, pocket_queue_start
+from perceptron._core.multinomial_pocket cimport MultiPocketQueue, multi_queue_start
 from perceptron._core.batch_epoch cimport _epoch_batch
 from perceptron._core.penalty_epoch cimport _epoch_penalized
 from perceptron._core.multinomial_epoch cimport _epoch_multinomial
@@ -378,6 +379,7 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     cdef double *sq_p = NULL
     cdef LossRule rule
     cdef PocketQueue queue
+    cdef MultiPocketQueue multi_queue
     cdef Py_ssize_t cap
     rule.on = False
     if rule_obj is not None and rule_obj.slack is not None:
@@ -534,11 +536,15 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
     rng.state = rng_state[0]
     M.rng = &rng
     queue.W = NULL
+    multi_queue.W = NULL
+    multi_queue.B = NULL
     M.queue = NULL
-    if P.pocket and not multinomial:  # the binary pocket's candidates counted in blocks
+    if P.pocket:  # the pocket's candidates counted in blocks
         cap = pocket_queue_size(pocket_block, row_bytes(R, n, W) * <size_t>D.n_rows,
-                                <size_t>d * sizeof(floating))
-        if cap > 1:
+                                <size_t>(k * d) * sizeof(floating))
+        if cap > 1 and multinomial:
+            M.queue = multi_queue_start(&multi_queue, cap, k, <size_t>(k * d) * sizeof(floating))
+        elif cap > 1:
             M.queue = pocket_queue_start(&queue, cap, <size_t>d * sizeof(floating))
     last.status = loop.STATUS_OK
     last.bad_row = -1
@@ -548,6 +554,8 @@ cdef dict _execute(state, const Rows *R, const floating *dtype_of_x, Py_ssize_t 
                         loss_p, raw_loss_p, penalty_loss_p, &last, &rule)
     finally:
         free(queue.W)
+        free(multi_queue.W)
+        free(multi_queue.B)
         rng_state[0] = rng.state
         if rule.on:
             rule_obj.best = rule.best
@@ -592,8 +600,9 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     (``row_sqnorms(X)``, float64, one per row), computed once for a fit of
     many calls; None computes them here for the call's rows.
 
-    `pocket_block`: the binary pocket's candidate weights counted in one
-    read of X (perceptron/_core/pocket_queue.pxd), 2 to 32; None chooses by
+    `pocket_block`: the pocket's candidate weights counted in one read of X
+    (perceptron/_core/pocket_queue.pxd, binary; multinomial_pocket.pxd,
+    multiclass), 2 to 32; None chooses by
     X's size; 0 or 1 counts each as it comes, without the queue (the same
     pocket, bit for bit, whichever is given).
 
