@@ -12,6 +12,7 @@ character, take memory in proportion to a piece, not to the file.
 """
 import sys
 import time
+from typing import Tuple
 
 from perceptron.io import read_conllu_sentences, write_conllu
 from perceptron.sequence._cli_morph import check_tagger, fill_columns
@@ -140,11 +141,20 @@ def _tokenized(tok, tagger, path, column, refuse_conllu):
     """The sentences of the raw text of `path` as CoNLL-U, numbered from 1,
     tagged when there is a tagger."""
     n = 0
+    after_break = True  # the previous piece ended at an empty line
     for piece in raw_pieces(path, refuse_conllu):
         sentences = tok.to_conllu(piece)
+        if sentences:
+            # a piece's first sentence is the document's first only in the
+            # first piece, a paragraph's first when the piece before ended one
+            drop: Tuple[str, ...] = () if n == 0 else ("# newdoc",) if after_break else \
+                ("# newdoc", "# newpar")
+            sentences[0].comments = [c for c in sentences[0].comments if c not in drop]
+        after_break = not piece.splitlines()[-1].strip() if piece.strip() else after_break
         for s in sentences:
             n += 1
-            s.comments[0] = f"# sent_id = {n}"
+            s.comments = [f"# sent_id = {n}" if c.startswith("# sent_id") else c
+                          for c in s.comments]
         if tagger is not None and sentences:
             fill_columns(tagger, sentences, column)
         yield from sentences

@@ -611,12 +611,18 @@ class Tokenizer(StructuredPerceptron):
             sentences.append(list(cur))
 
     def to_conllu(self, text: str) -> List[ConlluSentence]:
-        """The sentences of ``text`` as CoNLL-U: ``# text`` comments, the
-        tokens' words (multiword tokens as ranges), ``SpaceAfter=No`` where
-        no white space follows; the other columns ``_``."""
+        """The sentences of ``text`` as CoNLL-U: ``# newdoc`` before the
+        first, ``# newpar`` before the first of each paragraph, ``# sent_id``
+        and ``# text`` comments, the tokens' words (multiword tokens as
+        ranges), ``SpaceAfter=No`` where no white space follows; the other
+        columns ``_``."""
         out = []
+        end = -1
         for n, tokens in enumerate(self.tokenize(text), 1):
             a, b = tokens[0].start, tokens[-1].end
+            marks = ["# newdoc", "# newpar"] if end < 0 else \
+                ["# newpar"] if _blank_line(text[end:a]) else []
+            end = b
             rows: List[List[str]] = []
             i = 1
             for t in tokens:
@@ -630,8 +636,16 @@ class Tokenizer(StructuredPerceptron):
                     rows.append([str(i), t.form] + ["_"] * 7 + [misc])
                     i += 1
             sent_text = " ".join(text[a:b].split("\n"))
-            out.append(ConlluSentence([f"# sent_id = {n}", f"# text = {sent_text}"], rows))
+            out.append(ConlluSentence(marks + [f"# sent_id = {n}", f"# text = {sent_text}"],
+                                      rows))
         return out
+
+
+def _blank_line(gap: str) -> bool:
+    """Whether the white space between two sentences holds an empty line (a
+    whole line of white space: a paragraph break, as ``_paragraphs`` cuts)."""
+    return any(not line.strip() and line.splitlines()[0] != line
+               for line in gap.splitlines(keepends=True)[1:])
 
 
 def _sentences_of(conllu):

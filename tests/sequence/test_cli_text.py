@@ -143,9 +143,9 @@ def test_apply_raw_text(trained, capsys):
             (extra == [])
     got = list(read_conllu_sentences(io.StringIO(buf.getvalue())))
     assert [s.comments for s in got] == [
-        ["# sent_id = 1", "# text = The dog didn't go."],
+        ["# newdoc", "# newpar", "# sent_id = 1", "# text = The dog didn't go."],
         ["# sent_id = 2", "# text = Mr. Li came home!"],
-        ["# sent_id = 3", "# text = It works, she said."]]
+        ["# newpar", "# sent_id = 3", "# text = It works, she said."]]
     assert ["3-4", "didn't"] == got[0].rows[2][:2]
     assert [r[1] for r in got[0].words] == ["The", "dog", "did", "n't", "go", "."]
     assert got[0].rows[5][9] == "SpaceAfter=No"
@@ -171,11 +171,15 @@ def test_apply_reads_raw_text_in_pieces_of_whole_paragraphs(trained, monkeypatch
     assert all(p.endswith("\n\n") or p is pieces[-1] for p in pieces)
     code, out = run(["tag", "apply", str(model), str(raw)])
     assert code == 0 and out == whole.getvalue()
-    # a paragraph longer than MAX_PARAGRAPH is cut at a line end
+    assert out.count("# newdoc") == 1 and out.count("# newpar") == 10
+    # a paragraph longer than MAX_PARAGRAPH is cut at a line end (no new
+    # paragraph there)
     monkeypatch.setattr(_cli_text, "MAX_PARAGRAPH", 20)
     raw.write_text("The dog barks.\nHe didn't go.\nShe came home.\n", encoding="utf-8")
     assert list(_cli_text.raw_pieces(str(raw))) == ["The dog barks.\nHe didn't go.\n",
                                                     "She came home.\n"]
+    code, out = run(["tag", "apply", str(model), str(raw)])
+    assert code == 0 and out.count("# newdoc") == 1 and out.count("# newpar") == 1
 
 
 def test_tokenize(trained):

@@ -107,6 +107,14 @@ def test_space_inside_a_word_and_suffix_rule(small):
 
 
 def test_paragraphs_never_share_a_sentence(small):
+    # and in CoNLL-U, the first sentence of each paragraph says so (# newpar),
+    # so that the raw text of the output has the paragraphs of the input
+    text = "She came home.  He didn't go.\n \t\nIt works!\nMr. Li came.\n\n\n"
+    conll = small.to_conllu(text)
+    assert [c[:2] for s in conll for c in [s.comments]] == [
+        ["# newdoc", "# newpar"], ["# sent_id = 2", "# text = He didn't go."],
+        ["# newpar", "# sent_id = 3"], ["# sent_id = 4", "# text = Mr. Li came."]]
+    assert raw_text(conll) == "She came home. He didn't go.\n\nIt works! Mr. Li came.\n"
     sents = small.tokenize("She came home\n\nHe didn't go.")
     assert [[t.form for t in s] for s in sents] == [["She", "came", "home"],
                                                    ["He", "didn't", "go", "."]]
@@ -121,7 +129,9 @@ def test_to_conllu_round_trip(small):
     write_conllu(sents, buf)
     back = list(read_conllu_sentences(io.StringIO(buf.getvalue())))
     assert back == sents
-    assert sents[0].comments == ["# sent_id = 1", "# text = He didn't go."]
+    assert sents[0].comments == ["# newdoc", "# newpar", "# sent_id = 1",
+                                 "# text = He didn't go."]
+    assert sents[1].comments == ["# sent_id = 2", "# text = She came home."]
     assert [r[:2] for r in sents[0].rows] == [["1", "He"], ["2-3", "didn't"], ["2", "did"],
                                               ["3", "n't"], ["4", "go"], ["5", "."]]
     assert sents[0].rows[4][9] == "SpaceAfter=No"
