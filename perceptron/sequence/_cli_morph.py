@@ -3,6 +3,7 @@ training, and for both taggers the evaluation with per-tag and unknown-word
 accuracy and the CoNLL 2018 scores, and CoNLL-U written back with the
 predicted columns filled."""
 import copy
+import os
 import sys
 import time
 
@@ -15,7 +16,7 @@ from perceptron.sequence._morph import COLUMNS, MorphTagger
 from perceptron.sequence._tagger import PerceptronTagger
 
 __all__ = ["parse_columns", "train_morph", "evaluate_model", "apply_model", "load_tagger",
-           "check_tagger", "fill_columns"]
+           "check_tagger", "fill_columns", "open_output"]
 
 _FIELD = {"upos": 3, "xpos": 4, "feats": 5, "lemma": 2}
 
@@ -196,7 +197,7 @@ def apply_model(tagger, args, words, is_conllu, out):
     if form == "conllu":
         write_conllu(docs, out if target in (None, "-") else target)
         return 0
-    f = out if target in (None, "-") else open(target, "w", encoding="utf-8")
+    f = open_output(target, out)
     try:
         for s in docs:
             f.write(" ".join(f"{r[1]}/{r[_FIELD[column]]}" for r in s.words))
@@ -205,6 +206,18 @@ def apply_model(tagger, args, words, is_conllu, out):
         if f is not out:
             f.close()
     return 0
+
+
+def open_output(target, out):
+    """The text file an output is written to: `out` for None or '-', else
+    the regular file `target` (made, or replaced), refused when something
+    other than a regular file (a folder, a device, a pipe) has its name."""
+    if target in (None, "-"):
+        return out
+    if os.path.exists(target) and not os.path.isfile(target):
+        raise ValueError(f"{target!r} exists and is not a regular file: an output is written "
+                         "only to a regular file")
+    return open(target, "w", encoding="utf-8")
 
 
 def load_tagger(path):

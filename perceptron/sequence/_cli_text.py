@@ -15,7 +15,7 @@ import time
 from typing import Tuple
 
 from perceptron.io import read_conllu_sentences, write_conllu
-from perceptron.sequence._cli_morph import check_tagger, fill_columns
+from perceptron.sequence._cli_morph import check_tagger, fill_columns, open_output
 from perceptron.sequence._evaluate import METRICS, conll18_raw_scores
 from perceptron.sequence._morph import MorphTagger
 from perceptron.sequence._segmentation import segmentation_scores
@@ -119,22 +119,30 @@ def raw_pieces(path, refuse_conllu=False):
     first lines look like CoNLL-U rather than raw text."""
     f, close = open_text(path)
     try:
-        piece, size, para = [], 0, 0
-        for number, line in enumerate(f, 1):
-            if refuse_conllu and number <= 100 and _looks_like_conllu(line):
-                raise ValueError(f"{path}, line {number}: a CoNLL-U token line, not raw text: "
-                                 "give --format conllu (or --format raw to tokenize it as text)")
-            piece.append(line)
-            size += len(line)
-            para = 0 if not line.strip() else para + len(line)
-            if (not line.strip() and size >= PIECE) or para >= MAX_PARAGRAPH:
-                yield "".join(piece)
-                piece, size, para = [], 0, 0
-        if piece:
-            yield "".join(piece)
+        yield from _pieces(f, path, refuse_conllu)
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start} of a "
+                         "block)") from None
     finally:
         if close:
             f.close()
+
+
+def _pieces(f, path, refuse_conllu):
+    """The pieces of the open file f (see raw_pieces)."""
+    piece, size, para = [], 0, 0
+    for number, line in enumerate(f, 1):
+        if refuse_conllu and number <= 100 and _looks_like_conllu(line):
+            raise ValueError(f"{path}, line {number}: a CoNLL-U token line, not raw text: "
+                             "give --format conllu (or --format raw to tokenize it as text)")
+        piece.append(line)
+        size += len(line)
+        para = 0 if not line.strip() else para + len(line)
+        if (not line.strip() and size >= PIECE) or para >= MAX_PARAGRAPH:
+            yield "".join(piece)
+            piece, size, para = [], 0, 0
+    if piece:
+        yield "".join(piece)
 
 
 def _tokenized(tok, tagger, path, column, refuse_conllu):
@@ -161,7 +169,7 @@ def _tokenized(tok, tagger, path, column, refuse_conllu):
 
 
 def _write_lines(lines, target, out):
-    f = out if target in (None, "-") else open(target, "w", encoding="utf-8")
+    f = open_output(target, out)
     try:
         for line in lines:
             f.write(line)

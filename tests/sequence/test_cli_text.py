@@ -361,3 +361,20 @@ def test_a_treebank_from_raw_text(tmp_path, folder, stem, floor):
     table = {ln.split()[0]: float(ln.split()[3]) for ln in out.splitlines()[1:]}
     assert table["Tokens"] == pytest.approx(scores["Tokens"]["f1"], abs=5e-5)
     assert table["UPOS"] == pytest.approx(scores["UPOS"]["f1"], abs=5e-5)
+
+
+def test_outputs_only_to_regular_files_and_inputs_in_utf8(trained, tmp_path, capsys):
+    _, _, _, raw, model, _ = trained
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    for fmt in ("conllu", "text"):
+        for command in ("apply", "tokenize"):
+            argv = ["tag", command, str(model), str(raw), "--output-format", fmt,
+                    "-o", str(folder)]
+            assert run(argv)[0] == 1, argv
+            assert "is not a regular file" in capsys.readouterr().err
+    assert folder.is_dir() and not any(folder.iterdir())
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("Caf\xe9 au lait.\n".encode("latin-1"))
+    assert run(["tag", "apply", str(model), str(latin)])[0] == 1
+    assert f"{latin}: not UTF-8 text" in capsys.readouterr().err
