@@ -240,14 +240,17 @@ def _fastest(lib, order, aheads, run, tries=3):
     return lambda: _at_way(lib, chosen, run)
 
 
-def floor_dense(X, y=None, order=None, aheads=None, blocks=False, passes=5):
+def floor_dense(X, y=None, order=None, aheads=None, blocks=False, passes=5,
+                clock=time.perf_counter):
     """A function timing floor.c's pass over the rows of the C-contiguous
     float32 or float64 X as an epoch of ours is timed: the mean of `passes`
     passes, in order when `order` is None, else in that order (an intp
     permutation), each whole row prefetched `ahead` rows before it is read,
     at the prefetch distance and way found fastest (in order, 0 means the
     hardware prefetchers alone).  `blocks`: float32 at the library's
-    precision (block sums in double) instead of float32 accumulators.  None
+    precision (block sums in double) instead of float32 accumulators.
+    `clock`: what times it (``time.thread_time``: the thread's CPU time,
+    which other processes' slices of a shared machine leave out).  None
     without a C compiler."""
     lib = floor_lib()
     if lib is None:
@@ -271,9 +274,9 @@ def floor_dense(X, y=None, order=None, aheads=None, blocks=False, passes=5):
     out = ctypes.c_double()
 
     def run(ahead):
-        t0 = time.perf_counter()
+        t0 = clock()
         fn(_ptr(X), n, d, _ptr(w), 0.0, _ptr(y8), _ptr(order), ahead, ctypes.byref(out))
-        return time.perf_counter() - t0
+        return clock() - t0
 
     at = _fastest(lib, order, aheads, run)
     return lambda: _mean_of(at, passes)

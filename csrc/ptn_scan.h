@@ -120,12 +120,12 @@
  * AVX2 float32 scan measured the same with it and keeps PTN_SCAN_LOOP (the
  * figures are on the performance page).
  */
-#define PTN_SCAN_ROW_F32_BLOCKS(IDX, BLOCKED, EXACT, ON_ACT)                         \
+#define PTN_SCAN_ROW_F32_BLOCKS(T, IDX, BLOCKED, EXACT, ON_ACT)                      \
     {                                                                                \
         const size_t i_ = (IDX);                                                     \
-        const float *x_ = X_ + i_ * d_;                                              \
+        const T *x_ = X_ + i_ * d_;                                                  \
         double r_, ar_, a_, ya_;                                                     \
-        PTN_SCAN_PREFETCH(float)                                                     \
+        PTN_SCAN_PREFETCH(T)                                                         \
         r_ = (BLOCKED);                                                              \
         ar_ = fabs(r_);                                                              \
         a_ = r_ + b_;                                                                \
@@ -143,13 +143,18 @@
     }
 
 #define PTN_SCAN_LOOP_F32_BLOCKS_ACT(BLOCKED, EXACT, ON_ACT, END)                    \
-    PTN_SCAN_LOCALS(float)                                                           \
+    PTN_SCAN_LOOP_BLOCKS_OF_ACT(float, BLOCKED, EXACT, ON_ACT, END)
+
+/* the same over rows of T (ptn_narrow.h: rows narrower than their float32
+ * weights, whose dot products keep the float32 blocks) */
+#define PTN_SCAN_LOOP_BLOCKS_OF_ACT(T, BLOCKED, EXACT, ON_ACT, END)                  \
+    PTN_SCAN_LOCALS(T)                                                               \
     const double lo_ = (double)d_ * PTN_F32_BLOCK_FLOOR;                             \
     for (k_ = start; k_ < stop && (size_t)rows_[k_] == k_; k_++) {                   \
-        PTN_SCAN_ROW_F32_BLOCKS(k_, BLOCKED, EXACT, ON_ACT)                          \
+        PTN_SCAN_ROW_F32_BLOCKS(T, k_, BLOCKED, EXACT, ON_ACT)                       \
     }                                                                                \
     for (; k_ < stop; k_++) {                                                        \
-        PTN_SCAN_ROW_F32_BLOCKS((size_t)rows_[k_], BLOCKED, EXACT, ON_ACT)           \
+        PTN_SCAN_ROW_F32_BLOCKS(T, (size_t)rows_[k_], BLOCKED, EXACT, ON_ACT)        \
     }                                                                                \
     END
 

@@ -112,7 +112,52 @@
         }                                                                                    \
     }                                                                                        \
     PTN_NARROW_AXPY_F64_KIND(PTN_TARGET(PTN_X86_TARGET), L, K, T)                            \
-    PTN_NARROW_SCANS_KIND(PTN_TARGET(PTN_X86_TARGET), L, K, T)
+    PTN_X86_NSCANS(L, K, T)
+
+/* The scans of kind K at level L (ptn_narrow.h's, by the dot product's
+ * parts): the blocks' sum checked for float32's range and the row's test
+ * in one condition (ptn_scan.h, PTN_SCAN_LOOP_BLOCKS_OF_ACT), as the
+ * AVX-512 float32 scan does, instead of a branch each; rows of whole
+ * blocks (256 features, ...) without the exact sum of an empty rest, whose
+ * +0 leaves the blocks' sum as it is (it is never -0).  The activations,
+ * the stops and the updates are those of the loop over
+ * ptn_ndot_<K>_inline_<L>. */
+#define PTN_X86_NSCAN_BODY(L, K, T, ON_ACT, END)                                             \
+    const size_t nb_ = s->d - s->d % (4 * VF_W);                                             \
+    if (nb_ == 0) {                                                                          \
+        PTN_SCAN_LOOP_ACT(T, ptn_ndot_##K##_exact_##L(d_, x_, w_), ON_ACT, END)              \
+    }                                                                                        \
+    if (nb_ == s->d) {                                                                       \
+        PTN_SCAN_LOOP_BLOCKS_OF_ACT(T, ptn_ndot_##K##_blocks_##L(nb_, x_, w_),               \
+                                    ptn_ndot_##K##_exact_##L(d_, x_, w_), ON_ACT, END)       \
+    }                                                                                        \
+    {                                                                                        \
+        PTN_SCAN_LOOP_BLOCKS_OF_ACT(T, ptn_ndot_##K##_blocks_##L(nb_, x_, w_) +              \
+                                           ptn_ndot_##K##_exact_##L(d_ - nb_, x_ + nb_,      \
+                                                                    w_ + nb_),               \
+                                    ptn_ndot_##K##_exact_##L(d_, x_, w_), ON_ACT, END)       \
+    }
+#define PTN_X86_NSCANS(L, K, T)                                                              \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    static size_t ptn_nscan_##K##_##L(const ptn_scan *s, size_t start, size_t stop,          \
+                                      double *act)                                           \
+    {                                                                                        \
+        const float *w_ = (const float *)s->w;                                               \
+        PTN_X86_NSCAN_BODY(L, K, T, PTN_SCAN_RETURN, PTN_SCAN_END)                           \
+    }                                                                                        \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    static size_t ptn_nscan_plain_##K##_##L(const ptn_scan *s, size_t start, size_t stop,    \
+                                            double *act, ptn_plain *plain_)                  \
+    {                                                                                        \
+        PTN_PLAIN_WEIGHTS(float)                                                             \
+        PTN_X86_NSCAN_BODY(L, K, T, PTN_PLAIN_ACT(float, ptn_naxpy_##K##_##L, (void)0),      \
+                           PTN_PLAIN_END)                                                    \
+    }                                                                                        \
+    PTN_TARGET(PTN_X86_TARGET)                                                               \
+    static double ptn_ndot_##K##_##L(size_t n, const T *x, const float *w)                   \
+    {                                                                                        \
+        return ptn_ndot_##K##_inline_##L(n, x, w);                                           \
+    }
 
 #endif /* PTN_HAVE_X86_SIMD */
 

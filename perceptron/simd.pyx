@@ -407,13 +407,22 @@ def _py_rbf_block(na, nb, gamma, buf, level=None):
                         &o[0, 0])
 
 
+cdef int _narrow_kind(X):
+    """The narrow kind of X's dtype (ptn_simd.h: PTN_X_F16, ...), 0 for others."""
+    return {"float16": PTN_X_F16, "bfloat16": PTN_X_BF16, "int8": PTN_X_I8,
+            "uint8": PTN_X_U8}.get(X.dtype.name, 0)
+
+
 cdef int _scan_setup(ptn_scan *s, X, const ptrdiff_t[::1] r, const signed char[::1] yy, w,
                     double b, double margin, Py_ssize_t start, Py_ssize_t stop,
                     Py_ssize_t ahead) except -1:
     """The checks of the scan wrappers below, and the fields of s but X and w."""
-    if X.ndim != 2 or w.shape != (X.shape[1],) or X.dtype != w.dtype or \
+    wide = X.dtype.name in ("float32", "float64")
+    if X.ndim != 2 or w.shape != (X.shape[1],) or \
+            (X.dtype != w.dtype if wide else w.dtype.name != "float32") or \
             yy.shape[0] != X.shape[0]:
-        raise ValueError("X (n, d), w (d,) of X's dtype and y (n,) are needed")
+        raise ValueError("X (n, d), w (d,) of X's dtype (float32 for narrow X) and y (n,) "
+                         "are needed")
     if not (0 <= start <= stop <= r.shape[0]):
         raise ValueError("0 <= start <= stop <= len(rows) is needed")
     if r.shape[0] and (np.min(r) < 0 or np.max(r) >= X.shape[0]):
@@ -436,10 +445,12 @@ def _py_scan(X, rows, y, w, double b, double margin, Py_ssize_t start, Py_ssize_
     """The scan kernel of `level` over positions [start, stop) of `rows`: returns
     (position of the first row with not (margin < y*a < inf), its activation),
     or (stop, None); for tests.  X (n, d) C-contiguous, w (d,) of X's dtype,
-    rows intp, y int8 in {-1, +1}."""
+    rows intp, y int8 in {-1, +1}.  Narrow X (float16, bfloat16, int8,
+    uint8) with float32 w: the level's nscan."""
     cdef const ptn_simd *k = _table(level)
     cdef const float[:, ::1] Xf
     cdef const double[:, ::1] Xd
+    cdef const unsigned char[:, ::1] Xb
     cdef const float[::1] wf
     cdef const double[::1] wd
     cdef const ptrdiff_t[::1] r = rows
@@ -447,8 +458,14 @@ def _py_scan(X, rows, y, w, double b, double margin, Py_ssize_t start, Py_ssize_
     cdef ptn_scan s
     cdef double act = 0.0
     cdef size_t pos
+    cdef int kind = _narrow_kind(X)
     _scan_setup(&s, X, r, yy, w, b, margin, start, stop, ahead)
-    if X.dtype.name == "float32":
+    if kind:
+        Xb, wf = X.view(np.uint8), w
+        s.X = &Xb[0, 0]
+        s.w = &wf[0]
+        pos = k.nscan(kind, &s, <size_t>start, <size_t>stop, &act)
+    elif X.dtype.name == "float32":
         Xf, wf = X, w
         s.X = &Xf[0, 0]
         s.w = &wf[0]
@@ -473,8 +490,10 @@ def _py_scan_plain(X, rows, y, w, double b, double margin, double eta, bint fit_
     cdef const ptn_simd *k = _table(level)
     cdef const float[:, ::1] Xf
     cdef const double[:, ::1] Xd
+    cdef const unsigned char[:, ::1] Xb
     cdef float[::1] wf
     cdef double[::1] wd
+    cdef int kind = _narrow_kind(X)
     cdef const ptrdiff_t[::1] r = rows
     cdef const signed char[::1] yy = y
     cdef ptn_scan s
@@ -490,7 +509,12 @@ def _py_scan_plain(X, rows, y, w, double b, double margin, double eta, bint fit_
     p.updates = 0
     p.loss = 0.0
     p.raw_loss = 0.0
-    if X.dtype.name == "float32":
+    if kind:
+        Xb, wf = X.view(np.uint8), w
+        s.X = &Xb[0, 0]
+        s.w = &wf[0]
+        pos = k.nscan_plain(kind, &s, <size_t>start, <size_t>stop, &act, &p)
+    elif X.dtype.name == "float32":
         Xf, wf = X, w
         s.X = &Xf[0, 0]
         s.w = &wf[0]

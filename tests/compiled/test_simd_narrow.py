@@ -3,6 +3,7 @@ rows against float32 weights) at every SIMD level this machine supports:
 the bits of the float32 kernels on the rows converted first."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from perceptron import simd as _simd, simd_info
 
@@ -62,3 +63,62 @@ def test_every_half_converts_as_ieee(level):
     np.testing.assert_array_equal(out[~nan], ref[~nan])
     # 1 * x + 0 loses only the sign of -0
     np.testing.assert_array_equal(y[~nan], ref[~nan] + np.float32(0))
+
+
+def _scan_walk(X, rows, y, w, b, margin, level):
+    """Every stop of the level's scan over `rows`, from the first position to
+    the last: (position, activation) pairs."""
+    stops, k = [], 0
+    while k < len(rows):
+        pos, act = _simd._py_scan(X, rows, y, w, b, margin, k, len(rows), 0, level)
+        stops.append((pos, act))
+        k = pos + 1
+    return stops
+
+
+@given(level=st.sampled_from(LEVELS), dtype=st.sampled_from(NARROW),
+       d=st.integers(1, 300), scale=st.sampled_from([1e-30, 1e-3, 1.0, 1e37]),
+       shuffle=st.booleans(), seed=st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_scans_same_bits_as_float32(level, dtype, d, scale, shuffle, seed):
+    """nscan and nscan_plain at every level: the stops and activations of
+    scan_f32, and the weights, bias and counts of scan_plain_f32, on the rows
+    converted to float32, in order and shuffled; rows shorter than a block,
+    of whole blocks, and with a rest; weights so small (1e-30) that the
+    blocks' sum falls under float32's range, or so large (1e37) that its
+    products overflow, where the dot product is summed again exactly."""
+    rng = np.random.default_rng(seed)
+    n = 40
+    X = np.stack([_narrow_row(rng, d, dtype) for _ in range(n)])
+    X[3] = 0  # an all-zero row: the activation is the bias
+    Xf = X.astype(np.float32)
+    y = np.where(rng.random(n) < 0.5, 1, -1).astype(np.int8)
+    w = (rng.standard_normal(d) * scale).astype(np.float32)
+    rows = rng.permutation(n) if shuffle else np.arange(n)
+    rows = rows.astype(np.intp)
+    for margin in (0.0, 0.5):
+        assert (_scan_walk(X, rows, y, w, 0.25, margin, level)
+                == _scan_walk(Xf, rows, y, w, 0.25, margin, level))
+    w1, w2 = w.copy(), w.copy()
+    got = _simd._py_scan_plain(X, rows, y, w1, 0.0, 0.0, 1.0, True, 0, n, 0, level)
+    want = _simd._py_scan_plain(Xf, rows, y, w2, 0.0, 0.0, 1.0, True, 0, n, 0, level)
+    assert got == want
+    np.testing.assert_array_equal(w1, w2)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_scan_of_bfloat16_rows(level, rng):
+    """bfloat16 rows through nscan and nscan_plain: the float32 scans' bits."""
+    bf16 = pytest.importorskip("ml_dtypes").bfloat16
+    for d in (5, 64, 100, 256):
+        X = (rng.standard_normal((30, d)) * 3).astype(bf16)
+        Xf = X.astype(np.float32)
+        y = np.where(rng.random(30) < 0.5, 1, -1).astype(np.int8)
+        w = rng.standard_normal(d).astype(np.float32)
+        rows = rng.permutation(30).astype(np.intp)
+        assert _scan_walk(X, rows, y, w, 0.0, 0.0, level) == _scan_walk(Xf, rows, y, w, 0.0, 0.0,
+                                                                         level)
+        w1, w2 = w.copy(), w.copy()
+        assert (_simd._py_scan_plain(X, rows, y, w1, 0.0, 0.0, 1.0, True, 0, 30, 0, level)
+                == _simd._py_scan_plain(Xf, rows, y, w2, 0.0, 0.0, 1.0, True, 0, 30, 0, level))
+        np.testing.assert_array_equal(w1, w2)
