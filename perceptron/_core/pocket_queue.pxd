@@ -60,7 +60,6 @@ cdef struct PocketQueue:
     int64_t run_end[POCKET_QUEUE_MAX]   # the run they reached (the current one still grows)
     double score[POCKET_QUEUE_MAX]
     double acts[POCKET_QUEUE_MAX]
-    Py_ssize_t wrong[POCKET_QUEUE_MAX]  # rows wrong so far
 
 
 cdef inline void _pocket_queue_count(const Rows *R, const floating *Wq, const Data *D,
@@ -74,19 +73,38 @@ cdef inline void _pocket_queue_count(const Rows *R, const floating *Wq, const Da
     Dense rows in the weights' dtype are scored by the level's dots kernel,
     each activation with the bits of the level's dot product (and so of the
     scan's); narrow rows and CSR rows by row_dot, one weight vector at a
-    time, from the row the first one brought into the cache."""
+    time, from the row the first one brought into the cache.
+
+    Unweighted, a row adds one to the wrong count of each entry that gets
+    it wrong, without a branch, and the counts are compared with the bound
+    only when one of them may have reached it: each row adds at most one,
+    so none can before `gap` more rows, the fewest any entry still needs.
+    An entry that reaches the bound a few rows before it is tested has
+    counted those rows in vain, no more; its score (the rows it got right,
+    at most `bound`) only ever loses to the pocket's, whose count is at
+    least `bound`.  An entry read to the end got right every row it did
+    not get wrong."""
     cdef Py_ssize_t n = D.n_rows, k, c, j, live = Q.count
     cdef Py_ssize_t ahead = _ahead(R, D, Wq)
     cdef Py_ssize_t entry[POCKET_QUEUE_MAX]     # the entries still counting
-    cdef const floating *w[POCKET_QUEUE_MAX]    # and their weights
+    cdef const floating *w[POCKET_QUEUE_MAX]    # and their weights,
+    cdef double bias[POCKET_QUEUE_MAX]          # biases
+    cdef Py_ssize_t wrong[POCKET_QUEUE_MAX]     # and rows wrong so far (unweighted)
+    cdef Py_ssize_t need, gap, check = 0
+    # the wrong rows that leave an entry no more than `bound` right ones
+    cdef Py_ssize_t fatal = n + 1
     cdef ptrdiff_t i
+    cdef double yi, s
     if ahead >= n:
         ahead = 0
+    if D.sw == NULL and bound >= 0.0:
+        fatal = n - <Py_ssize_t>bound   # n - wrong <= bound  <=>  wrong >= n - floor(bound)
     for c in range(Q.count):
         Q.score[c] = 0.0
-        Q.wrong[c] = 0
         entry[c] = c
         w[c] = Wq + c * D.d
+        bias[c] = Q.b[c]
+        wrong[c] = 0
     for k in range(n):
         i = D.rows[k]
         if ahead and k + ahead < n:
@@ -103,23 +121,41 @@ cdef inline void _pocket_queue_count(const Rows *R, const floating *Wq, const Da
         else:
             for j in range(live):
                 Q.acts[j] = row_dot(R, K, i, w[j])
+        yi = D.y[i]
+        if D.sw != NULL:
+            s = D.sw[i]
+            for j in range(live):
+                if yi * (Q.acts[j] + bias[j]) > 0.0:
+                    Q.score[entry[j]] += s
+            continue
+        for j in range(live):
+            # not (y*a > 0): NaN activations are wrong, as in the scan
+            wrong[j] += not (yi * (Q.acts[j] + bias[j]) > 0.0)
+        if k < check:
+            continue
+        # some entry may have reached the bound: drop those that have, and
+        # find how many rows the others still need
+        gap = n
         j = 0
         while j < live:
-            c = entry[j]
-            if D.y[i] * (Q.acts[j] + Q.b[c]) > 0.0:
-                Q.score[c] += _weight(D, i)
-            else:
-                Q.wrong[c] += 1
-                if D.sw == NULL and <double>(n - Q.wrong[c]) <= bound:
-                    # it cannot beat the pocket: out of the dot products
-                    live -= 1
-                    entry[j] = entry[live]
-                    w[j] = w[live]
-                    Q.acts[j] = Q.acts[live]
-                    continue
+            need = fatal - wrong[j]
+            if need <= 0:
+                # it cannot beat the pocket: out of the dot products
+                Q.score[entry[j]] = <double>(k + 1 - wrong[j])
+                live -= 1
+                entry[j] = entry[live]
+                w[j] = w[live]
+                bias[j] = bias[live]
+                wrong[j] = wrong[live]
+                continue
+            gap = min(gap, need)
             j += 1
         if live == 0:
             break
+        check = k + gap
+    if D.sw == NULL:
+        for j in range(live):
+            Q.score[entry[j]] = <double>(n - wrong[j])
 
 
 cdef inline void _pocket_queue_decide(const Rows *R, const floating *w, const Data *D, Model *M,
