@@ -104,7 +104,7 @@ def floor_lib():
         return _FLOOR or None
     import ctypes
 
-    lib = compile_c("floor.c")
+    lib = compile_c("floor.c", includes=("floor_common.h",))
     if lib is None:
         _FLOOR = False
         return None

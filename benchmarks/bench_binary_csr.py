@@ -112,7 +112,7 @@ def main():
     print(f"\n{n} x {d}, {per_row:.1f} non-zeros a row: binary rows {4 * per_row + 4:.0f} "
           f"bytes a row ({(indices.nbytes + indptr.nbytes) / 1e6:.0f} MB), float32 rows "
           f"{8 * per_row + 4:.0f} ({(indices.nbytes * 2 + indptr.nbytes) / 1e6:.0f} MB)")
-    lib = compile_c("binary_floor.c", includes=("floor.c",))
+    lib = compile_c("binary_floor.c", includes=("floor.c", "floor_common.h"))
     if lib is not None:
         p, sz, dbl = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_double
         lib.floor_binary_f32.argtypes = [p, p, sz, p, dbl, p, p, sz, sz, p]

@@ -29,16 +29,13 @@ speed-up an epoch as fast as that pass would have.
 """
 import argparse
 import ctypes
-import hashlib
 import os
-import subprocess
-import tempfile
 import time
 import warnings
 
 import numpy as np
 
-from _common import floor_dense, header, peak_alloc, verdict
+from _common import compile_c, floor_dense, header, peak_alloc, verdict
 from bench_floor import alternate, loop_epochs
 
 from perceptron import Perceptron
@@ -50,20 +47,11 @@ CLOCK = time.thread_time
 
 def floor_lib():
     """narrow_floor.c compiled with ``cc -O3 -march=native`` (cached under
-    the hash of its source), or None without a C compiler."""
-    src = os.path.join(HERE, "narrow_floor.c")
-    cmd = [os.environ.get("CC", "cc"), "-O3", "-march=native", "-fPIC", "-shared", "-std=c99"]
-    with open(src, "rb") as f:
-        key = hashlib.sha256(f.read() + " ".join(cmd).encode()).hexdigest()[:16]
-    so = os.path.join(tempfile.gettempdir(), f"perceptron-narrow-floor-{key}.so")
-    if not os.path.exists(so):
-        try:
-            subprocess.run(cmd + ["-o", so + ".tmp", src], check=True, capture_output=True)
-        except (OSError, subprocess.CalledProcessError) as exc:
-            print(f"# floor: cannot compile {src} ({exc}): floor columns skipped")
-            return None
-        os.replace(so + ".tmp", so)
-    lib = ctypes.CDLL(so)
+    the hash of its sources: _common.compile_c), or None without a C
+    compiler."""
+    lib = compile_c("narrow_floor.c", includes=("floor_common.h",))
+    if lib is None:
+        return None
     sz, p, dbl = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_double
     for k in KINDS.values():
         for suffix in ("", "_blocks"):

@@ -24,16 +24,13 @@ one-at-a-time count (<= 1.05x) and than the C loop (<= 1.1x).
 """
 import argparse
 import ctypes
-import hashlib
 import os
-import subprocess
-import tempfile
 import time
 import warnings
 
 import numpy as np
 
-from _common import header, verdict
+from _common import compile_c, header, verdict
 
 from perceptron import Perceptron
 from perceptron._core import online
@@ -54,17 +51,9 @@ def timed(fn):
 
 
 def pocket_lib():
-    src = os.path.join(HERE, "pocket_floor.c")
-    cc = os.environ.get("CC", "cc")
-    cmd = [cc, "-O3", "-march=native", "-fPIC", "-shared", "-std=c99", "-I", HERE]
-    with open(src, "rb") as f, open(os.path.join(HERE, "floor.c"), "rb") as g:
-        key = hashlib.sha256(f.read() + g.read() + " ".join(cmd).encode()).hexdigest()[:16]
-    so = os.path.join(tempfile.gettempdir(), f"perceptron-pocket-floor-{key}.so")
-    if not os.path.exists(so):
-        tmp = f"{so}.{os.getpid()}.tmp"
-        subprocess.run(cmd + ["-o", tmp, src], check=True, capture_output=True)
-        os.replace(tmp, so)
-    lib = ctypes.CDLL(so)
+    lib = compile_c("pocket_floor.c", includes=("floor.c", "floor_common.h"))
+    if lib is None:
+        raise SystemExit("bench_pocket.py needs a C compiler for its C loop (pocket_floor.c)")
     sz, p = ctypes.c_size_t, ctypes.c_void_p
     lib.floor_pocket_f64.argtypes = [p, sz, sz, p, sz, p, p, p, p, p]
     lib.floor_pocket_f64.restype = sz

@@ -40,27 +40,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#if defined(__AVX512F__) || defined(__AVX2__)
-#include <immintrin.h>
-#endif
-
-#define LINE 64
-
-/* every line of [p, p + nbytes), into L2 (locality 2) or L1 (3) */
-#define PREFETCH_RANGE(NAME, LOCALITY)                                               \
-    static inline void NAME(const void *p, size_t nbytes)                            \
-    {                                                                                \
-        const char *c = (const char *)p;                                             \
-        size_t off;                                                                  \
-        for (off = 0; off < nbytes; off += LINE) {                                   \
-            __builtin_prefetch(c + off, 0, LOCALITY);                                \
-        }                                                                            \
-        if (nbytes != 0) {                                                           \
-            __builtin_prefetch(c + nbytes - 1, 0, LOCALITY);                         \
-        }                                                                            \
-    }
-PREFETCH_RANGE(prefetch_range, 2)
-PREFETCH_RANGE(prefetch_range_l1, 3)
+/* prefetch_range, prefetch_range_l1, LINE, hsum256d/s, FLOOR_POCKET */
+#include "floor_common.h"
 
 /* How the dense loops below prefetch a row they will read out of order:
  * into L2 `ahead` rows before it (far), and, when near > 0, into L1 `near`
@@ -171,20 +152,6 @@ OVR4(float, __m512, 16, _mm512_loadu_ps, _mm512_maskz_loadu_ps, _mm512_fmadd_ps,
 #elif defined(__AVX2__) && defined(__FMA__)
 const char floor_simd[] = "avx2";
 
-static inline double hsum256d(__m256d v)
-{
-    __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
-    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
-}
-
-static inline double hsum256s(__m256 v)
-{
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_shuffle_ps(s, s, 1));
-    return (double)_mm_cvtss_f32(s);
-}
-
 static inline double dot_f64(size_t n, const double *x, const double *w)
 {
     __m256d a0 = _mm256_setzero_pd(), a1 = _mm256_setzero_pd();
@@ -287,25 +254,9 @@ OVR4(double, dot_f64)
 OVR4(float, dot_f32)
 #endif
 
-#define DENSE(NAME, T, DOT)                                                          \
-    size_t NAME(const T *X, size_t n, size_t d, const T *w, double b,                \
-                const int8_t *y, const intptr_t *order, size_t ahead, double *sum)   \
-    {                                                                                \
-        size_t k, bad = 0;                                                           \
-        double s = 0.0;                                                              \
-        for (k = 0; k < n; k++) {                                                    \
-            const size_t i = order ? (size_t)order[k] : k;                           \
-            double a;                                                                \
-            PREFETCH_ROW(T, k, ahead, n)                                             \
-            a = DOT(d, X + i * d, w) + b;                                            \
-            bad += (double)y[i] * a <= 0.0;                                          \
-            s += a;                                                                  \
-        }                                                                            \
-        *sum = s;                                                                    \
-        return bad;                                                                  \
-    }
-DENSE(floor_dense_f64, double, dot_f64)
-DENSE(floor_dense_f32, float, dot_f32)
+/* the dense passes (floor_common.h), prefetched as floor_set_prefetch says */
+FLOOR_DENSE(floor_dense_f64, double, double, dot_f64, PREFETCH_ROW)
+FLOOR_DENSE(floor_dense_f32, float, float, dot_f32, PREFETCH_ROW)
 
 /*
  * float32 at the library's precision (csrc/ptn_simd.h, dot_f32): lanes add
@@ -494,7 +445,7 @@ size_t floor_dense_update_f32_blocks(const float *X, size_t n, size_t d, float *
     return bad;
 }
 #else
-DENSE(floor_dense_f32_blocks, float, dot_f32_blocks)
+FLOOR_DENSE(floor_dense_f32_blocks, float, float, dot_f32_blocks, PREFETCH_ROW)
 #endif
 
 /*
@@ -864,73 +815,15 @@ CSR(floor_csr_f32, float)
 CSR_UPDATE(floor_csr_update_f64, double)
 CSR_UPDATE(floor_csr_update_f32, float)
 
-/* Gallant's (1990) pocket with ratchet, dense float32 rows, eta 1 with an
- * intercept, no sample weights: the plain rule over `epochs` passes in the
- * order given (NULL: in order), and each time the current weights' run of
- * right rows first outlasts the pocket's, a count of the training rows
- * they get right (y*a > 0), which stops as soon as the pocket can no
- * longer be beaten (the ratchet only asks whether it is), and replaces the
- * pocket when it is.  The pocket starts as the start weights w (zeros for
- * a fit), scored once.  Less than a pocket fit does (no counters, no loss,
- * no finiteness checks, no Ctrl-C): the floor of such a fit.  Returns the
- * number of rescorings; *rows_scored gets the rows they read. */
+/* Gallant's (1990) pocket with ratchet over dense float32 rows, in the
+ * order given (NULL: in order): floor_common.h's FLOOR_POCKET, the floor of
+ * a pocket fit.  The pocket starts as the start weights w (zeros for a
+ * fit), scored once. */
+FLOOR_POCKET(pocket_f32, float, dot_f32)
+
 size_t floor_pocket_f32(const float *X, size_t n, size_t d, const int8_t *y,
                         const intptr_t *order, size_t epochs, float *w, double *b,
                         float *pw, double *pb, size_t *rows_scored)
 {
-    size_t e, r, q, rescores = 0, scored = 0, run = 0, pocket_run = 0, checked = 0;
-    size_t pocket_ok = 0, ok, wrong;
-    double bias = *b;
-    for (r = 0; r < n; r++) {
-        pocket_ok += (double)y[r] * (dot_f32(d, X + r * d, w) + bias) > 0.0;
-    }
-    for (q = 0; q < d; q++) {
-        pw[q] = w[q];
-    }
-    *pb = bias;
-    for (e = 0; e < epochs; e++) {
-        for (r = 0; r < n; r++) {
-            const size_t i = order ? (size_t)order[r] : r;
-            const float *x = X + i * d;
-            const double a = dot_f32(d, x, w) + bias;
-            if ((double)y[i] * a <= 0.0) {
-                const float step = (float)y[i];
-                for (q = 0; q < d; q++) {
-                    w[q] += step * x[q];
-                }
-                bias += (double)y[i];
-                run = 0;
-                checked = 0;
-                continue;
-            }
-            run++;
-            if (checked || run <= pocket_run) {
-                continue;
-            }
-            rescores++;
-            ok = wrong = 0;
-            for (q = 0; q < n; q++) {
-                const size_t j = order ? (size_t)order[q] : q;
-                if ((double)y[j] * (dot_f32(d, X + j * d, w) + bias) > 0.0) {
-                    ok++;
-                } else if (n - ++wrong <= pocket_ok) {
-                    q++;
-                    break;
-                }
-            }
-            scored += q;
-            if (ok > pocket_ok) {
-                for (q = 0; q < d; q++) {
-                    pw[q] = w[q];
-                }
-                *pb = bias;
-                pocket_ok = ok;
-                pocket_run = run;
-            }
-            checked = 1;
-        }
-    }
-    *b = bias;
-    *rows_scored = scored;
-    return rescores;
+    return pocket_f32(X, n, d, y, order, epochs, w, b, pw, pb, rows_scored);
 }

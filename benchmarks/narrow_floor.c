@@ -26,18 +26,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__AVX512F__) || defined(__AVX2__)
-#include <immintrin.h>
-#endif
-
-static inline void prefetch_range(const void *p, size_t nbytes)
-{
-    const char *c = (const char *)p;
-    size_t off;
-    for (off = 0; off < nbytes; off += 64) {
-        __builtin_prefetch(c + off, 0, 2);
-    }
-}
+/* prefetch_range, hsum256d/s, FLOOR_DENSE */
+#include "floor_common.h"
 
 static inline float f16_to_f32(uint16_t h)
 {
@@ -105,17 +95,8 @@ typedef __m256d VD;
 #define VD_ADD(a, b) _mm256_add_pd(a, b)
 #define LO_PD(v) _mm256_cvtps_pd(_mm256_castps256_ps128(v))
 #define HI_PD(v) _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1))
-static inline double VD_SUM(__m256d v)
-{
-    __m128d s = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
-    return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
-}
-static inline double SUM(__m256 v)
-{
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    return (double)_mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)));
-}
+#define VD_SUM(v) hsum256d(v)
+#define SUM(v) hsum256s(v)
 #define LOAD_f16(p) _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(const void *)(p)))
 #define LOAD_bf16(p)                                                                 \
     _mm256_castsi256_ps(_mm256_slli_epi32(                                           \
@@ -195,31 +176,11 @@ const char narrow_floor_simd[] = "scalar";
     }
 #endif
 
-#define DENSE(K, T, SUFFIX, DOTF)                                                   \
-    size_t narrow_dense_##K##SUFFIX(const T *X, size_t n, size_t d, const float *w, double b, \
-                            const int8_t *y, const intptr_t *order, size_t ahead,    \
-                            double *sum)                                             \
-    {                                                                                \
-        size_t k, bad = 0;                                                           \
-        double s = 0.0;                                                              \
-        for (k = 0; k < n; k++) {                                                    \
-            const size_t i = order ? (size_t)order[k] : k;                           \
-            double a;                                                                \
-            if (ahead != 0 && k + ahead < n) {                                       \
-                const size_t j = order ? (size_t)order[k + ahead] : k + ahead;       \
-                prefetch_range(X + j * d, d * sizeof(T));                            \
-            }                                                                        \
-            a = DOTF(d, X + i * d, w) + b;                                           \
-            bad += (double)y[i] * a <= 0.0;                                          \
-            s += a;                                                                  \
-        }                                                                            \
-        *sum = s;                                                                    \
-        return bad;                                                                  \
-    }
+/* the dense passes of kind K (floor_common.h) */
 #define DENSE_KIND(K, T)                                                             \
     DOT(K, T)                                                                        \
-    DENSE(K, T, , dot_##K)                                                           \
-    DENSE(K, T, _blocks, dot_##K##_blocks)
+    FLOOR_DENSE(narrow_dense_##K, T, float, dot_##K, PREFETCH_AHEAD)                 \
+    FLOOR_DENSE(narrow_dense_##K##_blocks, T, float, dot_##K##_blocks, PREFETCH_AHEAD)
 DENSE_KIND(f16, uint16_t)
 DENSE_KIND(bf16, uint16_t)
 DENSE_KIND(i8, int8_t)
