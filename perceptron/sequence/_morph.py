@@ -30,6 +30,7 @@ the parts of words with spaces or hyphens inside).
 The part of speech the FEATS and LEMMA classifiers read is the gold one in
 training and the predicted one in tagging, as in a pipeline.
 """
+import copy
 import numbers
 from collections import Counter, defaultdict
 from typing import Any
@@ -70,6 +71,18 @@ def _rows(sentence, i):
         if len(r) != 10:
             raise ValueError(f"sentence {i}: a row of {len(r)} fields, not the 10 of CoNLL-U")
     return rows
+
+
+def _encode(values):
+    """(classes, codes): the distinct strings of a list, sorted (an object
+    array, as np.unique gives them), and each value's index among them, in
+    one pass of dict look-ups rather than a sort of every value."""
+    index: dict = {}
+    first = [index.setdefault(v, len(index)) for v in values]
+    ordered = sorted(index)
+    rank = np.empty(len(ordered), dtype=np.intp)
+    rank[[index[v] for v in ordered]] = np.arange(len(ordered))
+    return np.array(ordered, dtype=object), rank[np.array(first, dtype=np.intp)]
 
 
 def _flatten(sentences):
@@ -214,15 +227,16 @@ class MorphTagger(BaseEstimator):
         for name in [k for k in vars(self) if k.endswith("_") or k == "_table"]:
             delattr(self, name)
         tags = {c: np.array([r[_FIELD[c]] for r in words], dtype=object) for c in columns}
-        classes = {c: np.unique(tags[c]) for c in columns if c != "lemma"}
+        classes, codes_of = {}, {}
+        for c in columns:
+            if c != "lemma":
+                classes[c], codes_of[c] = _encode(tags[c].tolist())
         upos_codes = None
         if "upos" in columns:
-            upos_codes = np.searchsorted(classes["upos"], tags["upos"])
+            upos_codes = codes_of["upos"]
             keys, masks, train_classes = ambiguity_classes(forms, upos_codes, lengths)
         else:
-            first = columns[0]
-            codes = np.searchsorted(classes[first], tags[first])
-            keys, masks, train_classes = ambiguity_classes(forms, codes, lengths)
+            keys, masks, train_classes = ambiguity_classes(forms, codes_of[columns[0]], lengths)
         self.ambiguity_keys_, self.ambiguity_classes_ = keys, masks
         self.columns_ = np.array(columns, dtype=object)
         types = TypeFeatures(forms)
@@ -236,7 +250,7 @@ class MorphTagger(BaseEstimator):
         dev_upos = None
         for c in columns:
             if c in _SEQUENTIAL:
-                y = np.searchsorted(classes[c], tags[c])
+                y = codes_of[c]
                 dev_xy = None
                 if dev_feats is not None:
                     dev_xy = (dev_feats[0], self._dev_codes(dev_data[0], c, classes[c]),
@@ -251,7 +265,7 @@ class MorphTagger(BaseEstimator):
                     dev_upos = model.predict(dev_feats[0], dev_data[1])
             elif c == "feats":
                 Xf = self._class_X(base, types, upos_codes, True)
-                y = np.searchsorted(classes[c], tags[c])
+                y = codes_of[c]
                 dev_xy = None
                 if dev_feats is not None:
                     dXf = self._class_X(dev_feats[1], dev_feats[2], dev_upos, True)
@@ -286,7 +300,6 @@ class MorphTagger(BaseEstimator):
         model = self._model()
         if dev is None:
             return model.fit(X, y, lengths)
-        import copy
         best: Any = None
         best_score, since = -1.0, 0
         labels = np.arange(n_classes)
@@ -341,7 +354,7 @@ class MorphTagger(BaseEstimator):
             len(rule_classes) + y
         first = np.sort(np.unique(key, return_index=True)[1])
         rows, y = rows[first], y[first]
-        X = _take_rows(self._class_X(None, types, upos_codes, False), rows)
+        X = self._class_X(None, _subset(types, rows), groups[first], False)
         dev_xy = None
         if dev_data is not None:
             d_forms = dev_data[2]
@@ -399,7 +412,7 @@ class MorphTagger(BaseEstimator):
             rows = np.array(unknown, dtype=np.intp)
             classes = self.lemma_classes_
             model = self.lemma_model_
-            X = _take_rows(self._class_X(None, types, upos_codes, False), rows)
+            X = self._class_X(None, _subset(types, rows), np.asarray(upos_codes)[rows], False)
             scores = model.decision_function(X, np.zeros(len(rows), np.int32))
             order = np.argsort(-scores, axis=1, kind="stable")
             for k, i in enumerate(unknown):
@@ -512,6 +525,14 @@ def _consistent(model, X, codes, allowed):
         codes = codes.copy()
         codes[bad] = np.argmax(scores, axis=1)
     return codes
+
+
+def _subset(types, rows):
+    """The type features of some of the tokens (their rows are made for
+    those tokens alone)."""
+    sub = copy.copy(types)
+    sub.ids = types.ids[rows]
+    return sub
 
 
 def _take_rows(X, rows):
