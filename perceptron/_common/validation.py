@@ -154,6 +154,7 @@ def csr_to_scipy(data, indices, indptr, shape, what):
 
 _INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
 _I32 = _INDEX_DTYPES[0]
+_U16 = np.dtype(np.uint16)
 
 # the dense dtypes the linear loops read as stored, against float32 weights
 # (csrc/ptn_narrow.h); bfloat16 is ml_dtypes' (an optional library), known
@@ -256,12 +257,19 @@ def _check_csr(X, name, binary=False):
         data = binary_values(len(indices) if data is None else len(data), dtype)
     else:
         data = _as_float(data, f"{name}.data")
-    if indices.dtype.itemsize < 4 and indptr.dtype == _I32 and indptr.dtype.isnative:
+    # 16-bit indices of binary rows (widths under 65,536) read as stored,
+    # rows of up to ROW16_MAX values (the loops widen a row on the stack)
+    keep16 = binary and given_binary and indices.dtype == _U16 and indices.dtype.isnative \
+        and indptr.dtype in _INDEX_DTYPES and indptr.dtype.isnative and len(indptr) == n + 1 \
+        and _csr.max_row_length(np.ascontiguousarray(indptr)) <= _csr.ROW16_MAX
+    if keep16:
+        pass
+    elif indices.dtype.itemsize < 4 and indptr.dtype == _I32 and indptr.dtype.isnative:
         # 8- and 16-bit indices (uint16 for widths under 65,536) beside int32
         # row pointers: int32 ones, every value of theirs fits, half the bytes of int64
         indices = indices.astype(np.int32)
-    if indices.dtype != indptr.dtype or indices.dtype not in _INDEX_DTYPES or \
-            not indices.dtype.isnative:
+    if not keep16 and (indices.dtype != indptr.dtype or indices.dtype not in _INDEX_DTYPES
+                       or not indices.dtype.isnative):
         indices = indices.astype(np.int64)
         indptr = indptr.astype(np.int64)
     if len(indptr) != n + 1:
@@ -272,7 +280,10 @@ def _check_csr(X, name, binary=False):
     indices, indptr = np.ascontiguousarray(indices), np.ascontiguousarray(indptr)
     if not given_binary:
         data = np.ascontiguousarray(data)
-    code, pos = _csr.check_structure(indices, indptr, d)
+    if keep16:
+        code, pos = _csr.check_structure_u16(indices, indptr, d)
+    else:
+        code, pos = _csr.check_structure(indices, indptr, d)
     if code == _csr.STATUS_NOT_CANONICAL and given_binary:
         raise ValueError(_binary_order_error(name, pos, indices, indptr))
     if code == _csr.STATUS_NOT_CANONICAL:

@@ -9,7 +9,7 @@ from cython cimport floating
 from libc.math cimport isfinite
 from libc.stddef cimport ptrdiff_t
 
-from perceptron.simd cimport ptn_simd, ptn_scan, ptn_plain, active_simd
+from perceptron.simd cimport ptn_simd, ptn_scan, ptn_plain, active_simd, sparse_dot_kernels
 from perceptron._core.rows cimport (Rows, DenseRows, rows_xkind, row_dot, row_axpy, row_axpy_acc,
                                     row_prefetch, row_prefetch_start)
 from perceptron._core cimport loop
@@ -74,15 +74,38 @@ cdef inline int _epoch_binary(const Rows *R, floating *w, const Data *D, Model *
 cdef inline int _epoch_binary_rows(const Rows *R, floating *w, const Data *D, Model *M,
                                    const Params *P, Epoch *E, Py_ssize_t *countdown,
                                    Py_ssize_t check_every) except -1 nogil:
-    """One online epoch of the binary rule over D.rows.
+    """One online epoch of the binary rule over D.rows: CSR rows without the
+    pocket in csr_epoch.pxd's loop, except binary rows with 16-bit indices,
+    which this module's loop runs with the dot product that loop would take
+    (the inline scalar one for rows it prefetches), for the same bits."""
+    cdef const ptn_simd *dotk
+    cdef Py_ssize_t ahead
+    cdef int status
+    if Rows is not DenseRows:
+        if not P.pocket:
+            if R.idx16 == NULL:
+                return _epoch_binary_csr(R, w, D, M, P, E, countdown, check_every)
+            ahead = _ahead(R, D, w) if P.shuffle else D.n_rows
+            if 0 < ahead < D.n_rows:
+                dotk = R.dotk
+                (<Rows *>R).dotk = sparse_dot_kernels(0)
+                try:
+                    status = _epoch_binary_scan(R, w, D, M, P, E, countdown, check_every)
+                finally:
+                    (<Rows *>R).dotk = dotk
+                return status
+    return _epoch_binary_scan(R, w, D, M, P, E, countdown, check_every)
+
+
+cdef inline int _epoch_binary_scan(const Rows *R, floating *w, const Data *D, Model *M,
+                                   const Params *P, Epoch *E, Py_ssize_t *countdown,
+                                   Py_ssize_t check_every) except -1 nogil:
+    """One online epoch of the binary rule over D.rows, by the scan.
 
     The scan runs through the rows the weights already get right, up to the
     next row that needs an update; this loop handles that row and scans on.
     Stretches are cut at `countdown` rows so that Ctrl-C is checked as often
     as before."""
-    if Rows is not DenseRows:
-        if not P.pocket:
-            return _epoch_binary_csr(R, w, D, M, P, E, countdown, check_every)
     cdef const ptn_simd *K = active_simd()
     cdef Py_ssize_t n = D.n_rows, k, j, stop
     # a shuffled order defeats the hardware prefetchers; in order they still

@@ -6,12 +6,16 @@ The training and scoring loops trust CSR input (csrc/ptn_simd.h reads
 makes that safe.  It allocates nothing, so a matrix that is already
 canonical is used in place, without a copy.
 """
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t, int64_t, uint16_t
 
 import numpy as np
 
 from perceptron.simd cimport ptn_simd, active_simd
-from perceptron._core.rows cimport longest_row
+from perceptron._core.rows cimport longest_row, ROW_IDX16_MAX
+
+#: the longest binary row whose 16-bit indices the loops read as stored
+#: (perceptron/_core/rows.pxd); longer rows take int32 indices
+ROW16_MAX = ROW_IDX16_MAX
 
 cdef extern from "ptn_csr_online.h" nogil:
     bint ptn_all_ones_f32(const float *v, size_t n)
@@ -182,3 +186,53 @@ def loop_values(data, indptr):
             return ones, ones.shape[0]
         data = np.ascontiguousarray(data)
     return data, -1
+
+
+def max_row_length(indptr):
+    """The most values a row of the int32 or int64 row pointers holds."""
+    return longest_row(indptr)
+
+
+def check_structure_u16(const uint16_t[::1] indices, indptr, Py_ssize_t n_features):
+    """check_structure for 16-bit indices (never negative) beside int32 or
+    int64 row pointers, one row at a time."""
+    cdef const int32_t[::1] p32
+    cdef const int64_t[::1] p64
+    cdef Py_ssize_t n = indptr.shape[0] - 1, nnz = indices.shape[0], i, k, lo, hi, prev
+    cdef Py_ssize_t position = 0, unsorted = -1
+    cdef int code = OK
+    cdef bint wide = indptr.dtype.itemsize != 4
+    if n < 0:
+        return BAD_INDPTR_END, 0
+    if indptr[0] != 0:
+        return BAD_INDPTR_START, 0
+    if indptr[n] != nnz:
+        return BAD_INDPTR_END, n
+    if wide:
+        p64 = indptr
+    else:
+        p32 = indptr
+    with nogil:
+        for i in range(n):
+            if not wide:
+                lo, hi = p32[i], p32[i + 1]
+            else:
+                lo, hi = p64[i], p64[i + 1]
+            if hi < lo or hi > nnz:
+                code = BAD_INDPTR_ORDER
+                position = i + 1
+                break
+            prev = -1
+            for k in range(lo, hi):
+                if indices[k] >= n_features:
+                    code = INDEX_TOO_LARGE
+                    position = k
+                    break
+                if indices[k] <= prev and unsorted < 0:
+                    unsorted = k
+                prev = indices[k]
+            if code != OK:
+                break
+    if code == OK and unsorted >= 0:
+        return NOT_CANONICAL, unsorted
+    return code, position

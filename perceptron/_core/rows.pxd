@@ -98,6 +98,7 @@ cdef struct CsrRows32:
     const ptn_simd *dotk     # the table whose sdot reads the weights (see row_kernels)
     int ones                    # every value is 1.0: 1; not, or not to be asked: 0; not yet known: -1
     Py_ssize_t vstep            # row i's values start at val + ptr[i] * vstep: 1, or 0 for binary rows
+    const uint16_t *idx16       # 16-bit column indices (binary rows; idx unused), or NULL
 
 
 cdef struct CsrRows64:
@@ -108,6 +109,7 @@ cdef struct CsrRows64:
     const ptn_simd *dotk
     int ones
     Py_ssize_t vstep
+    const uint16_t *idx16
 
 
 cdef inline void csr_rows32(CsrRows32 *R, const void *val, const int32_t[::1] indices,
@@ -124,6 +126,7 @@ cdef inline void csr_rows32(CsrRows32 *R, const void *val, const int32_t[::1] in
     R.dotk = sparse_dot_kernels(weight_bytes)
     R.ones = -1
     R.vstep = 1
+    R.idx16 = NULL
 
 
 cdef inline void csr_rows64(CsrRows64 *R, const void *val, const int64_t[::1] indices,
@@ -136,6 +139,13 @@ cdef inline void csr_rows64(CsrRows64 *R, const void *val, const int64_t[::1] in
     R.dotk = sparse_dot_kernels(weight_bytes)
     R.ones = -1
     R.vstep = 1
+    R.idx16 = NULL
+
+
+cdef enum:
+    # the longest row whose 16-bit indices the loops widen on the stack (8 KB
+    # at most); the Python layer gives longer rows int32 indices instead
+    ROW_IDX16_MAX = 1024
 
 
 cdef inline Py_ssize_t longest_row(indptr) except -1:
@@ -167,8 +177,26 @@ cdef inline bint csr_rows(CsrRows32 *R32, CsrRows64 *R64, const void *val, indic
     length of the array of ones at `val` that stands for every row's values
     (perceptron._core.csr.loop_values makes it); refused when some row is
     longer."""
-    if binary_values >= 0 and longest_row(indptr) > binary_values:
+    cdef const uint16_t[::1] i16
+    cdef Py_ssize_t longest = longest_row(indptr) if binary_values >= 0 else 0
+    if binary_values >= 0 and longest > binary_values:
         raise ValueError("binary CSR rows: the array of ones is shorter than the longest row")
+    if indices.dtype.itemsize == 2:
+        # 16-bit indices: binary rows of at most ROW_IDX16_MAX values (the
+        # Python layer keeps them so), widened a row at a time (row_indices)
+        if binary_values < 0 or longest > ROW_IDX16_MAX or indices.dtype.kind != "u":
+            raise ValueError("CSR rows with 16-bit indices must be binary, of at most "
+                             f"{ROW_IDX16_MAX} values a row")
+        i16 = indices
+        if indptr.dtype.itemsize == 4:
+            csr_rows32(R32, val, indptr[:0], indptr, d, weight_bytes)
+            R32.idx16 = &i16[0] if i16.shape[0] else NULL
+            R32.vstep, R32.ones = 0, 1
+            return True
+        csr_rows64(R64, val, indptr[:0], indptr, d, weight_bytes)
+        R64.idx16 = &i16[0] if i16.shape[0] else NULL
+        R64.vstep, R64.ones = 0, 1
+        return False
     if indices.dtype.itemsize == 4:
         csr_rows32(R32, val, indices, indptr, d, weight_bytes)
         if binary_values >= 0:
@@ -196,6 +224,29 @@ cdef inline const void *row_values(const Rows *R, Py_ssize_t lo, size_t itemsize
         return <const char *>R.val + <size_t>(lo * R.vstep) * itemsize
 
 
+cdef inline const void *row_indices(const Rows *R, Py_ssize_t lo, Py_ssize_t hi,
+                                    int64_t *buf) noexcept nogil:
+    """The column indices of the CSR row [lo, hi), of R's index type: R's
+    own, or its 16-bit ones widened into buf (ROW_IDX16_MAX of R's index
+    type), so that every kernel reads the indices it reads for the same rows
+    stored wider, and gives the same bits."""
+    cdef Py_ssize_t j
+    cdef int32_t *b32
+    if Rows is DenseRows:
+        return NULL
+    else:
+        if R.idx16 == NULL:
+            return R.idx + lo
+        if Rows is CsrRows32:
+            b32 = <int32_t *>buf
+            for j in range(hi - lo):
+                b32[j] = R.idx16[lo + j]
+        else:
+            for j in range(hi - lo):
+                buf[j] = R.idx16[lo + j]
+        return buf
+
+
 cdef inline int rows_xkind(const Rows *R) noexcept nogil:
     """R's narrow kind (DenseRows.xkind), 0 for CSR rows."""
     if Rows is DenseRows:
@@ -209,6 +260,8 @@ cdef inline double row_dot(const Rows *R, const ptn_simd *K, ptrdiff_t i,
     """x_i . w, summed in double."""
     cdef Py_ssize_t lo, hi
     cdef const void *v
+    cdef const void *ix
+    cdef int64_t buf[ROW_IDX16_MAX]
     if Rows is DenseRows:
         if floating is float:
             if R.xkind:
@@ -218,16 +271,17 @@ cdef inline double row_dot(const Rows *R, const ptn_simd *K, ptrdiff_t i,
         lo = <Py_ssize_t>R.ptr[i]
         hi = <Py_ssize_t>R.ptr[i + 1]
         v = row_values(R, lo, sizeof(floating))
+        ix = row_indices(R, lo, hi, buf)
         if floating is float:
             if Rows is CsrRows32:
-                return R.dotk.sdot_f32_i32(<size_t>(hi - lo), <const float *>v, R.idx + lo, w)
+                return R.dotk.sdot_f32_i32(<size_t>(hi - lo), <const float *>v, <const int32_t *>ix, w)
             else:
-                return R.dotk.sdot_f32_i64(<size_t>(hi - lo), <const float *>v, R.idx + lo, w)
+                return R.dotk.sdot_f32_i64(<size_t>(hi - lo), <const float *>v, <const int64_t *>ix, w)
         else:
             if Rows is CsrRows32:
-                return R.dotk.sdot_f64_i32(<size_t>(hi - lo), <const double *>v, R.idx + lo, w)
+                return R.dotk.sdot_f64_i32(<size_t>(hi - lo), <const double *>v, <const int32_t *>ix, w)
             else:
-                return R.dotk.sdot_f64_i64(<size_t>(hi - lo), <const double *>v, R.idx + lo, w)
+                return R.dotk.sdot_f64_i64(<size_t>(hi - lo), <const double *>v, <const int64_t *>ix, w)
 
 
 cdef enum:
@@ -264,6 +318,8 @@ cdef inline void row_axpy(const Rows *R, const ptn_simd *K, ptrdiff_t i, double 
     """w += a * x_i in the weights' dtype."""
     cdef Py_ssize_t lo, hi
     cdef const void *v
+    cdef const void *ix
+    cdef int64_t buf[ROW_IDX16_MAX]
     if Rows is DenseRows:
         if floating is float:
             if R.xkind:
@@ -274,16 +330,17 @@ cdef inline void row_axpy(const Rows *R, const ptn_simd *K, ptrdiff_t i, double 
         lo = <Py_ssize_t>R.ptr[i]
         hi = <Py_ssize_t>R.ptr[i + 1]
         v = row_values(R, lo, sizeof(floating))
+        ix = row_indices(R, lo, hi, buf)
         if floating is float:
             if Rows is CsrRows32:
-                K.saxpy_f32_i32(<size_t>(hi - lo), <float>a, <const float *>v, R.idx + lo, w)
+                K.saxpy_f32_i32(<size_t>(hi - lo), <float>a, <const float *>v, <const int32_t *>ix, w)
             else:
-                K.saxpy_f32_i64(<size_t>(hi - lo), <float>a, <const float *>v, R.idx + lo, w)
+                K.saxpy_f32_i64(<size_t>(hi - lo), <float>a, <const float *>v, <const int64_t *>ix, w)
         else:
             if Rows is CsrRows32:
-                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>v, R.idx + lo, w)
+                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>v, <const int32_t *>ix, w)
             else:
-                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>v, R.idx + lo, w)
+                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>v, <const int64_t *>ix, w)
 
 
 cdef inline void row_axpy_acc(const Rows *R, const ptn_simd *K, ptrdiff_t i, double a,
@@ -291,6 +348,8 @@ cdef inline void row_axpy_acc(const Rows *R, const ptn_simd *K, ptrdiff_t i, dou
     """u += a * x_i into float64 accumulators (dtype_of_x only names X's dtype)."""
     cdef Py_ssize_t lo, hi
     cdef const void *v
+    cdef const void *ix
+    cdef int64_t buf[ROW_IDX16_MAX]
     if Rows is DenseRows:
         if R.xkind:
             K.naxpy_f64(R.xkind, <size_t>R.d, a, dense_row(R, i, 4), u)
@@ -300,16 +359,17 @@ cdef inline void row_axpy_acc(const Rows *R, const ptn_simd *K, ptrdiff_t i, dou
         lo = <Py_ssize_t>R.ptr[i]
         hi = <Py_ssize_t>R.ptr[i + 1]
         v = row_values(R, lo, sizeof(floating))
+        ix = row_indices(R, lo, hi, buf)
         if floating is float:
             if Rows is CsrRows32:
-                K.saxpy_f32_f64_i32(<size_t>(hi - lo), a, <const float *>v, R.idx + lo, u)
+                K.saxpy_f32_f64_i32(<size_t>(hi - lo), a, <const float *>v, <const int32_t *>ix, u)
             else:
-                K.saxpy_f32_f64_i64(<size_t>(hi - lo), a, <const float *>v, R.idx + lo, u)
+                K.saxpy_f32_f64_i64(<size_t>(hi - lo), a, <const float *>v, <const int64_t *>ix, u)
         else:
             if Rows is CsrRows32:
-                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>v, R.idx + lo, u)
+                K.saxpy_f64_i32(<size_t>(hi - lo), a, <const double *>v, <const int32_t *>ix, u)
             else:
-                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>v, R.idx + lo, u)
+                K.saxpy_f64_i64(<size_t>(hi - lo), a, <const double *>v, <const int64_t *>ix, u)
 
 
 cdef inline void row_sqnorms(const Rows *R, const ptn_simd *K, const ptrdiff_t *rows,
@@ -397,7 +457,10 @@ cdef inline void row_prefetch(const Rows *R, ptrdiff_t i, const floating *dtype_
         hi = <Py_ssize_t>R.ptr[i + 1]
         if R.vstep:
             ptn_prefetch_range(<const floating *>R.val + lo, <size_t>(hi - lo) * sizeof(floating))
-        ptn_prefetch_range(R.idx + lo, <size_t>(hi - lo) * sizeof(R.idx[0]))
+        if R.idx16 != NULL:
+            ptn_prefetch_range(R.idx16 + lo, <size_t>(hi - lo) * sizeof(uint16_t))
+        else:
+            ptn_prefetch_range(R.idx + lo, <size_t>(hi - lo) * sizeof(R.idx[0]))
 
 
 cdef inline void row_prefetch_start(const Rows *R, ptrdiff_t i) noexcept nogil:
@@ -419,11 +482,14 @@ cdef inline Py_ssize_t max_ahead(const Rows *R) noexcept nogil:
 
 
 cdef inline size_t row_bytes(const Rows *R, Py_ssize_t n, const floating *dtype_of_x) noexcept nogil:
-    """Average bytes a row of n rows occupies (for the prefetch distance)."""
+    """Average bytes a row of n rows occupies (for the prefetch distance).
+    Binary rows (values not stored, or 16-bit indices) count as the same
+    rows stored with values and R's index type: the distance, and so which
+    dot product the CSR epoch takes (csr_epoch.pxd), is then theirs, and so
+    are the bits."""
     if Rows is DenseRows:
         return <size_t>R.d * dense_itemsize(R, sizeof(floating))
     else:
         if n <= 0:
             return 0
-        return <size_t>((R.ptr[n] - R.ptr[0])
-                        * <Py_ssize_t>(sizeof(floating) * R.vstep + sizeof(R.idx[0])) // n)
+        return <size_t>((R.ptr[n] - R.ptr[0]) * <Py_ssize_t>(sizeof(floating) + sizeof(R.idx[0])) // n)

@@ -274,7 +274,9 @@ def load_svmlight(source: Any, n_features: Optional[int] = None,
         scipy.sparse and scikit-learn's ``load_svmlight_file`` choose, and as
         ``LinearSVC`` and ``SGDClassifier`` require), else int64.  int32:
         always, and an error naming the line when the file needs more;
-        int64: always.
+        int64: always.  With ``binary=True`` and ``output="csr"``, None
+        gives uint16 indices (beside int32 row pointers) when the width is
+        at most 65,536 and no row holds over 1,024 values.
     output : {"scipy", "csr", "dense"}, default="scipy"
         "scipy": a ``scipy.sparse.csr_matrix`` (scipy is needed only for
         this); "csr": a :class:`CSRData` of numpy arrays; "dense": an ndarray.
@@ -343,6 +345,8 @@ def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="a
         raise TypeError(f"binary must be True or False, got {binary!r}")
     if binary and arrays is not None:
         _check_binary(arrays, name)
+        if auto and output == "csr":
+            arrays = _indices16(arrays, width)
     X, y = _output(arrays, width, output, "load_svmlight(output='scipy')", bool(binary))
     return X, y, parser.label_signs
 
@@ -355,6 +359,16 @@ def _narrow_indices(arrays, width):
     if max(width, len(indptr) - 1, len(indices)) > np.iinfo(np.int32).max:
         return arrays
     return data, indices.astype(np.int32), indptr.astype(np.int32), labels
+
+
+def _indices16(arrays, width):
+    """Binary rows' arrays with 16-bit indices when the width is at most
+    65,536 and no row holds more values than the loops read as stored
+    (perceptron._core.csr.ROW16_MAX)."""
+    data, indices, indptr, labels = arrays
+    if width > 1 << 16 or _csr.max_row_length(indptr) > _csr.ROW16_MAX:
+        return arrays
+    return data, indices.astype(np.uint16), indptr, labels
 
 
 def _source_name(source):

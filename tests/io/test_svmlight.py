@@ -737,6 +737,7 @@ def test_binary_rows_as_indices_alone(dtype):
     ref, ref_y = load_svmlight(io.BytesIO(text), dtype=dtype, output="csr")
     assert X.binary and X.dtype == dtype and X.nnz == ref.nnz == 6
     assert X.data.strides == (0,)  # no memory per value
+    assert X.indices.dtype == np.uint16 and X.indptr.dtype == np.int32  # 4 columns
     np.testing.assert_array_equal(X.indices, ref.indices)
     np.testing.assert_array_equal(X.indptr, ref.indptr)
     np.testing.assert_array_equal(X.toarray(), ref.toarray())

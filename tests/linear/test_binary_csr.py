@@ -27,7 +27,7 @@ def binary_rows(rng, n, d, density, index=np.int32):
     every row sorted; labels of a random linear rule."""
     X = (rng.random((n, d)) < density).astype(np.float64)
     rows, cols = np.nonzero(X)
-    indptr = np.zeros(n + 1, dtype=index)
+    indptr = np.zeros(n + 1, dtype=np.int32 if index == np.uint16 else index)
     np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
     scores = X @ rng.standard_normal(d) + 0.3 * rng.standard_normal(n)
     y = (scores > np.median(scores)).astype(int)
@@ -79,7 +79,7 @@ OPTIONS = [
 @pytest.mark.parametrize("kw", OPTIONS)
 @pytest.mark.parametrize("k", [2, 3, "multinomial"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize("index", [np.int32, np.int64])
+@pytest.mark.parametrize("index", [np.int32, np.int64, np.uint16])
 @pytest.mark.parametrize("d", [30, 9000])  # 9000 float32 weights: beyond L1, the gathers' size
 def test_same_bits_as_the_float_rows(kw, k, dtype, index, d, monkeypatch):
     rng = np.random.default_rng(d + len(kw))
@@ -164,7 +164,7 @@ def test_partial_fit_and_passive_aggressive(monkeypatch):
 @given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 60), d=st.integers(1, 50),
        density=st.sampled_from([0.0, 0.05, 0.3, 1.0]),
        dtype=st.sampled_from([np.float32, np.float64]),
-       index=st.sampled_from([np.int32, np.int64]), shuffle=st.booleans(),
+       index=st.sampled_from([np.int32, np.int64, np.uint16]), shuffle=st.booleans(),
        eta=st.sampled_from([1.0, 0.1, 3e-5]), average=st.booleans())
 def test_shapes_and_densities(seed, n, d, density, dtype, index, shuffle, eta, average):
     rng = np.random.default_rng(seed)
@@ -262,13 +262,38 @@ def test_narrow_indices_become_int32_beside_int32_row_pointers(small):
     X, indices, indptr, y = binary_rows(rng, 60, 200, 0.1)  # 200 columns: uint8 holds them
     narrow = CSRData(None, indices.astype(small), indptr, X.shape)
     checked = check_X(narrow, accept_sparse=True, narrow=True)
-    assert checked.indices.dtype == np.int32 and checked.binary
+    # 16-bit unsigned indices of binary rows are read as stored, the others widened once
+    assert checked.indices.dtype == (np.uint16 if small == np.uint16 else np.int32)
+    assert checked.binary and check_X(narrow, accept_sparse=True).indices.dtype == np.int32
     np.testing.assert_array_equal(checked.indices, indices)
     params = {"max_iter": 3, "tol": None, "random_state": 0}
     assert_same(quiet_fit(Perceptron(**params), narrow, y),
                 quiet_fit(Perceptron(**params), CSRData(None, indices, indptr, X.shape), y))
     wide = CSRData(None, indices.astype(small), indptr.astype(np.int64), X.shape)
-    assert check_X(wide, accept_sparse=True, narrow=True).indices.dtype == np.int64
+    assert check_X(wide, accept_sparse=True, narrow=True).indices.dtype == (
+        np.uint16 if small == np.uint16 else np.int64)
+
+
+def test_16_bit_indices_of_long_rows_are_widened_and_checked():
+    d = 3000
+    long_row = np.arange(0, d, 2, dtype=np.uint16)  # 1,500 values: over ROW16_MAX
+    indptr = np.array([0, len(long_row), len(long_row) + 1], dtype=np.int32)
+    indices = np.r_[long_row, np.uint16(5)]
+    X = CSRData(None, indices, indptr, (2, d))
+    assert len(long_row) > _csr.ROW16_MAX
+    assert check_X(X, accept_sparse=True, narrow=True).indices.dtype == np.int32
+    est = quiet_fit(Perceptron(max_iter=2, tol=None), X, [0, 1])
+    ref = quiet_fit(Perceptron(max_iter=2, tol=None), CSRData(None, indices.astype(np.int32),
+                                                              indptr, (2, d)), [0, 1])
+    assert_same(est, ref)
+    bad = CSRData(None, np.array([1, 0, 3], dtype=np.uint16), np.array([0, 2, 3], dtype=np.int32),
+                  (2, 4))
+    with pytest.raises(ValueError, match=r"row 0 is out of increasing order at position 1"):
+        check_X(bad, accept_sparse=True, narrow=True)
+    bad = CSRData(None, np.array([0, 1, 7], dtype=np.uint16), np.array([0, 2, 3], dtype=np.int32),
+                  (2, 4))
+    with pytest.raises(ValueError, match=r"column index 7 at position 2, out of range for its 4"):
+        check_X(bad, accept_sparse=True, narrow=True)
 
 
 def test_binary_values_refuse_other_dtypes():
@@ -329,8 +354,9 @@ def test_same_bits_at_every_level(level):
         for d in (40, 9000, 20000):
             X = rng.random((300, d)) < min(0.3, 20 / d)
             rows, cols = np.nonzero(X)
-            for index in (np.int32, np.int64):
-                indptr = np.r_[0, np.cumsum(X.sum(1))].astype(index)
+            for index in (np.int32, np.int64, np.uint16):
+                indptr = np.r_[0, np.cumsum(X.sum(1))].astype(np.int32 if index == np.uint16
+                                                              else index)
                 indices = cols.astype(index)
                 y = rng.integers(0, 3, 300)
                 for dt in (np.float32, np.float64):
