@@ -727,7 +727,16 @@ def check_feature_names(estimator, X, *, reset):
         elif hasattr(estimator, "feature_names_in_"):
             del estimator.feature_names_in_
         return
-    fitted = getattr(estimator, "feature_names_in_", None)
+    # a model fitted without names has no feature_names_in_: read from the
+    # instance's dict, as the lookup would find it, unless the class defines
+    # the name (a property); a failed lookup would reach the estimators'
+    # __getattr__, whose AttributeError costs microseconds on every
+    # partial_fit and predict call
+    fields = getattr(estimator, "__dict__", None)
+    if fields is None or hasattr(type(estimator), "feature_names_in_"):
+        fitted = getattr(estimator, "feature_names_in_", None)
+    else:
+        fitted = fields.get("feature_names_in_")
     if fitted is None and names is None:
         return
     import warnings

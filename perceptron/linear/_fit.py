@@ -68,10 +68,12 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
     Returns (the fitted attributes, the attributes of early stopping to set
     after the feature names, stopped by the callback)."""
     n, d = X.shape
+    dtype = model_dtype(X.dtype)
     # the problem
     kind, classes, target, signs = encode_targets(y, n)
     class_weight = p["class_weight"]
-    if target is None and (class_weight is not None or p["early_stopping"]):
+    early = p["early_stopping"]
+    if target is None and (class_weight is not None or early):
         target = class_index_of(signs)
     sw = None if sample_weight is None else check_sample_weight(sample_weight, n)
     if class_weight is not None:
@@ -86,13 +88,12 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
                                p["multiclass"] == "multinomial" else kind,
                                1 if kind == "binary" else len(classes), d, init)
     loop = loop_params(p)
-    mode, problems = make_problems(kind, len(classes), target, d, model_dtype(X.dtype), seed, p, loop, init,
-                                   signs)
+    mode, problems = make_problems(kind, len(classes), target, d, dtype, seed, p, loop, init, signs)
     rows = all_rows(n) if sw is None else np.flatnonzero(sw > 0).astype(_INTP)
     if len(rows) == 0:
         raise ValueError("every sample weight is zero; nothing to train on")
     val_rows = None
-    if p["early_stopping"]:
+    if early:
         rows, val_rows = validation_split(rows, target, kind, p["validation_fraction"],
                                           mix64(seed ^ 0x5EED))
     last = len(problems) - 1
@@ -110,9 +111,10 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
     share_norms(problems, X, loop)
 
     # the trainer
-    n_threads = min(p["n_threads"], len(problems))
+    n_jobs = p["n_threads"]
+    n_threads = min(n_jobs, last + 1)
     # None: the sequential algorithm
-    mixing = None if p["n_threads"] < 2 else mixing_runner(X, problems, p)
+    mixing = None if n_jobs < 2 else mixing_runner(X, problems, p)
     # the flag that tells the loops on other threads to return
     stop = None if mixing is None and last == 0 else np.zeros(1, dtype=_STOP)
 
@@ -139,7 +141,7 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
 
     # the fitted attributes
     train_weight = float(len(rows)) if sw is None else float(sw[rows].sum())
-    return (fitted_attributes(mode, problems, classes, W, b, d, model_dtype(X.dtype), train_weight), after,
+    return (fitted_attributes(mode, problems, classes, W, b, d, dtype, train_weight), after,
             stopped)
 
 

@@ -38,14 +38,16 @@ def fitted_attributes(mode, problems, classes, W, b, d, dtype, train_weight):
             state = problem.state
             updates = history["updates"][0]
             mistakes = mistakes[0]
+            # (item() gives the Python int that int() of the numpy scalar gives,
+            # without making the scalar)
             return {"coef_": W if W.dtype == dtype and W.flags.c_contiguous else
                     np.ascontiguousarray(W, dtype=dtype),
                     "intercept_": b if b.dtype == dtype else b.astype(dtype),
                     "classes_": classes, "n_features_in_": d, "n_iter_": len(mistakes),
                     "mistakes_": mistakes, "updates_": updates,
                     "loss_": history["loss"][0] / train_weight,
-                    "t_": int(state.counters[C_UPDATES]),
-                    "converged_": bool(len(updates) > 0 and updates[-1] == 0),
+                    "t_": state.counters.item(C_UPDATES),
+                    "converged_": len(updates) > 0 and updates.item(-1) == 0,
                     "_mode": mode, "_multilabel": mode == "multilabel", "_states": [state]}
     coef, intercept = _weights(W, b, dtype)
     histories = [{k: (v[0] if len(v) == 1 else np.concatenate(v)) if v else np.zeros(0)

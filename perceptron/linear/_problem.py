@@ -136,14 +136,16 @@ def make_problems(kind, k, index, d, dtype, seed, p, loop, init, signs=None):
     `loop`: the fit's LoopParams; `init`: the (W, b) to start from, or None.
     A binary state of the plain rule (``fast_path``) from zeros has no
     arrays beside its weights: ``OnlineState.binary_zeros`` makes it."""
+    plain = init is None and _fast_path(loop) == _PATH_PLAIN
+    if plain and kind == "binary":  # the usual small fit
+        # the plain rule keeps no pocket, averages or gradient: the weights alone
+        check_weight_memory(1, d, dtype.itemsize, "fit")
+        return "binary", [Problem(OnlineState.binary_zeros(d, dtype, seed),
+                                  label_signs(index == 1) if signs is None else signs)]
     itemsize = np.dtype(dtype).itemsize
     check_weight_memory(1 if kind == "binary" else k, d,
                         itemsize * (1 + bool(p["pocket"]))
                         + 8 * (bool(p["average"]) + bool(p["batch_size"])), "fit")
-    plain = init is None and _fast_path(loop) == _PATH_PLAIN
-    if plain and kind == "binary":  # the usual small fit
-        return "binary", [Problem(OnlineState.binary_zeros(d, dtype, seed),
-                                  label_signs(index == 1) if signs is None else signs)]
 
     def state(rows_k, multinomial, s, j):
         if plain and not multinomial:

@@ -122,7 +122,7 @@ class OnlineState:
             fields["rows"] = None
         ndarray = np.ndarray
         for name, value in fields.items():  # (replacing values: the keys stay as they are)
-            if value is not None and isinstance(value, ndarray):
+            if isinstance(value, ndarray):
                 fields[name] = value.copy()
         new.__dict__ = fields
         return new
