@@ -19,7 +19,10 @@ order and shuffled:
   and in the first epoch's shuffled order, at its best prefetch distance.
 
 Targets: the binary epoch within 1.15x of the C pass, and at least 1.5x
-faster than the float32 epoch.  Run it on a quiet machine; the load average
+faster than the float32 epoch.  Then, for information, the same rows
+`--d16` wide (65,536 by default) with 16-bit indices (2 bytes a non-zero)
+beside int32 ones and the float32 rows, and the C pass over the 16-bit
+indices.  Run it on a quiet machine; the load average
 is printed.
 """
 import argparse
@@ -74,7 +77,7 @@ def float_epoch_time(X, y, epochs, shuffle):
         _csr.all_ones = found
 
 
-def floor_pass(lib, indices, indptr, y, d, order, repeat):
+def floor_pass(lib, indices, indptr, y, d, order, repeat, fn="floor_binary_f32"):
     """Best time of binary_floor.c's pass over the rows (in order when
     `order` is None), over the prefetch distances floor.c's CSR pass tries."""
     n = len(indptr) - 1
@@ -86,7 +89,7 @@ def floor_pass(lib, indices, indptr, y, d, order, repeat):
     optr = None if order is None else order.ctypes.data
     best = float("inf")
     for ahead, near in ways:
-        best = min(best, best_time(lambda: lib.floor_binary_f32(
+        best = min(best, best_time(lambda: getattr(lib, fn)(
             indices.ctypes.data, ptr64.ctypes.data, n, w.ctypes.data, 0.0, y8.ctypes.data, optr,
             ahead, near, ctypes.byref(out)), repeat=repeat))
     return best
@@ -99,6 +102,7 @@ def main():
     parser.add_argument("--nnz", type=int, default=50)
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--d16", type=int, default=1 << 16)
     args = parser.parse_args()
     warnings.simplefilter("ignore")
     header(f"bench_binary_csr: {args.epochs} epochs a fit, best of {args.repeat}")
@@ -115,8 +119,9 @@ def main():
     lib = compile_c("binary_floor.c", includes=("floor.c", "floor_common.h"))
     if lib is not None:
         p, sz, dbl = ctypes.c_void_p, ctypes.c_size_t, ctypes.c_double
-        lib.floor_binary_f32.argtypes = [p, p, sz, p, dbl, p, p, sz, sz, p]
-        lib.floor_binary_f32.restype = sz
+        for fn in (lib.floor_binary_f32, lib.floor_binary_f32_u16):
+            fn.argtypes = [p, p, sz, p, dbl, p, p, sz, sz, p]
+            fn.restype = sz
     order = shuffled_orders(n, 1, check_random_seed(0))[0]
     for shuffle in (False, True):
         t_bin = t_float = float("inf")
@@ -135,7 +140,37 @@ def main():
               f"{t_bin / t_floor:.2f}x the C pass "
               f"[binary epoch over the C gather pass, {name}, "
               f"{verdict(t_bin / t_floor, 1.15, higher_is_better=False)}]")
+    sixteen(args, lib, order)
     print(f"# load average after: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+
+
+def sixteen(args, lib, order):
+    """The rows args.d16 wide: 16-bit and int32 binary rows and float32 ones."""
+    n, d = args.n, args.d16
+    indices, indptr, y = make_binary(n, d, args.nnz, seed=1)
+    rows = {"uint16": CSRData(None, indices.astype(np.uint16), indptr, (n, d)),
+            "int32": CSRData(None, indices, indptr, (n, d))}
+    stored = CSRData(np.ones(len(indices), dtype=np.float32), indices, indptr, (n, d))
+    print(f"\n{n} x {d}: binary rows with 16-bit indices "
+          f"({(indices.nbytes // 2 + indptr.nbytes) / 1e6:.0f} MB), int32 indices, float32 rows")
+    for shuffle in (False, True):
+        best = {name: float("inf") for name in (*rows, "float32")}
+        for _ in range(args.repeat):
+            for name, X in rows.items():
+                best[name] = min(best[name], epoch_time(X, y, args.epochs, shuffle))
+            best["float32"] = min(best["float32"],
+                                  float_epoch_time(stored, y, args.epochs, shuffle))
+        line = (f"epochs {'shuffled' if shuffle else 'in order'}: " + ", ".join(
+            f"{name} {t * 1e3:.2f} ms" for name, t in best.items()) +
+            f" -> uint16 {best['float32'] / best['uint16']:.2f}x faster than float32, "
+            f"{best['int32'] / best['uint16']:.2f}x int32")
+        if lib is not None:
+            t_floor = floor_pass(lib, indices.astype(np.uint16), indptr, y, d,
+                                 order if shuffle else None, max(args.repeat, 3),
+                                 "floor_binary_f32_u16")
+            line += f"; C pass over the 16-bit indices {t_floor * 1e3:.2f} ms " \
+                    f"(uint16 epoch {best['uint16'] / t_floor:.2f}x it)"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,8 @@
  *       pointers 2 * ahead rows before) and into L1 `near` rows before (0:
  *       not), as floor.c's CSR pass asks for its values and indices.
  *       int32 indices.
+ *   floor_binary_f32_u16(...)
+ *       the same over 16-bit indices.
  *
  * Each returns the number of rows with y*a <= 0 and stores the sum of the
  * activations in *sum, so that no work can be left out by the compiler.
@@ -85,3 +87,4 @@
     }
 BINARY(floor_binary_f32, float, int32_t)
 BINARY(floor_binary_f64, double, int32_t)
+BINARY(floor_binary_f32_u16, float, uint16_t)
