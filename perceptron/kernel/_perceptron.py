@@ -357,6 +357,8 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
             chunks = row_chunks(n_rows, work_per_row, block_threads)
             map_threads(run, chunks, len(chunks))
 
+        bar = epoch_bar(self, params["max_iter"] * len(signs)) if progress else None
+
         def fit_one(e):
             return _kernel.fit_dual(
                 data, signs[e], kind=kind, gamma=gamma or 0.0, coef0=params["coef0"],
@@ -370,7 +372,6 @@ class KernelPerceptron(ClassifierMixin, BaseEstimator):
                 n_threads=block_threads, runner=run_blocks,
                 on_epoch=None if bar is None else lambda epoch, m: bar.update(1))
 
-        bar = epoch_bar(self, params["max_iter"] * len(signs)) if progress else None
         try:
             results = map_threads(fit_one, [(e,) for e in range(len(signs))], n_threads)
         finally:
