@@ -47,6 +47,26 @@ def signs(t):
     return np.where(t == 1, 1, -1)
 
 
+def narrow_dtypes():
+    """The dense dtypes read as stored: float16, int8, uint8, and bfloat16
+    when ml_dtypes is installed."""
+    dtypes = [np.float16, np.int8, np.uint8]
+    try:
+        import ml_dtypes
+    except ImportError:
+        return dtypes
+    return dtypes + [ml_dtypes.bfloat16]
+
+
+def assert_same_bits(a, b, fields):
+    """The arrays a[name] and b[name] of every name in `fields` have one
+    dtype and the same bits."""
+    for name in fields:
+        assert a[name].dtype == b[name].dtype, name
+        np.testing.assert_array_equal(a[name].view(np.uint8), b[name].view(np.uint8),
+                                      err_msg=name)
+
+
 def grid(names, *axes, fast):
     """pytest.mark.parametrize over every combination of `axes` (one list of
     values per comma-separated name in `names`), with the combinations for

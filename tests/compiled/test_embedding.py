@@ -15,6 +15,7 @@ import pytest
 import perceptron
 from perceptron import ConvergenceWarning, Perceptron, CentroidClassifier
 from perceptron.model import LinearModel
+from helpers import narrow_dtypes
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "embed_cython"
 
@@ -206,15 +207,6 @@ def test_cython_example_scores_equal_decision_function(example, rng):
         score.decision_rows(model.c_model(), np.ones((3, 37), dtype=np.float32), np.empty(3))
 
 
-def _narrow_dtypes():
-    dtypes = [np.float16, np.int8, np.uint8]
-    try:
-        import ml_dtypes
-    except ImportError:
-        return dtypes
-    return dtypes + [ml_dtypes.bfloat16]
-
-
 def _narrow_rows(rng, n, d, dtype):
     kind = np.dtype(dtype).kind
     if kind == "i":
@@ -225,7 +217,7 @@ def _narrow_rows(rng, n, d, dtype):
 
 
 @pytest.mark.slow  # Cython and a C compiler
-@pytest.mark.parametrize("dtype", _narrow_dtypes(), ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("dtype", narrow_dtypes(), ids=lambda t: np.dtype(t).name)
 def test_cython_example_scores_narrow_rows_as_stored(example, rng, dtype):
     """decision_narrow and predict_narrow, cimported from perceptron.model,
     on rows stored as float16, bfloat16, int8 or uint8: each activation has
@@ -269,7 +261,7 @@ def test_cython_example_scores_narrow_rows_as_stored(example, rng, dtype):
 def test_narrow_kind_names_the_c_kinds():
     from perceptron.model import narrow_kind
 
-    kinds = [narrow_kind(t) for t in _narrow_dtypes()]
+    kinds = [narrow_kind(t) for t in narrow_dtypes()]
     assert len(set(kinds)) == len(kinds) and 0 not in kinds
     for dtype in (np.float32, np.float64, np.int16, bool, np.uint16):
         with pytest.raises(TypeError, match="float16, bfloat16, int8 or uint8"):

@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from perceptron._core import online
 from perceptron.linear._state import OnlineState
 
-from helpers import run_python
+from helpers import assert_same_bits, run_python
 
 sp = pytest.importorskip("scipy.sparse")
 
@@ -49,10 +49,7 @@ def run(X, y, block, *, epochs=5, shuffle=False, sample_weight=None, seed=0):
 
 
 def assert_same(a, b):
-    for name in FIELDS:
-        assert a[name].dtype == b[name].dtype, name
-        np.testing.assert_array_equal(a[name].view(np.uint8), b[name].view(np.uint8),
-                                      err_msg=name)  # the bits
+    assert_same_bits(a, b, FIELDS)
 
 
 @settings(max_examples=60, deadline=None)

@@ -16,6 +16,7 @@ from perceptron import Perceptron
 from perceptron._core import online
 from perceptron.linear._state import OnlineState
 from reference import multinomial_reference
+from helpers import assert_same_bits
 
 sp = pytest.importorskip("scipy.sparse")
 
@@ -50,10 +51,7 @@ def run(X, t, k, block, *, epochs=4, shuffle=False, sample_weight=None, seed=0):
 
 
 def assert_same(a, b):
-    for name in FIELDS:
-        assert a[name].dtype == b[name].dtype, name
-        np.testing.assert_array_equal(a[name].view(np.uint8), b[name].view(np.uint8),
-                                      err_msg=name)  # the bits
+    assert_same_bits(a, b, FIELDS)
 
 
 @settings(max_examples=50, deadline=None)

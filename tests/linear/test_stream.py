@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from perceptron import ConvergenceWarning, Perceptron
+from helpers import narrow_dtypes
 
 
 def data(rng, n=900, d=12, k=2):
@@ -78,15 +79,6 @@ def test_stream_refits_from_scratch_and_checks_arguments(rng):
 
 # ------------------------------------------- row blocks stored narrow
 
-def _narrow_dtypes():
-    dtypes = [np.float16, np.int8, np.uint8]
-    try:
-        import ml_dtypes
-    except ImportError:
-        return dtypes
-    return dtypes + [ml_dtypes.bfloat16]
-
-
 def narrow_data(rng, dtype, n=900, d=12, k=2):
     """Small integers stored as `dtype` (every sum of them exact), the labels
     of a linear rule on them."""
@@ -99,7 +91,7 @@ def narrow_data(rng, dtype, n=900, d=12, k=2):
     return X, y
 
 
-@pytest.mark.parametrize("dtype", _narrow_dtypes(), ids=lambda t: np.dtype(t).name)
+@pytest.mark.parametrize("dtype", narrow_dtypes(), ids=lambda t: np.dtype(t).name)
 @pytest.mark.parametrize("params", [{}, {"average": True}, {"multiclass": "multinomial"}])
 def test_stream_of_narrow_blocks_equals_float32_and_reference(rng, dtype, params):
     """Blocks of float16, bfloat16, int8 or uint8 rows train as stored: float32
