@@ -81,9 +81,11 @@ def chunk_attributes(model, first, mode, problems, classes, W, b, d, dtype, weig
     if len(problems) == 1:  # one problem: its one result
         history = problems[0].history
         if history["mistakes"]:
-            new = {"mistakes": int(float(history["mistakes"][0][0])),
-                   "updates": int(float(history["updates"][0][0])),
-                   "loss": float(history["loss"][0][0]) / weight if weight > 0 else 0.0}
+            # (item(): the Python number, without the numpy scalar; counts of one
+            # chunk's rows are exact in a double, as int(float(...)) took them)
+            new = {"mistakes": history["mistakes"][0].item(0),
+                   "updates": history["updates"][0].item(0),
+                   "loss": history["loss"][0].item(0) / weight if weight > 0 else 0.0}
         else:
             new = {"mistakes": 0, "updates": 0, "loss": 0.0}
     else:
@@ -100,12 +102,12 @@ def chunk_attributes(model, first, mode, problems, classes, W, b, d, dtype, weig
     attrs["n_iter_"] = len(attrs["mistakes_"])
     if len(problems) == 1:
         state = problems[0].state
-        attrs["t_"] = int(state.counters[C_UPDATES])
+        attrs["t_"] = state.counters.item(C_UPDATES)
         states = [state]
     else:
         attrs["t_"] = int(sum(pr.state.updates for pr in problems))
         states = [pr.state for pr in problems]
-    attrs["converged_"] = bool(attrs["updates_"][-1] == 0) and trained
+    attrs["converged_"] = attrs["updates_"].item(-1) == 0 and trained
     attrs["_mode"] = mode
     attrs["_multilabel"] = mode == "multilabel"
     attrs["_states"] = states
