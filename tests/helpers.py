@@ -92,3 +92,36 @@ def run_python(code, simd=None):
                           capture_output=True, text=True, env=env, cwd=os.path.dirname(__file__))
     assert proc.returncode == 0, proc.stderr
     return proc.stdout, proc.stderr
+
+
+def voted_vectors(model):
+    """A fitted VotedPerceptron's kept vectors, problem by problem, as
+    (V, b, c): V (n_vectors, n_features) float64.  A fit on sparse X keeps
+    each vector as its updates (vector j: the sum of the first
+    vector_updates_[p][j] of them); they are summed here in float64, one
+    update after the other, as the voted perceptron makes its vectors."""
+    if not hasattr(model, "vector_updates_"):
+        return [(V.astype(np.float64), b, c) for V, b, c in
+                zip(model.vectors_, model.vector_intercepts_, model.vector_counts_)]
+    out = []
+    for ptr, idx, val, upto, b, c in zip(model.update_indptr_, model.update_indices_,
+                                         model.update_values_, model.vector_updates_,
+                                         model.vector_intercepts_, model.vector_counts_):
+        w = np.zeros(model.n_features_in_)
+        V = np.zeros((len(upto), model.n_features_in_))
+        t = 0
+        for j, last in enumerate(upto):
+            for t in range(t, last):
+                np.add.at(w, idx[ptr[t]:ptr[t + 1]], val[ptr[t]:ptr[t + 1]])
+            t = last
+            V[j] = w
+        out.append((V, b, c))
+    return out
+
+
+def same_voters(a, b):
+    """Whether two lists of (V, b, c) hold the same voters, problem by
+    problem, in whatever order each store keeps them."""
+    def rows(V, b, c):
+        return sorted((tuple(v), float(bj), int(cj)) for v, bj, cj in zip(V, b, c))
+    return len(a) == len(b) and all(rows(*p) == rows(*q) for p, q in zip(a, b))
