@@ -73,6 +73,9 @@ typedef struct ptn_csr_online {
     ptn_sdot_f32_i64_fn dot_f32_i64;
     ptn_sdot_f64_i32_fn dot_f64_i32;
     ptn_sdot_f64_i64_fn dot_f64_i64;
+    /* the loops over 16-bit indices are plain ones, which never call these */
+    double (*dot_f32_u16)(size_t, const float *, const uint16_t *, const float *);
+    double (*dot_f64_u16)(size_t, const double *, const uint16_t *, const double *);
     /* counters, added to */
     int64_t steps;
     int64_t mistakes;
@@ -104,15 +107,15 @@ PTN_INLINE int ptn_rows_identity(const ptrdiff_t *rows, size_t n)
     return diff == 0;
 }
 
-#define PTN_CSR_ONLINE(NAME, T, I, DOTFIELD, SDOT, SAXPY, SAXPY_ACC, DOT1, ADD1, PLAIN,  \
-                       ORDERED, ONES)                                                \
+#define PTN_CSR_ONLINE(NAME, T, I, P, DOTFIELD, SDOT, SAXPY, SAXPY_ACC, DOT1, ADD1,     \
+                       PLAIN, ORDERED, ONES)                                         \
     PTN_INLINE size_t NAME(ptn_csr_online *s, size_t start, size_t stop, double *act) \
     {                                                                                \
         const T *val = (const T *)s->val;                                            \
         /* binary rows reach the plain rule's loops as ONES ones only */             \
         const size_t vstep = PLAIN ? 1 : s->vstep;                                   \
         const I *idx = (const I *)s->idx;                                            \
-        const I *ptr = (const I *)s->ptr;                                            \
+        const P *ptr = (const P *)s->ptr;                                            \
         const ptrdiff_t *rows = s->rows;                                             \
         const signed char *y = s->y;                                                 \
         const double *sw = PLAIN ? NULL : s->sw;                                     \
@@ -133,7 +136,7 @@ PTN_INLINE int ptn_rows_identity(const ptrdiff_t *rows, size_t n)
                 const size_t r = (size_t)rows[k + ahead];                            \
                 const size_t rlo = (size_t)ptr[r], rm = (size_t)ptr[r + 1] - rlo;    \
                 if (k + 2 * ahead < n_rows) {                                        \
-                    ptn_prefetch_range(ptr + rows[k + 2 * ahead], 2 * sizeof(I));    \
+                    ptn_prefetch_range(ptr + rows[k + 2 * ahead], 2 * sizeof(P));    \
                 }                                                                    \
                 if (!ONES && vstep) {                                                \
                     ptn_prefetch_range(val + rlo, rm * sizeof(T));                   \
@@ -191,22 +194,22 @@ PTN_INLINE int ptn_rows_identity(const ptrdiff_t *rows, size_t n)
     }
 
 #define PTN_CSR_ONLINE_TYPES(SUFFIX, PLAIN, ORDERED, ONES)                           \
-    PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f32_i32, float, int32_t, dot_f32_i32,    \
+    PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f32_i32, float, int32_t, int32_t, dot_f32_i32,    \
                    ptn_sdot_f32_i32_inline, ptn_saxpy_f32_i32_inline,                \
                    ptn_saxpy_f32_f64_i32_inline,                                     \
                    ptn_sdot_ones_f32_i32_inline, ptn_sadd_ones_f32_i32_inline,       \
                    PLAIN, ORDERED, ONES)                                             \
-    PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f32_i64, float, int64_t, dot_f32_i64,    \
+    PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f32_i64, float, int64_t, int64_t, dot_f32_i64,    \
                    ptn_sdot_f32_i64_inline, ptn_saxpy_f32_i64_inline,                \
                    ptn_saxpy_f32_f64_i64_inline,                                     \
                    ptn_sdot_ones_f32_i64_inline, ptn_sadd_ones_f32_i64_inline,       \
                    PLAIN, ORDERED, ONES)                                             \
-    PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f64_i32, double, int32_t, dot_f64_i32,   \
+    PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f64_i32, double, int32_t, int32_t, dot_f64_i32,   \
                    ptn_sdot_f64_i32_inline, ptn_saxpy_f64_i32_inline,                \
                    ptn_saxpy_f64_i32_inline,                                         \
                    ptn_sdot_ones_f64_i32_inline, ptn_sadd_ones_f64_i32_inline,       \
                    PLAIN, ORDERED, ONES)                                             \
-    PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f64_i64, double, int64_t, dot_f64_i64,   \
+    PTN_CSR_ONLINE(ptn_csr_online##SUFFIX##_f64_i64, double, int64_t, int64_t, dot_f64_i64,   \
                    ptn_sdot_f64_i64_inline, ptn_saxpy_f64_i64_inline,                \
                    ptn_saxpy_f64_i64_inline,                                         \
                    ptn_sdot_ones_f64_i64_inline, ptn_sadd_ones_f64_i64_inline,       \
@@ -237,6 +240,29 @@ PTN_CSR_ONLINE_TYPES(_plain_ordered, 1, 1, 0)
  * int32 indices). */
 PTN_CSR_ONLINE_TYPES(_ones, 1, 0, 1)
 PTN_CSR_ONLINE_TYPES(_ones_ordered, 1, 1, 1)
+
+/* The same over binary rows whose column indices are 16-bit (widths up to
+ * 65,536: 2 bytes a non-zero), beside int32 (_p32) or int64 (_p64) row
+ * pointers: the same sums in the same order, so the same bits. */
+#define PTN_CSR_ONLINE_U16(SUFFIX, ORDERED)                                          \
+    PTN_CSR_ONLINE(ptn_csr_online_ones##SUFFIX##_f32_u16_p32, float, uint16_t, int32_t, \
+                   dot_f32_u16, ptn_sdot_f32_u16_inline, ptn_saxpy_f32_u16_inline,   \
+                   ptn_saxpy_f32_f64_u16_inline, ptn_sdot_ones_f32_u16_inline,       \
+                   ptn_sadd_ones_f32_u16_inline, 1, ORDERED, 1)                      \
+    PTN_CSR_ONLINE(ptn_csr_online_ones##SUFFIX##_f32_u16_p64, float, uint16_t, int64_t, \
+                   dot_f32_u16, ptn_sdot_f32_u16_inline, ptn_saxpy_f32_u16_inline,   \
+                   ptn_saxpy_f32_f64_u16_inline, ptn_sdot_ones_f32_u16_inline,       \
+                   ptn_sadd_ones_f32_u16_inline, 1, ORDERED, 1)                      \
+    PTN_CSR_ONLINE(ptn_csr_online_ones##SUFFIX##_f64_u16_p32, double, uint16_t, int32_t, \
+                   dot_f64_u16, ptn_sdot_f64_u16_inline, ptn_saxpy_f64_u16_inline,   \
+                   ptn_saxpy_f64_u16_inline, ptn_sdot_ones_f64_u16_inline,           \
+                   ptn_sadd_ones_f64_u16_inline, 1, ORDERED, 1)                      \
+    PTN_CSR_ONLINE(ptn_csr_online_ones##SUFFIX##_f64_u16_p64, double, uint16_t, int64_t, \
+                   dot_f64_u16, ptn_sdot_f64_u16_inline, ptn_saxpy_f64_u16_inline,   \
+                   ptn_saxpy_f64_u16_inline, ptn_sdot_ones_f64_u16_inline,           \
+                   ptn_sadd_ones_f64_u16_inline, 1, ORDERED, 1)
+PTN_CSR_ONLINE_U16(, 0)
+PTN_CSR_ONLINE_U16(_ordered, 1)
 
 /* Whether every one of the n values is exactly 1.0, compared as bits (1.0
  * has one encoding, and no other value shares it) by XOR and OR, in blocks

@@ -92,5 +92,16 @@ PTN_SADD_ONES_INLINE(ptn_sadd_ones_f32_i32_inline, float, int32_t)
 PTN_SADD_ONES_INLINE(ptn_sadd_ones_f32_i64_inline, float, int64_t)
 PTN_SADD_ONES_INLINE(ptn_sadd_ones_f64_i32_inline, double, int32_t)
 PTN_SADD_ONES_INLINE(ptn_sadd_ones_f64_i64_inline, double, int64_t)
+/* binary rows with 16-bit indices (ptn_csr_online.h, whose loops over them
+ * read no values: the valued forms only complete its template) */
+PTN_SDOT_INLINE(ptn_sdot_f32_u16_inline, float, uint16_t)
+PTN_SDOT_INLINE(ptn_sdot_f64_u16_inline, double, uint16_t)
+PTN_SAXPY_INLINE(ptn_saxpy_f32_u16_inline, float, float, uint16_t, float)
+PTN_SAXPY_INLINE(ptn_saxpy_f64_u16_inline, double, double, uint16_t, double)
+PTN_SAXPY_INLINE(ptn_saxpy_f32_f64_u16_inline, float, double, uint16_t, double)
+PTN_SDOT_ONES_INLINE(ptn_sdot_ones_f32_u16_inline, float, uint16_t)
+PTN_SDOT_ONES_INLINE(ptn_sdot_ones_f64_u16_inline, double, uint16_t)
+PTN_SADD_ONES_INLINE(ptn_sadd_ones_f32_u16_inline, float, uint16_t)
+PTN_SADD_ONES_INLINE(ptn_sadd_ones_f64_u16_inline, double, uint16_t)
 
 #endif /* PTN_SPARSE_INLINE_H */

@@ -17,7 +17,7 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_ru
                                     ptn_binary_update, _sqnorm, _set_nonfinite, _weight,
                                     _check_signals, _ahead, _after_update_pocket,
                                     _pocket_correct_run, fast_path, PATH_PLAIN)
-from perceptron._core.csr_epoch cimport _epoch_binary_csr
+from perceptron._core.csr_epoch cimport _epoch_binary_csr, csr_epoch_reads
 from perceptron._core.pocket_queue cimport (PocketQueue, _pocket_queue_run, _pocket_queue_update,
                                             _pocket_queue_decide)
 
@@ -75,17 +75,18 @@ cdef inline int _epoch_binary_rows(const Rows *R, floating *w, const Data *D, Mo
                                    const Params *P, Epoch *E, Py_ssize_t *countdown,
                                    Py_ssize_t check_every) except -1 nogil:
     """One online epoch of the binary rule over D.rows: CSR rows without the
-    pocket in csr_epoch.pxd's loop, except binary rows with 16-bit indices,
-    which this module's loop runs with the dot product that loop would take
-    (the inline scalar one for rows it prefetches), for the same bits."""
+    pocket in csr_epoch.pxd's loop, except binary rows with 16-bit indices
+    beyond its plain loops (csr_epoch_reads), which this module's loop runs
+    with the dot product that loop would take (the inline scalar one for
+    rows it prefetches), for the same bits."""
     cdef const ptn_simd *dotk
     cdef Py_ssize_t ahead
     cdef int status
     if Rows is not DenseRows:
         if not P.pocket:
-            if R.idx16 == NULL:
-                return _epoch_binary_csr(R, w, D, M, P, E, countdown, check_every)
             ahead = _ahead(R, D, w) if P.shuffle else D.n_rows
+            if csr_epoch_reads(R, D, P, ahead if ahead < D.n_rows else 0):
+                return _epoch_binary_csr(R, w, D, M, P, E, countdown, check_every)
             if 0 < ahead < D.n_rows:
                 dotk = R.dotk
                 (<Rows *>R).dotk = sparse_dot_kernels(0)
