@@ -576,6 +576,12 @@ def _check_saved(est):
                  len(model.cand_ptr_) - 1 == groups,
                  f"{name}: a label a class of {c}_classes_, a candidate list a UPOS")
         else:
+            # FEATS and lemmas are candidate classifiers; a sequence model
+            # there is a file of an earlier development version, refused
+            # here rather than failing when it tags
+            need(c in ("upos", "xpos"),
+                 f"{name}: a candidate classifier (the file's {c} model is a sequence "
+                 "model, as an earlier development version wrote it: train the tagger again)")
             model = est._model()
             for k, v in state.items():
                 setattr(model, k, v)

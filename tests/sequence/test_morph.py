@@ -107,6 +107,22 @@ def test_save_load_predicts_the_same(tmp_path):
     assert a == b
 
 
+def test_load_refuses_a_sequence_model_for_feats(tmp_path):
+    # files of an earlier development version held FEATS as a sequence
+    # model; loaded, they would fail only when tagging: refused on load
+    from perceptron.exceptions import ModelFileError
+    from perceptron.sequence import StructuredPerceptron
+
+    tagger = small().fit(read(TRAIN))
+    old = StructuredPerceptron(max_iter=1)
+    old.fit(np.eye(3), np.array([0, 1, 0]), [3])
+    tagger.feats_model_ = old
+    path = tmp_path / "old.ptn"
+    tagger.save(path)
+    with pytest.raises(ModelFileError, match="feats_model_.*train the tagger again"):
+        MorphTagger.load(path)
+
+
 def test_dev_early_stopping():
     train = read(TRAIN)
     tagger = small(max_iter=6).fit(train, dev=read(conllu(WORDS)), patience=1)
