@@ -211,22 +211,50 @@
     PTN_PLAIN_SAVE                                                                   \
     return stop;
 
+/* The plain kernels' rule with its kind given: a constant kind lets the
+ * compiler fold the rule's dispatch (ptn_update.h) out of the loop. */
+PTN_INLINE ptn_rule ptn_rule_of_kind(const ptn_rule *r, int kind)
+{
+    ptn_rule k = *r;
+    k.kind = kind;
+    return k;
+}
+
 /* wm_: the weights the plain kernels write, w_ the same as the dot reads
- * them; the rule and the counts in locals */
-#define PTN_PLAIN_WEIGHTS(T)                                                         \
+ * them; the rule (of kind KIND) and the counts in locals */
+#define PTN_PLAIN_WEIGHTS_OF(T, KIND)                                                \
     T *const wm_ = (T *)s->w;                                                        \
     const T *const w_ = wm_;                                                         \
-    const ptn_rule rule_ = plain_->rule;                                             \
+    const ptn_rule rule_ = ptn_rule_of_kind(&plain_->rule, (KIND));                  \
     const double *const sqn_ = plain_->sqnorm;                                       \
     const int fit_intercept_ = plain_->fit_intercept;                                \
     int64_t mistakes_ = plain_->mistakes, updates_ = plain_->updates;                \
     double loss_ = plain_->loss, raw_ = plain_->raw_loss;
 
+#define PTN_PLAIN_WEIGHTS(T) PTN_PLAIN_WEIGHTS_OF(T, plain_->rule.kind)
+
+/*
+ * The plain scans below run one of two copies of their loop: the
+ * perceptron's, where the rule's kind is a constant, so that an update's
+ * step folds to eta*y (no dispatch on the kind, no squared norm read, and
+ * the rule's other fields need not be held through the rows), and the
+ * other rules'.  Both copies make their updates through ptn_binary_update:
+ * the same operations in the same order, so the same bits.  Each copy
+ * returns, so the second runs only for a rule other than the perceptron's.
+ */
+
 /* the plain scan over short rows whose weights the level holds apart
  * (registers): a SHORT, loaded by INIT(&p, n, w), read by DOT(x, &p) */
 #define PTN_SCAN_PLAIN_SHORT(T, SHORT, INIT, DOT, AXPY)                              \
+    if (plain_->rule.kind == PTN_RULE_PERCEPTRON) {                                  \
+        PTN_SCAN_PLAIN_SHORT_OF(T, SHORT, INIT, DOT, AXPY, PTN_RULE_PERCEPTRON)      \
+    }                                                                                \
+    {                                                                                \
+        PTN_SCAN_PLAIN_SHORT_OF(T, SHORT, INIT, DOT, AXPY, plain_->rule.kind)        \
+    }
+#define PTN_SCAN_PLAIN_SHORT_OF(T, SHORT, INIT, DOT, AXPY, KIND)                     \
     SHORT p_;                                                                        \
-    PTN_PLAIN_WEIGHTS(T)                                                             \
+    PTN_PLAIN_WEIGHTS_OF(T, KIND)                                                    \
     INIT(&p_, s->d, w_);                                                             \
     {                                                                                \
         PTN_SCAN_LOOP_ACT(T, DOT(x_, &p_), PTN_PLAIN_ACT(T, AXPY, INIT(&p_, d_, w_)),  \
@@ -234,7 +262,14 @@
     }
 
 #define PTN_SCAN_PLAIN_BODY(T, DOT, AXPY)                                            \
-    PTN_PLAIN_WEIGHTS(T)                                                             \
+    if (plain_->rule.kind == PTN_RULE_PERCEPTRON) {                                  \
+        PTN_SCAN_PLAIN_BODY_OF(T, DOT, AXPY, PTN_RULE_PERCEPTRON)                    \
+    }                                                                                \
+    {                                                                                \
+        PTN_SCAN_PLAIN_BODY_OF(T, DOT, AXPY, plain_->rule.kind)                      \
+    }
+#define PTN_SCAN_PLAIN_BODY_OF(T, DOT, AXPY, KIND)                                   \
+    PTN_PLAIN_WEIGHTS_OF(T, KIND)                                                    \
     PTN_SCAN_LOOP_ACT(T, DOT(d_, x_, w_), PTN_PLAIN_ACT(T, AXPY, (void)0), PTN_PLAIN_END)
 
 #endif /* PTN_SCAN_H */
