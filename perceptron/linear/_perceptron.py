@@ -357,7 +357,10 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         X = check_X(X, accept_sparse=True, narrow=True)
         if not first:
             check_n_features(self, X)
-            if self.coef_.dtype != model_dtype(X.dtype):
+            trained = self.coef_.dtype
+            # (the weights' dtype is never a narrow one: rows of that very dtype
+            # train it, without model_dtype's look at their width)
+            if trained is not X.dtype and trained != model_dtype(X.dtype):
                 if is_narrow(X.dtype):
                     # widening the rows would copy X; the weights stay as trained
                     raise TypeError(
