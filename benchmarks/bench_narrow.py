@@ -25,7 +25,12 @@ wall time also counts their slices of the core (at a load of 8 on 2 cores,
 milliseconds beside each ratio, the load average, and
 ``[target ...: met/MISSED]``.  In order, a last line per type prints the
 float32 epochs over the narrow pass at the library's precision: the
-speed-up an epoch as fast as that pass would have.
+speed-up an epoch as fast as that pass would have; then the same over a
+pass with eight products a lane before each block's sum in double (not
+the library's order: the other well-defined order with half the
+conversions to double), and the arithmetic alone: the three passes over
+the first rows of X (256 KB, in L2) until an epoch's worth of rows is
+read, in nanoseconds a row beside the float32 epoch's.
 """
 import argparse
 import ctypes
@@ -54,7 +59,7 @@ def floor_lib():
         return None
     sz, p, dbl = ctypes.c_size_t, ctypes.c_void_p, ctypes.c_double
     for k in KINDS.values():
-        for suffix in ("", "_blocks"):
+        for suffix in ("", "_blocks", "_blocks8"):
             fn = getattr(lib, f"narrow_dense_{k}{suffix}")
             fn.argtypes = [p, sz, sz, p, dbl, p, p, sz, p]
             fn.restype = sz
@@ -66,25 +71,56 @@ def _ptr(a):
     return None if a is None else a.ctypes.data
 
 
-def dense_floor(lib, X, y, order, passes=5, blocks=False):
+def dense_floor(lib, X, y, order, passes=5, blocks="", aheads=None):
     """A function timing the mean of `passes` narrow_floor.c passes over X,
-    at the prefetch distance found fastest (0: none); `blocks`: at the
-    library's float32 precision."""
-    fn = getattr(lib, f"narrow_dense_{KINDS[X.dtype.name]}{'_blocks' if blocks else ''}")
-    n, d = X.shape
+    at the prefetch distance found fastest (0: none) of `aheads` (by default
+    (0, 8, 16, 32) in order, (8, 16, 24, 32, 48) shuffled); `blocks`: "" for
+    float32 accumulators, "_blocks" for the library's float32 precision,
+    "_blocks8" for eight products a lane (narrow_floor.c)."""
+    fn = getattr(lib, f"narrow_dense_{KINDS[X.dtype.name]}{blocks}")
+    d = X.shape[1]
+    n = len(X) if order is None else len(order)  # rows visited (an order may repeat them)
     w = np.full(d, 1e-3, dtype=np.float32)
     y8 = np.where(y > 0, 1, -1).astype(np.int8)
     out = ctypes.c_double()
+    # the addresses taken once (.ctypes.data costs about a microsecond, the
+    # in-L2 passes of in_l2 take 15-20), the arrays kept alive by `held`
+    held = (X, w, y8, order)
+    px, pw, py, po, pout = _ptr(X), _ptr(w), _ptr(y8), _ptr(order), ctypes.byref(out)
 
     def run(ahead):
+        assert held
         t0 = CLOCK()
         for _ in range(passes):
-            fn(_ptr(X), n, d, _ptr(w), 0.0, _ptr(y8), _ptr(order), ahead, ctypes.byref(out))
+            fn(px, n, d, pw, 0.0, py, po, ahead, pout)
         return (CLOCK() - t0) / passes
 
-    aheads = (0, 8, 16, 32) if order is None else (8, 16, 24, 32, 48)
+    if aheads is None:
+        aheads = (0, 8, 16, 32) if order is None else (8, 16, 24, 32, 48)
     best = min(aheads, key=lambda a: min(run(a) for _ in range(2)))
     return lambda: run(best)
+
+
+def in_l2(args, lib, X, y, t32):
+    """The passes' arithmetic alone: the first rows of X (at most 256 KB,
+    which stay in the core's L2) read over and over, as many rows as an
+    epoch reads in one call (an order that repeats them, no prefetching), in
+    nanoseconds a row, against the float32 epoch's (t32 seconds an epoch):
+    the speed-up each order's arithmetic allows."""
+    m = max(1, min(len(X), (256 << 10) // X[0].nbytes))
+    passes = max(1, len(X) // m)
+    head = np.ascontiguousarray(X[:m])
+    again = np.tile(np.arange(m, dtype=np.intp), passes)
+    sides = [dense_floor(lib, head, y[:m], again, passes=1, blocks=b, aheads=(0,))
+             for b in ("_blocks", "_blocks8", "")]
+    best = alternate(sides[0], sides[1], args.repeat, sides[2])
+    ns = [t * 1e9 / len(again) for t in best]
+    e = t32 * 1e9 / len(X)
+    print(f"    arithmetic alone (the first {m} rows, {head.nbytes >> 10} KB, in L2, "
+          f"{passes} passes), ns a row: library's precision {ns[0]:.2f}, eight products a "
+          f"lane {ns[1]:.2f}, float32 accumulators {ns[2]:.2f}; the float32 epoch "
+          f"{e:.2f}: speed-ups within reach {e / ns[0]:.2f}x, {e / ns[1]:.2f}x, "
+          f"{e / ns[2]:.2f}x")
 
 
 def narrow_rows(rng, n, d, name):
@@ -123,12 +159,14 @@ def dense(args, lib):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 floor = dense_floor(lib, X, y, order) if lib else None
-                blocks = dense_floor(lib, X, y, order, blocks=True) if lib else None
+                blocks = dense_floor(lib, X, y, order, blocks="_blocks") if lib else None
+                blocks8 = (dense_floor(lib, X, y, order, blocks="_blocks8")
+                           if lib and not shuffle else None)
                 # the float32 C pass at the library's precision (floor.c)
                 blocks32 = floor_dense(X32, y, order, blocks=True, clock=CLOCK) if lib else None
-                ours, t32, t_floor, t_blocks, t_blocks32 = alternate(
+                ours, t32, t_floor, t_blocks, t_blocks32, t_blocks8 = alternate(
                     loop_epochs(model, X, y, clock=CLOCK), loop_epochs(model32, X32, y, clock=CLOCK),
-                    args.repeat, floor, blocks, blocks32)
+                    args.repeat, floor, blocks, blocks32, blocks8)
             t = ours[0]
             speed = t32[0] / t
             target = 1.8 if name in ("float16", "bfloat16") else 3.0
@@ -159,6 +197,12 @@ def dense(args, lib):
                       f"float32 epochs / the narrow pass above = {reach:.2f}x, the speed-up of "
                       f"an epoch as fast as that pass [target {target:g}: "
                       f"{'met' if reach >= target else 'MISSED'} by the pass itself]")
+                reach8 = t32[0] / t_blocks8
+                print(f"    eight products a lane (narrow_floor.c, not the library's order): "
+                      f"{t_blocks8 * 1e3:.2f} ms; float32 epochs / it = {reach8:.2f}x "
+                      f"[target {target:g}: {'met' if reach8 >= target else 'MISSED'} "
+                      f"by the pass itself]")
+                in_l2(args, lib, X, y, t32[0])
         del X, X32
 
 
