@@ -103,7 +103,8 @@ typedef enum ptn_svm_status {
     PTN_SVM_ERR_TOO_MANY = -9,      /* more non-zeros than the index type counts */
     PTN_SVM_ERR_NO_MEMORY = -10,
     PTN_SVM_ERR_USAGE = -11,        /* a call out of order (feed after finish, ...) */
-    PTN_SVM_ERR_LINE_TOO_LONG = -12 /* a line longer than the parser's maximum */
+    PTN_SVM_ERR_LINE_TOO_LONG = -12,/* a line longer than the parser's maximum */
+    PTN_SVM_ERR_NOT_BINARY = -13    /* a value other than 1 in a binary parser's input */
 } ptn_svm_status;
 
 /* The longest line a new parser accepts, in bytes (without its '\n'):
@@ -119,14 +120,25 @@ typedef struct ptn_svm_options {
     int64_t max_rows;   /* ptn_svm_feed stops once this many rows wait; 0: no limit */
 } ptn_svm_options;
 
-/* Rows handed to the caller by ptn_svm_take: CSR arrays allocated with
- * malloc, owned by the caller (free each with ptn_svm_free_buffer, or all
- * with ptn_svm_rows_release).  Never NULL after a successful take, even
- * when empty. */
+/* Where a parser's memory comes from: resize(NULL, n) allocates n bytes,
+ * resize(block, n) reallocates (NULL on failure, the block kept), release
+ * frees (NULL is allowed).  Both may be called without any lock held, from
+ * the thread that feeds the parser. */
+typedef struct ptn_svm_allocator {
+    void *(*resize)(void *block, size_t bytes);
+    void (*release)(void *block);
+} ptn_svm_allocator;
+
+/* Rows handed to the caller by ptn_svm_take: CSR arrays allocated by the
+ * parser's allocator (malloc by default), owned by the caller (free each
+ * with ptn_svm_free_buffer, or all with ptn_svm_rows_release, for the
+ * default allocator; with the allocator's release otherwise).  Never NULL
+ * after a successful take, even when empty, except data of a binary parser
+ * (ptn_svm_set_binary), which is always NULL. */
 typedef struct ptn_svm_rows {
     int64_t n_rows;
     int64_t nnz;
-    void *data;         /* nnz values, float or double */
+    void *data;         /* nnz values, float or double (NULL: binary rows) */
     void *indices;      /* nnz column indices, int32_t or int64_t, sorted in each row */
     void *indptr;       /* n_rows + 1 row pointers, same type as indices */
     double *labels;     /* n_rows labels */
@@ -149,6 +161,18 @@ typedef struct ptn_svm_parser ptn_svm_parser;
 
 /* A new parser, or NULL if the options are invalid or memory is short. */
 ptn_svm_parser *ptn_svm_new(const ptn_svm_options *options);
+
+/* The same, every block of the parser and of the rows it hands over taken
+ * from `allocator` (copied; NULL: the C library's malloc, realloc, free). */
+ptn_svm_parser *ptn_svm_new_with(const ptn_svm_options *options,
+                                 const ptn_svm_allocator *allocator);
+
+/* Binary rows (every value 1, as one-hot and presence features are): the
+ * parser keeps the indices alone, with no memory per value, and a value
+ * that is not 1 (after rounding to the value type) fails with
+ * PTN_SVM_ERR_NOT_BINARY naming its line.  Before the first feed.  Returns
+ * PTN_SVM_OK, or PTN_SVM_ERR_USAGE (too late). */
+int ptn_svm_set_binary(ptn_svm_parser *p);
 
 /* Set the longest line accepted, in bytes (0: no limit); before the first
  * feed.  Returns PTN_SVM_OK, or PTN_SVM_ERR_USAGE (negative, or too late). */

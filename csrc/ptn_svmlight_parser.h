@@ -34,6 +34,8 @@ typedef struct pair {
 
 struct ptn_svm_parser {
     ptn_svm_options opt;
+    ptn_svm_allocator mem;      /* where every block comes from */
+    int binary;                 /* no values kept: each must be 1 */
     int base;                   /* the base in force */
     int status;                 /* 0, or the sticky error */
     int finished;
@@ -78,8 +80,10 @@ struct ptn_svm_parser {
 
 /* the parser's buffers (svmlight.c) */
 
-/* Grow *buf to hold at least `need` elements of `size` bytes (doubling). */
-int ptn_svm_reserve(void **buf, size_t *cap, size_t need, size_t size, size_t floor);
+/* Grow *buf (a block of p's allocator) to hold at least `need` elements
+ * of `size` bytes (doubling). */
+int ptn_svm_reserve(const ptn_svm_parser *p, void **buf, size_t *cap, size_t need, size_t size,
+                    size_t floor);
 /* Room for `need` non-zeros in data and indices. */
 int ptn_svm_grow_nnz(ptn_svm_parser *p, size_t need);
 /* Room for `need` rows: labels hold row_cap, indptr row_cap + 1 entries. */

@@ -37,7 +37,7 @@ static int carry_reserve(ptn_svm_parser *p, size_t need)
     if (p->max_line > 0 && (uint64_t)c > (uint64_t)p->max_line) {
         c = need > (size_t)p->max_line ? need : (size_t)p->max_line;
     }
-    q = realloc(p->carry, c);
+    q = p->mem.resize(p->carry, c);
     if (q == NULL) {
         return -1;
     }
@@ -104,17 +104,27 @@ static int whole_line(ptn_svm_parser *p, const char *ls, const char *le)
 
 /* --------------------------------------------------------------- the API */
 
+static void *default_resize(void *block, size_t bytes)
+{
+    return realloc(block, bytes);
+}
+
+static void default_release(void *block)
+{
+    free(block);
+}
+
 static int new_batch(ptn_svm_parser *p)
 {
-    void *data = malloc(INITIAL_NNZ * ptn_svm_value_size(p));
-    void *indices = malloc(INITIAL_NNZ * ptn_svm_index_size(p));
-    void *indptr = malloc((INITIAL_ROWS + 1) * ptn_svm_index_size(p));
-    double *labels = (double *)malloc(INITIAL_ROWS * sizeof(double));
-    if (data == NULL || indices == NULL || indptr == NULL || labels == NULL) {
-        free(data);
-        free(indices);
-        free(indptr);
-        free(labels);
+    void *data = p->binary ? NULL : p->mem.resize(NULL, INITIAL_NNZ * ptn_svm_value_size(p));
+    void *indices = p->mem.resize(NULL, INITIAL_NNZ * ptn_svm_index_size(p));
+    void *indptr = p->mem.resize(NULL, (INITIAL_ROWS + 1) * ptn_svm_index_size(p));
+    double *labels = (double *)p->mem.resize(NULL, INITIAL_ROWS * sizeof(double));
+    if ((data == NULL && !p->binary) || indices == NULL || indptr == NULL || labels == NULL) {
+        p->mem.release(data);
+        p->mem.release(indices);
+        p->mem.release(indptr);
+        p->mem.release(labels);
         return -1;
     }
     p->data = data;
@@ -131,20 +141,33 @@ static int new_batch(ptn_svm_parser *p)
 
 ptn_svm_parser *ptn_svm_new(const ptn_svm_options *options)
 {
+    return ptn_svm_new_with(options, NULL);
+}
+
+ptn_svm_parser *ptn_svm_new_with(const ptn_svm_options *options,
+                                 const ptn_svm_allocator *allocator)
+{
     ptn_svm_parser *p;
+    ptn_svm_allocator mem = {default_resize, default_release};
     const char *dp;
     if (options == NULL
         || (options->value_type != PTN_SVM_FLOAT32 && options->value_type != PTN_SVM_FLOAT64)
         || (options->index_type != PTN_SVM_INT32 && options->index_type != PTN_SVM_INT64)
         || (options->base != PTN_SVM_BASE_AUTO && options->base != PTN_SVM_BASE_ZERO
             && options->base != PTN_SVM_BASE_ONE)
-        || options->max_rows < 0) {
+        || options->max_rows < 0
+        || (allocator != NULL && (allocator->resize == NULL || allocator->release == NULL))) {
         return NULL;
     }
-    p = (ptn_svm_parser *)calloc(1, sizeof *p);
+    if (allocator != NULL) {
+        mem = *allocator;
+    }
+    p = (ptn_svm_parser *)mem.resize(NULL, sizeof *p);
     if (p == NULL) {
         return NULL;
     }
+    memset(p, 0, sizeof *p);
+    p->mem = mem;
     p->opt = *options;
     p->base = options->base;
     p->type_max = options->index_type == PTN_SVM_INT32 ? (int64_t)INT32_MAX : INT64_MAX;
@@ -157,10 +180,23 @@ ptn_svm_parser *ptn_svm_new(const ptn_svm_options *options)
     }
     memcpy(p->decimal_point, dp, strlen(dp) + 1);
     if (new_batch(p) != 0) {
-        free(p);
+        mem.release(p);
         return NULL;
     }
     return p;
+}
+
+int ptn_svm_set_binary(ptn_svm_parser *p)
+{
+    if (p == NULL || p->fed || p->finished) {
+        return PTN_SVM_ERR_USAGE;
+    }
+    if (!p->binary) {   /* the batch is empty: its values go */
+        p->mem.release(p->data);
+        p->data = NULL;
+        p->binary = 1;
+    }
+    return PTN_SVM_OK;
 }
 
 int ptn_svm_set_max_line(ptn_svm_parser *p, int64_t max_bytes)
@@ -177,14 +213,14 @@ void ptn_svm_free(ptn_svm_parser *p)
     if (p == NULL) {
         return;
     }
-    free(p->data);
-    free(p->indices);
-    free(p->indptr);
-    free(p->labels);
-    free(p->carry);
-    free(p->row);
-    free(p->num);
-    free(p);
+    p->mem.release(p->data);
+    p->mem.release(p->indices);
+    p->mem.release(p->indptr);
+    p->mem.release(p->labels);
+    p->mem.release(p->carry);
+    p->mem.release(p->row);
+    p->mem.release(p->num);
+    p->mem.release(p);
 }
 
 int ptn_svm_feed(ptn_svm_parser *p, const char *buf, size_t len, size_t *consumed)
@@ -318,9 +354,9 @@ int ptn_svm_current_base(const ptn_svm_parser *p)
 }
 
 /* Shrink a finished buffer to n elements (at least one); keep it if realloc fails. */
-static void *shrink(void *buf, size_t n, size_t size)
+static void *shrink(const ptn_svm_parser *p, void *buf, size_t n, size_t size)
 {
-    void *q = realloc(buf, (n > 0 ? n : 1) * size);
+    void *q = p->mem.resize(buf, (n > 0 ? n : 1) * size);
     return q != NULL ? q : buf;
 }
 
@@ -335,10 +371,10 @@ int ptn_svm_take(ptn_svm_parser *p, ptn_svm_rows *out)
     }
     rows.n_rows = p->n_rows;
     rows.nnz = p->nnz;
-    rows.data = shrink(p->data, (size_t)p->nnz, ptn_svm_value_size(p));
-    rows.indices = shrink(p->indices, (size_t)p->nnz, ptn_svm_index_size(p));
-    rows.indptr = shrink(p->indptr, (size_t)p->n_rows + 1, ptn_svm_index_size(p));
-    rows.labels = (double *)shrink(p->labels, (size_t)p->n_rows, sizeof(double));
+    rows.data = p->binary ? NULL : shrink(p, p->data, (size_t)p->nnz, ptn_svm_value_size(p));
+    rows.indices = shrink(p, p->indices, (size_t)p->nnz, ptn_svm_index_size(p));
+    rows.indptr = shrink(p, p->indptr, (size_t)p->n_rows + 1, ptn_svm_index_size(p));
+    rows.labels = (double *)shrink(p, p->labels, (size_t)p->n_rows, sizeof(double));
     p->data = p->indices = p->indptr = NULL;
     p->labels = NULL;
     if (new_batch(p) != 0) {

@@ -16,7 +16,8 @@
 
 /* ------------------------------------------------------------------ memory */
 
-int ptn_svm_reserve(void **buf, size_t *cap, size_t need, size_t size, size_t floor)
+int ptn_svm_reserve(const ptn_svm_parser *p, void **buf, size_t *cap, size_t need, size_t size,
+                    size_t floor)
 {
     size_t c = *cap;
     void *q;
@@ -36,7 +37,7 @@ int ptn_svm_reserve(void **buf, size_t *cap, size_t need, size_t size, size_t fl
     if (c > SIZE_MAX / size) {
         return -1;
     }
-    q = realloc(*buf, c * size);
+    q = p->mem.resize(*buf, c * size);
     if (q == NULL) {
         return -1;
     }
@@ -52,11 +53,15 @@ int ptn_svm_grow_nnz(ptn_svm_parser *p, size_t need)
     if (need <= p->nnz_cap) {
         return 0;
     }
-    if (ptn_svm_reserve(&p->data, &cap, need, ptn_svm_value_size(p), INITIAL_NNZ) != 0
+    if (p->binary) {   /* the indices alone */
+        return ptn_svm_reserve(p, &p->indices, &p->nnz_cap, need, ptn_svm_index_size(p),
+                               INITIAL_NNZ);
+    }
+    if (ptn_svm_reserve(p, &p->data, &cap, need, ptn_svm_value_size(p), INITIAL_NNZ) != 0
         || cap > SIZE_MAX / ptn_svm_index_size(p)) {
         return -1;
     }
-    q = realloc(p->indices, cap * ptn_svm_index_size(p));
+    q = p->mem.resize(p->indices, cap * ptn_svm_index_size(p));
     if (q == NULL) {
         return -1;   /* data is larger than nnz_cap says: harmless */
     }
@@ -72,11 +77,11 @@ int ptn_svm_grow_rows(ptn_svm_parser *p, size_t need)
     if (need <= p->row_cap) {
         return 0;
     }
-    if (ptn_svm_reserve((void **)&p->labels, &cap, need, sizeof(double), INITIAL_ROWS) != 0
+    if (ptn_svm_reserve(p, (void **)&p->labels, &cap, need, sizeof(double), INITIAL_ROWS) != 0
         || cap > SIZE_MAX / ptn_svm_index_size(p) - 1) {
         return -1;
     }
-    q = realloc(p->indptr, (cap + 1) * ptn_svm_index_size(p));
+    q = p->mem.resize(p->indptr, (cap + 1) * ptn_svm_index_size(p));
     if (q == NULL) {
         return -1;
     }

@@ -87,7 +87,7 @@ static int slow_double(ptn_svm_parser *p, const char *s, const char *e, double *
     if (n > (SIZE_MAX - 1) / (dp + 1)) {
         return -1;
     }
-    if (ptn_svm_reserve((void **)&p->num, &p->num_cap, n * (dp + 1) + 1, 1, 64) != 0) {
+    if (ptn_svm_reserve(p, (void **)&p->num, &p->num_cap, n * (dp + 1) + 1, 1, 64) != 0) {
         return -2;
     }
     for (i = 0; i < n; i++) {
@@ -357,7 +357,9 @@ static int emit_row(ptn_svm_parser *p, double label, int64_t line, int unsorted,
             && ptn_svm_grow_rows(p, (size_t)p->n_rows + 1) != 0)) {
         return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, line, NULL, NULL, "out of memory");
     }
-    if (p->opt.value_type == PTN_SVM_FLOAT32) {
+    if (p->binary) {
+        /* no values: each was checked to be 1 */
+    } else if (p->opt.value_type == PTN_SVM_FLOAT32) {
         float *dst = (float *)p->data + p->nnz;
         for (i = 0; i < n; i++) {
             dst[i] = to_float(p->row[i].value);
@@ -500,6 +502,12 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
             return ptn_svm_fail(p, PTN_SVM_ERR_VALUE, line, ls, le,
                         "'%s': the feature value is not a number", token);
         }
+        if (p->binary && !(p->opt.value_type == PTN_SVM_FLOAT32 ? to_float(value) == 1.0f
+                                                                : value == 1.0)) {
+            ptn_svm_quote_token(token, sizeof token, start, token_end(start, e));
+            return ptn_svm_fail(p, PTN_SVM_ERR_NOT_BINARY, line, ls, le,
+                        "'%s': a value other than 1 in binary rows", token);
+        }
         if (p->row_len > 0) {
             if (index == last) {
                 return ptn_svm_fail(p, PTN_SVM_ERR_DUPLICATE, line, ls, le,
@@ -509,7 +517,7 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
             unsorted |= index < last;
         }
         if (p->row_len == p->pair_cap
-            && ptn_svm_reserve((void **)&p->row, &p->pair_cap, p->row_len + 1, sizeof(pair), 64) != 0) {
+            && ptn_svm_reserve(p, (void **)&p->row, &p->pair_cap, p->row_len + 1, sizeof(pair), 64) != 0) {
             return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, line, NULL, NULL, "out of memory");
         }
         p->row[p->row_len].index = index;

@@ -300,6 +300,70 @@ static void bounded_reading(void)
     ptn_svm_free(p);
 }
 
+/* An allocator that counts the bytes it holds (blocks carry their size). */
+static size_t held;
+
+static void *counted_resize(void *block, size_t bytes)
+{
+    size_t *q, old = block != NULL ? ((size_t *)block)[-1] : 0;
+    q = (size_t *)realloc(block != NULL ? (size_t *)block - 1 : NULL, bytes + sizeof(size_t));
+    if (q == NULL) {
+        return NULL;
+    }
+    held = held - old + bytes;
+    q[0] = bytes;
+    return q + 1;
+}
+
+static void counted_release(void *block)
+{
+    if (block != NULL) {
+        held -= ((size_t *)block)[-1];
+        free((size_t *)block - 1);
+    }
+}
+
+/* Binary rows: indices alone, no values array; a value other than 1 fails
+ * on its line; every block from the allocator given. */
+static void binary_rows(void)
+{
+    ptn_svm_options o = {PTN_SVM_FLOAT32, PTN_SVM_INT32, PTN_SVM_BASE_ONE, 0};
+    ptn_svm_allocator counted = {counted_resize, counted_release};
+    ptn_svm_parser *p;
+    ptn_svm_rows rows;
+    size_t used = 0;
+    int s;
+    const char *ok = "1 1:1 3:1.0\n-1 2:+1e0 4:1.0000000001\n";
+
+    p = ptn_svm_new_with(&o, &counted);
+    check(p != NULL && held > 0, "allocator used", "");
+    check(ptn_svm_set_binary(p) == PTN_SVM_OK, "set_binary", "");
+    s = ptn_svm_feed(p, ok, strlen(ok), &used);
+    check(s == PTN_SVM_OK && ptn_svm_finish(p) == PTN_SVM_OK, "binary rows parse", "");
+    check(ptn_svm_take(p, &rows) == PTN_SVM_OK && rows.data == NULL && rows.nnz == 4
+          && ((int32_t *)rows.indices)[3] == 3 && ((int32_t *)rows.indptr)[2] == 4,
+          "binary rows without values", "");
+    counted_release(rows.indices);
+    counted_release(rows.indptr);
+    counted_release(rows.labels);
+    check(ptn_svm_set_binary(p) == PTN_SVM_ERR_USAGE, "set_binary after feed", "");
+    ptn_svm_free(p);
+    check(held == 0, "every block released", "");
+
+    o.value_type = PTN_SVM_FLOAT64;   /* 1.0000000001 is not 1 as a double */
+    p = ptn_svm_new(&o);
+    ptn_svm_set_binary(p);
+    s = ptn_svm_feed(p, ok, strlen(ok), &used);
+    check(s == PTN_SVM_ERR_NOT_BINARY && ptn_svm_last_error(p)->line == 2,
+          "a value other than 1 refused on its line", ptn_svm_last_error(p)->message);
+    ptn_svm_free(p);
+    p = ptn_svm_new(&o);
+    ptn_svm_set_binary(p);
+    s = ptn_svm_feed(p, "1 1:1\n1 2:0\n", 12, &used);
+    check(s == PTN_SVM_ERR_NOT_BINARY && ptn_svm_last_error(p)->line == 2, "a zero refused", "");
+    ptn_svm_free(p);
+}
+
 static const char *cases[] = {
     "",
     "\n",
@@ -367,6 +431,7 @@ int main(void)
     expect("1 9223372036854775807:1\n1 0:1", PTN_SVM_BASE_AUTO, PTN_SVM_ERR_INDEX_RANGE, 1, 0, 0);
     expect("1 1:1 # 2:2\n2 2:2", PTN_SVM_BASE_AUTO, 0, 0, 2, 2);
     bounded_reading();
+    binary_rows();
 
     /* every case again with lines of at most 12 and 90 bytes: the same
      * outcome however the input is cut */

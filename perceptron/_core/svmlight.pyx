@@ -12,7 +12,7 @@ streaming, the checks against ``n_features`` and the error messages live in
 import numpy as np
 
 from cpython.buffer cimport PyBUF_FORMAT
-from cpython.mem cimport PyMem_Free
+from cpython.mem cimport PyMem_Free, PyMem_RawFree, PyMem_RawRealloc
 from cython cimport floating
 from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc, realloc
@@ -28,6 +28,10 @@ cdef extern from "ptn_svmlight.h" nogil:
         int index_type
         int base
         int64_t max_rows
+
+    ctypedef struct ptn_svm_allocator:
+        void *(*resize)(void *block, size_t size)
+        void (*release)(void *block)
 
     ctypedef struct ptn_svm_rows:
         int64_t n_rows
@@ -65,8 +69,11 @@ cdef extern from "ptn_svmlight.h" nogil:
         PTN_SVM_ERR_NO_MEMORY
         PTN_SVM_ERR_USAGE
         PTN_SVM_ERR_LINE_TOO_LONG
+        PTN_SVM_ERR_NOT_BINARY
 
-    ptn_svm_parser *ptn_svm_new(const ptn_svm_options *options)
+    ptn_svm_parser *ptn_svm_new_with(const ptn_svm_options *options,
+                                     const ptn_svm_allocator *allocator)
+    int ptn_svm_set_binary(ptn_svm_parser *p)
     void ptn_svm_free(ptn_svm_parser *p)
     int ptn_svm_feed(ptn_svm_parser *p, const char *buf, size_t length, size_t *consumed)
     int ptn_svm_set_max_line(ptn_svm_parser *p, int64_t max_bytes)
@@ -81,7 +88,6 @@ cdef extern from "ptn_svmlight.h" nogil:
     int64_t ptn_svm_first_zero_line(const ptn_svm_parser *p)
     int64_t ptn_svm_lines(const ptn_svm_parser *p)
     const ptn_svm_error *ptn_svm_last_error(const ptn_svm_parser *p)
-    void ptn_svm_free_buffer(void *buffer)
 
 cdef extern from "Python.h":
     char *PyOS_double_to_string(double val, char format_code, int precision, int flags,
@@ -99,14 +105,16 @@ ERR_INDEX_RANGE = PTN_SVM_ERR_INDEX_RANGE
 ERR_TOO_MANY = PTN_SVM_ERR_TOO_MANY
 ERR_NO_MEMORY = PTN_SVM_ERR_NO_MEMORY
 ERR_LINE_TOO_LONG = PTN_SVM_ERR_LINE_TOO_LONG
+ERR_NOT_BINARY = PTN_SVM_ERR_NOT_BINARY
 
 
 cdef char *_FORMAT_BYTE = "B"
 
 
 cdef class _Owned:
-    """A malloc'd block lent to numpy through the buffer protocol; freed
-    with the last array that uses it."""
+    """A block of the parser's allocator (Python's raw allocator) lent to
+    numpy through the buffer protocol; freed with the last array that uses
+    it."""
     cdef void *ptr
     cdef Py_ssize_t nbytes
 
@@ -129,7 +137,7 @@ cdef class _Owned:
         pass
 
     def __dealloc__(self):
-        ptn_svm_free_buffer(self.ptr)
+        PyMem_RawFree(self.ptr)
 
 
 cdef object _adopt(void *ptr, int64_t count, dtype):
@@ -158,14 +166,25 @@ cdef class Parser:
     max_line : int
         The longest line accepted, in bytes; 0 for no limit, -1 for the C
         parser's default.
+    binary : bool
+        Keep the indices alone (``take`` gives None for the values); a
+        value other than 1 is an error (ERR_NOT_BINARY) naming its line.
+
+    Every block, the parser's and the rows', comes from Python's raw
+    allocator, so that ``tracemalloc`` counts the memory a parse takes.
     """
     cdef ptn_svm_parser *p
     cdef readonly object value_dtype
     cdef readonly object index_dtype
+    cdef readonly bint binary
 
     def __cinit__(self, value_dtype, index_dtype, int base, int64_t max_rows=0,
-                  int64_t max_line=-1):
+                  int64_t max_line=-1, bint binary=False):
         cdef ptn_svm_options options
+        cdef ptn_svm_allocator allocator
+        allocator.resize = PyMem_RawRealloc
+        allocator.release = PyMem_RawFree
+        self.binary = binary
         self.value_dtype = np.dtype(value_dtype)
         self.index_dtype = np.dtype(index_dtype)
         if self.value_dtype == np.float32:
@@ -188,11 +207,13 @@ cdef class Parser:
         options.max_rows = max_rows
         if max_line < -1:
             raise ValueError(f"max_line must be >= -1, got {max_line}")
-        self.p = ptn_svm_new(&options)
+        self.p = ptn_svm_new_with(&options, &allocator)
         if self.p == NULL:
             raise MemoryError("no memory for an svmlight parser")
         if max_line >= 0:
             ptn_svm_set_max_line(self.p, max_line)
+        if binary:
+            ptn_svm_set_binary(self.p)
 
     def __dealloc__(self):
         ptn_svm_free(self.p)
@@ -222,14 +243,15 @@ cdef class Parser:
         return ptn_svm_resolve_base(self.p)
 
     def take(self):
-        """The waiting rows as (data, indices, indptr, labels) numpy arrays."""
+        """The waiting rows as (data, indices, indptr, labels) numpy arrays
+        (data None for a binary parser)."""
         cdef ptn_svm_rows rows
         cdef int status = ptn_svm_take(self.p, &rows)
         if status < 0:
             return None
         # each array adopts its buffer as soon as it exists, so that an
         # exception on the way leaks nothing
-        data = _adopt(rows.data, rows.nnz, self.value_dtype)
+        data = None if self.binary else _adopt(rows.data, rows.nnz, self.value_dtype)
         indices = _adopt(rows.indices, rows.nnz, self.index_dtype)
         indptr = _adopt(rows.indptr, rows.n_rows + 1, self.index_dtype)
         labels = _adopt(rows.labels, rows.n_rows, np.float64)

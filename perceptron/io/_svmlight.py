@@ -154,6 +154,8 @@ def _raise(parser, name, hint=""):
         message += "; pass index_dtype=np.int64"
     if code == _svmlight.ERR_LINE_TOO_LONG:
         message += " (max_line_length: pass a larger one, or None, for longer lines)"
+    if code == _svmlight.ERR_NOT_BINARY:
+        message += " (binary=True reads files whose every value is 1)"
     message += hint
     if text:
         message += f"\n  line {line}: {text}"
@@ -192,15 +194,10 @@ def _resolve_base(parser, name):
         _raise(parser, name)
 
 
-def _check_binary(arrays, name):
-    """A ValueError naming the first sample with a value other than 1."""
-    data, indices, indptr, _ = arrays
-    if len(data) == 0 or _csr.all_ones(data):
-        return
-    pos = int(np.flatnonzero(data != 1)[0])
-    row = int(np.searchsorted(indptr, pos, side="right")) - 1
-    raise ValueError(f"{name}: binary=True reads files whose every value is 1; sample {row + 1} "
-                     f"(row {row}) has {float(data[pos])!r} in column {int(indices[pos])} (zero-based)")
+def _check_binary_flag(binary):
+    if not isinstance(binary, (bool, np.bool_)):
+        raise TypeError(f"binary must be True or False, got {binary!r}")
+    return bool(binary)
 
 
 def _check_width(parser, n_features, name):
@@ -216,12 +213,16 @@ def _check_width(parser, n_features, name):
     return n_features
 
 
-def _output(arrays, width, output, what, binary=False):
+def _output(arrays, width, output, what, dtype):
     data, indices, indptr, labels = arrays
     shape = (len(indptr) - 1, width)
+    if data is None:  # binary rows, parsed without values
+        if output == "csr":  # the rows are their indices
+            return CSRData(binary_values(len(indices), dtype), indices, indptr, shape), labels
+        # the other outputs store the ones (dense: written through a view of one 1.0)
+        data = binary_values(len(indices), dtype) if output == "dense" else \
+            np.ones(len(indices), dtype=dtype)
     if output == "csr":
-        if binary:  # the values (all ones) dropped: the rows are their indices
-            data = binary_values(len(indices), data.dtype)
         return CSRData(data, indices, indptr, shape), labels
     if output == "dense":
         return csr_to_dense(data, indices, indptr, shape), labels
@@ -291,13 +292,19 @@ def load_svmlight(source: Any, n_features: Optional[int] = None,
         cannot begin a label (a NUL, the start of a binary file) is refused
         as soon as it is read, without reading on to its end.
     binary : bool, default=False
-        Binary rows: every value in the file must be 1 (a ``ValueError``
-        names the first sample that has another), and with
-        ``output="csr"`` the rows are kept as their indices alone (a
-        :class:`CSRData` whose ``data`` is a read-only view of one 1.0 of
-        `dtype`, no memory per value: 4 bytes a non-zero with int32
-        indices, where float64 values take 12), which ``Perceptron``
-        reads without values.  The other outputs store the ones.
+        Binary rows: every value in the file must be 1 (``1``, ``1.0``,
+        ``+1e0``, ...; with float32 `dtype`, any value that rounds to 1.0);
+        any other value, 0 included, raises
+        :class:`perceptron.exceptions.SvmlightFormatError` (a
+        ``ValueError``) naming the file, the line and the feature, rather
+        than being dropped.  The file is parsed without values: the memory
+        a read takes is that of the indices, the row pointers and the
+        labels.  With ``output="csr"`` the rows are kept as their indices
+        alone (a :class:`CSRData` whose ``data`` is a read-only view of one
+        1.0 of `dtype`, no memory per value: 4 bytes a non-zero with int32
+        indices, 2 with uint16, where float64 values take 12), which
+        ``Perceptron`` reads without values.  The other outputs store the
+        ones.
 
     Returns
     -------
@@ -332,7 +339,9 @@ def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="a
     auto = index_dtype is None
     dtype, index_dtype, base, n_features, buffer_size = _check_read_args(
         n_features, dtype, zero_based, np.int64 if auto else index_dtype, output, buffer_size)
-    parser = _svmlight.Parser(dtype, index_dtype, base, 0, _check_max_line(max_line_length))
+    binary = _check_binary_flag(binary)
+    parser = _svmlight.Parser(dtype, index_dtype, base, 0, _check_max_line(max_line_length),
+                              binary)
     for _ in _parse_stream(source, parser, buffer_size):
         pass  # no row limit: never full
     name = _source_name(source)
@@ -340,14 +349,10 @@ def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="a
     arrays = parser.take()
     width = _check_width(parser, n_features, name)
     if auto and arrays is not None:
-        arrays = _narrow_indices(arrays, width)
-    if not isinstance(binary, (bool, np.bool_)):
-        raise TypeError(f"binary must be True or False, got {binary!r}")
-    if binary and arrays is not None:
-        _check_binary(arrays, name)
-        if auto and output == "csr":
+        if binary and output == "csr":
             arrays = _indices16(arrays, width)
-    X, y = _output(arrays, width, output, "load_svmlight(output='scipy')", bool(binary))
+        arrays = _narrow_indices(arrays, width)
+    X, y = _output(arrays, width, output, "load_svmlight(output='scipy')", dtype)
     return X, y, parser.label_signs
 
 
@@ -358,16 +363,20 @@ def _narrow_indices(arrays, width):
     data, indices, indptr, labels = arrays
     if max(width, len(indptr) - 1, len(indices)) > np.iinfo(np.int32).max:
         return arrays
-    return data, indices.astype(np.int32), indptr.astype(np.int32), labels
+    if indices.dtype == np.int64:  # (16-bit indices stay)
+        indices = indices.astype(np.int32)
+    return data, indices, indptr.astype(np.int32), labels
 
 
 def _indices16(arrays, width):
     """Binary rows' arrays with 16-bit indices when the width is at most
     65,536 and no row holds more values than the loops read as stored
-    (perceptron._core.csr.ROW16_MAX)."""
+    (perceptron._core.csr.ROW16_MAX); straight from the parse's int64, so
+    that no int32 copy is made on the way."""
     data, indices, indptr, labels = arrays
-    if width > 1 << 16 or _csr.max_row_length(indptr) > _csr.ROW16_MAX:
-        return arrays
+    if width > 1 << 16 or max(len(indptr) - 1, len(indices)) > np.iinfo(np.int32).max or \
+            _csr.max_row_length(indptr) > _csr.ROW16_MAX:
+        return arrays  # (16-bit indices go beside int32 row pointers)
     return data, indices.astype(np.uint16), indptr, labels
 
 
@@ -381,7 +390,8 @@ def iter_svmlight(source: Any, n_features: Optional[int] = None, *, chunk_rows: 
                   dtype: npt.DTypeLike = np.float64, zero_based: Union[bool, str] = "auto",
                   index_dtype: npt.DTypeLike = np.int64, output: str = "scipy",
                   buffer_size: int = DEFAULT_BUFFER_SIZE,
-                  max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH
+                  max_line_length: Optional[int] = DEFAULT_MAX_LINE_LENGTH,
+                  binary: bool = False
                   ) -> Iterator[Tuple[Any, npt.NDArray[np.float64]]]:
     """Read an svmlight / libsvm file a chunk of rows at a time.
 
@@ -406,6 +416,15 @@ def iter_svmlight(source: Any, n_features: Optional[int] = None, *, chunk_rows: 
         Rows per chunk (>= 1).
     dtype, index_dtype, output, buffer_size, max_line_length :
         As in :func:`load_svmlight`.
+    binary : bool, default=False
+        As in :func:`load_svmlight`: every value must be 1 (another value
+        raises ``SvmlightFormatError`` naming its line, in the chunk that
+        holds it, or before the first chunk when ``n_features`` is None),
+        the file is parsed without values, and with ``output="csr"`` each
+        chunk is a :class:`CSRData` of binary rows, its indices alone of
+        ``index_dtype``.  ``partial_fit`` and ``fit_stream`` train on such
+        chunks the model of the same rows with their ones stored, bit for
+        bit.
     zero_based : bool or "auto", default="auto"
         As in :func:`load_svmlight`.  A chunk iterator cannot look ahead: with
         ``n_features`` given, "auto" decides from the first chunk (one-based
@@ -430,9 +449,10 @@ def iter_svmlight(source: Any, n_features: Optional[int] = None, *, chunk_rows: 
         n_features, dtype, zero_based, index_dtype, output, buffer_size)
     chunk_rows = _check_positive_int(chunk_rows, "chunk_rows")
     max_line = _check_max_line(max_line_length)
+    binary = _check_binary_flag(binary)
     _open_read_check(source)
     return _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output,
-                    buffer_size, max_line)
+                    buffer_size, max_line, binary)
 
 
 def _open_read_check(source):
@@ -446,7 +466,7 @@ def _open_read_check(source):
 
 
 def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, buffer_size,
-             max_line):
+             max_line, binary):
     name = _source_name(source)
     what = "iter_svmlight(output='scipy')"
     if n_features is None:
@@ -457,7 +477,7 @@ def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, b
                                  "that cannot be rewound (n_features=None reads the file "
                                  "twice)")
             start = source.tell()
-        scan = _svmlight.Parser(dtype, index_dtype, base, chunk_rows, max_line)
+        scan = _svmlight.Parser(dtype, index_dtype, base, chunk_rows, max_line, binary)
         for _ in _parse_stream(source, scan, buffer_size):
             scan.take()  # the first pass keeps nothing
         _resolve_base(scan, name)
@@ -466,7 +486,7 @@ def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, b
         if start is not None:
             source.seek(start)
         del scan
-    parser = _svmlight.Parser(dtype, index_dtype, base, chunk_rows, max_line)
+    parser = _svmlight.Parser(dtype, index_dtype, base, chunk_rows, max_line, binary)
     decided: list = []  # rows of the first chunk, once "auto" decided from it
 
     def hint():
@@ -483,7 +503,7 @@ def _iterate(source, n_features, chunk_rows, dtype, index_dtype, base, output, b
             decided.append(parser.pending_rows)
         arrays = parser.take()
         _check_width(parser, n_features, name)
-        return _output(arrays, n_features, output, what)
+        return _output(arrays, n_features, output, what, dtype)
 
     for _ in _parse_stream(source, parser, buffer_size, hint):
         yield chunk()

@@ -750,8 +750,9 @@ def test_binary_rows_as_indices_alone(dtype):
 
 def test_binary_rows_refuse_other_values():
     text = b"1 1:1 3:1\n-1 2:1 4:0.5\n"
-    with pytest.raises(ValueError, match=r"binary=True reads files whose every value is 1; "
-                                         r"sample 2 \(row 1\) has 0.5 in column 3"):
+    with pytest.raises(SvmlightFormatError, match=r"line 2: '4:0.5': a value other than 1 in "
+                                                  r"binary rows \(binary=True reads files "
+                                                  r"whose every value is 1\)"):
         load_svmlight(io.BytesIO(text), output="csr", binary=True)
     with pytest.raises(TypeError, match="binary must be True or False"):
         load_svmlight(io.BytesIO(text), output="csr", binary="yes")

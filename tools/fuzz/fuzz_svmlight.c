@@ -82,6 +82,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (knob & 64) {
         ptn_svm_set_max_line(p, (int64_t)(data[1] % 97));
     }
+    if (knob & 128) {   /* binary rows: indices alone, values checked to be 1 */
+        ptn_svm_set_binary(p);
+    }
     if (feed_all(p, text, cut) == 0 && feed_all(p, text + cut, size - cut) == 0 &&
         ptn_svm_finish(p) >= 0) {
         if (ptn_svm_resolve_base(p) >= 0) {
