@@ -259,7 +259,8 @@ def cmd_train(args, out):
     to_stdout = args.output == "-"
     report = sys.stderr if to_stdout else out  # standard output carries the model
     X, y = data = load_data(args.data, args.format, args.labels, args.label_column,
-                            n_features=args.n_features, max_line_length=args.max_line_length)
+                            n_features=args.n_features, max_line_length=args.max_line_length,
+                            binary=args.binary)
     if args.n_features is not None and X.shape[1] != args.n_features:
         raise ValueError(f"--n-features {args.n_features}: {args.data} has {X.shape[1]} "
                          "columns (the option sets the width of svmlight rows)")
@@ -525,6 +526,11 @@ def build_parser():
                        help="svmlight: the number of features (default: the largest index "
                        "in the file); a model of N features takes test rows of indices up to "
                        "N")
+    train.add_argument("--binary", action="store_true",
+                       help="svmlight: every value in the file is 1 (one-hot or presence "
+                       "features): the rows are read as their indices alone, without a value "
+                       "per non-zero (the same model); a value other than 1 is an error "
+                       "naming its line")
     train.add_argument("--algorithm", choices=["perceptron", "averaged", "pocket", "voted",
                                                "centroid"], default="perceptron",
                        help="the estimator: Perceptron, averaged (average=True), pocket "

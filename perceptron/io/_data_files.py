@@ -270,7 +270,7 @@ class Data(tuple):
 
 def load_data(path, fmt="auto", labels=None, label_column=None, n_features=None,
               need_labels=True, max_line_length=DEFAULT_MAX_LINE_LENGTH, stdin=None,
-              wider="error"):
+              wider="error", binary=False):
     """(X, y) of a data file (a path, or "-" for standard input); y is None
     when the file has no labels and none are needed.  The format is the one
     given, else the name's suffix (.csv, .npz, .npy, .svm, .libsvm,
@@ -280,16 +280,22 @@ def load_data(path, fmt="auto", labels=None, label_column=None, n_features=None,
     `n_features`: the width of an svmlight file's rows (else its largest
     index + 1).  A feature index beyond it is an error naming its line, or,
     with ``wider="ignore"``, a value dropped (as LIBLINEAR's predict drops
-    the features its model never saw); `data.ignored` counts them."""
+    the features its model never saw); `data.ignored` counts them.
+
+    `binary`: an svmlight file whose every value is 1, parsed without values
+    into binary rows (indices alone); a value other than 1 is an error
+    naming its line, as is another format."""
     plus, ignored = False, 0
     if wider not in ("error", "ignore"):
         raise ValueError(f"wider must be 'error' or 'ignore', got {wider!r}")
     with DataSource(os.fsdecode(path), stdin) as src:
         fmt = src.format(fmt)
+        if binary and fmt != "svmlight":
+            raise ValueError(f"--binary reads svmlight files; {src.name} is {fmt}")
         if fmt == "svmlight":
             X, y, (n_plus, n_bare) = load_svmlight_signs(
                 src.stream, n_features=n_features if wider == "error" else None,
-                max_line_length=max_line_length, output="csr")
+                max_line_length=max_line_length, output="csr", binary=binary)
             y, plus = _integral(y), n_plus > 0 and n_bare == 0
             if n_features is not None and wider == "ignore":
                 X, ignored = _narrowed(X, n_features)

@@ -377,7 +377,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
 
     def fit_stream(self, source: Any, *, classes: Optional[Sequence[Any]] = None,
                    max_iter: Optional[int] = None, chunk_rows: int = 10000,
-                   n_features: Optional[int] = None) -> Self:
+                   n_features: Optional[int] = None, binary: bool = False) -> Self:
         """Train on data bigger than memory: epochs over a stream of chunks.
 
         Each chunk is one ``partial_fit`` step; the epochs stop at the first
@@ -403,6 +403,13 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         chunk_rows : int, default=10000
         n_features : int, optional
             Columns of an svmlight file (found by a first pass when None).
+        binary : bool, default=False
+            An svmlight file whose every value is 1 (one-hot, presence
+            features): each chunk is parsed without values and trained as
+            binary rows (indices alone), the same model, bit for bit, as
+            from the rows with their ones stored; a value other than 1
+            raises ``SvmlightFormatError`` naming its line.  Only for a path
+            (chunks from other sources are read as they are).
 
         Returns
         -------
@@ -411,7 +418,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         from perceptron.linear._stream import fit_stream
 
         return fit_stream(self, source, classes=classes, max_iter=max_iter,
-                          chunk_rows=chunk_rows, n_features=n_features)
+                          chunk_rows=chunk_rows, n_features=n_features, binary=binary)
 
 
 # ------------------------------------------------------------- model files

@@ -7,7 +7,9 @@ makes no update or ``max_iter`` epochs have run.  Only one chunk is in memory
 at a time.  A source is
 
 - a path to an svmlight / libsvm file, read by ``perceptron.io.iter_svmlight``
-  a chunk of ``chunk_rows`` rows at a time (re-read each epoch);
+  a chunk of ``chunk_rows`` rows at a time (re-read each epoch); with
+  ``binary=True`` its rows are binary (every value 1), each chunk parsed
+  without values and kept as its indices alone;
 - a memory-mapped (or any) 2-D array with its labels, ``(X, y)``, cut into
   chunks of ``chunk_rows`` rows (views: nothing copied);
 - a callable returning a fresh iterable of ``(X, y)`` chunks for each epoch
@@ -23,6 +25,10 @@ With ``shuffle=True`` the rows of each chunk are shuffled within the chunk and
 the chunks come in the source's order, so memory stays bounded; the result
 is then not that of ``fit`` on the whole data (which shuffles all rows), but
 the same as ``partial_fit`` on the chunks, epoch after epoch.
+
+Chunks of binary rows (a ``CSRData`` without values, or whose values are all
+1) train as ``partial_fit`` trains them: the model of the same rows with
+their ones stored, bit for bit.
 """
 import os
 
@@ -34,17 +40,26 @@ from perceptron.linear._fitted import publish
 __all__ = ["fit_stream"]
 
 
-def _epoch_chunks(source, chunk_rows, n_features):
+def _epoch_chunks(source, chunk_rows, n_features, binary=False):
     """A function giving a new iterable of (X, y) chunks for each epoch."""
     if isinstance(source, (str, bytes, os.PathLike)):
+        # binary rows come as CSRData of their indices alone (scipy would
+        # store the ones); float rows as scipy matrices, as before
+        output = "csr" if binary else "scipy"
         if n_features is None:
             # one scan for the width (iter_svmlight's first pass), then every
             # epoch reads with it fixed
-            for X, _ in iter_svmlight(source, chunk_rows=chunk_rows, output="csr"):
+            for X, _ in iter_svmlight(source, chunk_rows=chunk_rows, output="csr",
+                                      binary=binary):
                 n_features = X.shape[1]
                 break
         width = n_features
-        return lambda: iter_svmlight(source, n_features=width, chunk_rows=chunk_rows)
+        return lambda: iter_svmlight(source, n_features=width, chunk_rows=chunk_rows,
+                                     output=output, binary=binary)
+    if binary:
+        raise ValueError("binary=True reads an svmlight file (source a path); chunks from "
+                         "other sources are read as they are (binary CSRData chunks train "
+                         "as binary rows without it)")
     if isinstance(source, tuple) and len(source) == 2 and hasattr(source[0], "shape"):
         X, y = source
         n = X.shape[0]
@@ -79,7 +94,7 @@ def _labels_of(chunks):
 
 
 def fit_stream(estimator, source, *, classes=None, max_iter=None, chunk_rows=10000,
-               n_features=None):
+               n_features=None, binary=False):
     """Fit `estimator` (a Perceptron) by epochs over a stream of chunks.
 
     Parameters
@@ -96,6 +111,9 @@ def fit_stream(estimator, source, *, classes=None, max_iter=None, chunk_rows=100
         Rows per chunk for paths and (X, y) sources.
     n_features : int, optional
         Columns of an svmlight file (found by a first pass when None).
+    binary : bool, default=False
+        An svmlight file of binary rows, read as ``iter_svmlight(...,
+        binary=True)`` reads them.
 
     Returns
     -------
@@ -110,7 +128,9 @@ def fit_stream(estimator, source, *, classes=None, max_iter=None, chunk_rows=100
         raise ValueError(f"max_iter must be a positive int, got {epochs!r}")
     if getattr(estimator, "early_stopping", False):
         raise ValueError("early_stopping is not available with fit_stream")
-    chunks = _epoch_chunks(source, int(chunk_rows), n_features)
+    if not isinstance(binary, (bool, np.bool_)):
+        raise TypeError(f"binary must be True or False, got {binary!r}")
+    chunks = _epoch_chunks(source, int(chunk_rows), n_features, bool(binary))
     if classes is None:
         if estimator.multiclass == "multinomial":
             classes_arg = None  # the multinomial rule takes new classes as they come

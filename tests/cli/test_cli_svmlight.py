@@ -327,3 +327,41 @@ def test_the_library_limit_is_read_from_the_context_and_the_environment(monkeypa
         check_weight_memory(1, 20_000_000, 8, "fit")
     with allowed_fit_bytes(1 << 30):  # the command line's option wins over the environment
         check_weight_memory(1, 20_000_000, 8, "fit")
+
+
+@pytest.mark.filterwarnings("ignore::perceptron.exceptions.ConvergenceWarning")
+@pytest.mark.parametrize("extra", [[], ["--progress-validation"], ["--algorithm", "averaged"]])
+def test_train_binary_reads_indices_alone(tmp_path, rng, monkeypatch, capsys, extra):
+    """--binary: the rows parsed without values, as binary rows; the model
+    of the same file read with its ones stored (the float path), bit for bit."""
+    from perceptron._core import csr as _csr
+
+    X = (rng.random((150, 20)) < 0.2).astype(np.float64)
+    y = np.where(X @ rng.standard_normal(20) > 0.3, 1, -1)
+    path = tmp_path / "train.svm"
+    path.write_text(svm_text(X, y))
+    data_X, data_y = load_data(str(path), binary=True)
+    assert isinstance(data_X, CSRData) and data_X.binary and data_X.data.strides == (0,)
+    np.testing.assert_array_equal(data_X.toarray(), X)
+    argv = ["train", path, "--epochs", 4, "-q", *extra]
+    assert run([*argv, "-o", tmp_path / "b.ptn", "--binary"])[0] == 0
+    with monkeypatch.context() as m:  # the ones as stored: no binary rows found
+        m.setattr(_csr, "all_ones", lambda data: False)
+        assert run([*argv, "-o", tmp_path / "f.ptn"])[0] == 0
+    ours, theirs = perceptron.load(tmp_path / "b.ptn"), perceptron.load(tmp_path / "f.ptn")
+    np.testing.assert_array_equal(ours.coef_, theirs.coef_)
+    np.testing.assert_array_equal(ours.intercept_, theirs.intercept_)
+
+
+def test_train_binary_refuses_other_values_and_formats(tmp_path, capsys):
+    path = tmp_path / "train.svm"
+    path.write_text("1 1:1 2:1\n-1 2:1 3:0.5\n")
+    code, _ = run(["train", path, "-o", tmp_path / "m.ptn", "--binary"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"{path}, line 2: '3:0.5': a value other than 1 in binary rows" in err
+    assert not (tmp_path / "m.ptn").exists()
+    csv = tmp_path / "train.csv"
+    csv.write_text("1,0,1\n0,1,0\n")
+    code, _ = run(["train", csv, "-o", tmp_path / "m.ptn", "--binary"])
+    assert code == 1 and "--binary reads svmlight files" in capsys.readouterr().err

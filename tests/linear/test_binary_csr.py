@@ -376,3 +376,91 @@ def test_same_bits_at_every_level(level):
         print("same")
     """, simd=level)
     assert out.split() == [level, "same"]
+
+
+# ------------------------------------------------ streams of binary chunks
+
+STREAM_OPTIONS = [
+    {},
+    {"average": True},
+    {"eta0": 0.1, "margin": 0.5},
+    {"penalty": "l2", "alpha": 1e-3},
+    {"batch_size": 8},
+    {"multiclass": "multinomial"},
+]
+
+
+def write_rows(path, X, y):
+    from perceptron.io import dump_svmlight
+    dump_svmlight(X, y, path)
+    return path
+
+
+@pytest.mark.parametrize("kw", STREAM_OPTIONS)
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("chunk_rows", [40, 1000])
+def test_stream_of_binary_chunks_same_bits_as_float_rows(tmp_path, monkeypatch, kw, k,
+                                                         chunk_rows):
+    """fit_stream(path, binary=True) (each chunk parsed without values, read
+    as binary rows) trains the model of the same file streamed as float
+    rows, of partial_fit on the float CSR chunks and (in order, whole
+    batches) of fit on the whole float CSR, bit for bit."""
+    rng = np.random.default_rng(k + chunk_rows + len(kw))
+    X, indices, indptr, y = binary_rows(rng, 200, 60, 0.12)
+    if k == 3:
+        y = k_labels(rng, X, 3)
+    path = write_rows(tmp_path / "rows.svm", X, y)
+    params = {"shuffle": False, "max_iter": 5, "tol": None, "random_state": 0, **kw}
+    ours = Perceptron(**params).fit_stream(path, binary=True, chunk_rows=chunk_rows)
+    assert ours.coef_.dtype == np.float64  # the svmlight readers' default dtype
+    stored = CSRData(np.ones(len(indices)), indices, indptr, X.shape)
+    with float_path(monkeypatch):
+        streamed = Perceptron(**params).fit_stream(path, chunk_rows=chunk_rows)
+        by_chunks = Perceptron(**params)
+        classes = np.unique(y).astype(np.float64)
+        for _ in range(ours.n_iter_):
+            for lo in range(0, len(y), chunk_rows):
+                hi = min(lo + chunk_rows, len(y))
+                part = CSRData(stored.data[indptr[lo]:indptr[hi]],
+                               indices[indptr[lo]:indptr[hi]], indptr[lo:hi + 1] - indptr[lo],
+                               (hi - lo, X.shape[1]))
+                by_chunks.partial_fit(part, y[lo:hi].astype(np.float64), classes=classes)
+        whole = quiet_fit(Perceptron(**params), stored, y.astype(np.float64))
+    for other in (streamed, by_chunks):
+        np.testing.assert_array_equal(ours.coef_, other.coef_)
+        np.testing.assert_array_equal(ours.intercept_, other.intercept_)
+    assert_same(ours, streamed)
+    np.testing.assert_array_equal(ours.updates_, streamed.updates_)
+    # (mini-batches cut at a chunk's end differ from those of the whole
+    # rows; a two-class multinomial fit keeps one row of weights, its
+    # partial_fit two)
+    if (chunk_rows >= len(y) or "batch_size" not in kw) and (k == 3 or "multiclass" not in kw):
+        np.testing.assert_array_equal(ours.coef_, whole.coef_)
+        np.testing.assert_array_equal(ours.intercept_, whole.intercept_)
+        np.testing.assert_array_equal(ours.mistakes_, whole.mistakes_[:ours.n_iter_])
+
+
+def test_stream_of_binary_chunks_equals_the_reference(tmp_path):
+    """eta 1, rows in order: every sum exact, so the numpy reference on the
+    dense rows gives the streamed model exactly (the reference's stop after
+    an epoch without a mistake is the stream's)."""
+    rng = np.random.default_rng(11)
+    X, _, _, y = binary_rows(rng, 150, 30, 0.2)
+    path = write_rows(tmp_path / "rows.svm", X, np.where(y == 1, 1, -1))
+    est = Perceptron(shuffle=False, max_iter=8).fit_stream(path, binary=True, chunk_rows=32)
+    w, b, mistakes, _ = perceptron_reference(X, np.where(y == 1, 1, -1), max_iter=8)
+    np.testing.assert_array_equal(est.coef_.ravel(), w)
+    assert float(est.intercept_[0]) == b
+    np.testing.assert_array_equal(est.mistakes_, mistakes)
+
+
+def test_stream_of_binary_chunks_checks_its_values_and_source(tmp_path):
+    from perceptron.exceptions import SvmlightFormatError
+    path = tmp_path / "rows.svm"
+    path.write_bytes(b"1 1:1 2:1\n-1 3:1\n1 2:1 3:2\n")
+    with pytest.raises(SvmlightFormatError, match=r"line 3: '3:2': a value other than 1"):
+        Perceptron().fit_stream(path, binary=True, chunk_rows=1)
+    with pytest.raises(ValueError, match="binary=True reads an svmlight file"):
+        Perceptron().fit_stream((np.ones((4, 2)), [0, 1, 0, 1]), binary=True)
+    with pytest.raises(TypeError, match="binary must be True or False"):
+        Perceptron().fit_stream(path, binary="yes")
