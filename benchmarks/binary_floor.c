@@ -4,8 +4,8 @@
  * values, over the same index arrays an epoch reads.  Compiled by
  * benchmarks/_common.py at run time with the native instruction set
  * (cc -O3 -march=native) and loaded through ctypes; never part of the
- * package.  It includes floor.c for its prefetch helpers (and so carries
- * every floor.c pass as well).
+ * package.  It includes floor.c, whose CSR pass (ROWS_PASS) it instantiates
+ * without the values (and so carries every floor.c pass as well).
  *
  *   floor_binary_{f32,f64}(indices, indptr, n, w, b, y, order, ahead, near, sum)
  *       for each visited row i (in order, or order[k]), a = the sum of
@@ -24,67 +24,16 @@
  */
 #include "floor.c"
 
-#define BINARY_ROW_SUM(indices, lo, hi, w, out)                                      \
-    do {                                                                             \
-        double a0_ = 0, a1_ = 0, a2_ = 0, a3_ = 0;                                   \
-        int64_t p_ = lo;                                                             \
-        for (; p_ + 4 <= hi; p_ += 4) {                                              \
-            a0_ += (double)w[indices[p_]];                                           \
-            a1_ += (double)w[indices[p_ + 1]];                                       \
-            a2_ += (double)w[indices[p_ + 2]];                                       \
-            a3_ += (double)w[indices[p_ + 3]];                                       \
-        }                                                                            \
-        for (; p_ < hi; p_++) {                                                      \
-            a0_ += (double)w[indices[p_]];                                           \
-        }                                                                            \
-        out = (a0_ + a1_) + (a2_ + a3_);                                             \
-    } while (0)
-
-#define BINARY_PREFETCH(I)                                                           \
-    if (ahead != 0 && order && r + 2 * ahead < n) {                                  \
-        __builtin_prefetch(indptr + order[r + 2 * ahead], 0, 2);                     \
-    }                                                                                \
-    if (ahead != 0 && r + ahead < n) {                                               \
-        const size_t j = order ? (size_t)order[r + ahead] : r + ahead;               \
-        const int64_t jl = indptr[j], jh = indptr[j + 1];                            \
-        prefetch_range(indices + jl, (size_t)(jh - jl) * sizeof(I));                 \
-    }                                                                                \
-    if (near != 0 && r + near < n) {                                                 \
-        const size_t j = order ? (size_t)order[r + near] : r + near;                 \
-        const int64_t jl = indptr[j], jh = indptr[j + 1];                            \
-        prefetch_range_l1(indices + jl, (size_t)(jh - jl) * sizeof(I));              \
-    }
+/* floor.c's CSR pass (ROWS_PASS) with a non-zero's weight alone for its
+ * share of the activation, and no values to ask for. */
+#define BINARY_TERM(p) (double)w[indices[p]]
+#define NO_VALUES(fetch, lo, hi)
 
 #define BINARY(NAME, T, I)                                                           \
     size_t NAME(const I *indices, const int64_t *indptr, size_t n, const T *w,       \
                 double b, const int8_t *y, const intptr_t *order, size_t ahead,      \
                 size_t near, double *sum)                                            \
-    {                                                                                \
-        size_t r, bad = 0;                                                           \
-        double s = 0.0;                                                              \
-        if (order == NULL && ahead == 0 && near == 0) {                              \
-            for (r = 0; r < n; r++) {                                                \
-                double a;                                                            \
-                BINARY_ROW_SUM(indices, indptr[r], indptr[r + 1], w, a);             \
-                a += b;                                                              \
-                bad += (double)y[r] * a <= 0.0;                                      \
-                s += a;                                                              \
-            }                                                                        \
-            *sum = s;                                                                \
-            return bad;                                                              \
-        }                                                                            \
-        for (r = 0; r < n; r++) {                                                    \
-            const size_t i = order ? (size_t)order[r] : r;                           \
-            double a;                                                                \
-            BINARY_PREFETCH(I)                                                       \
-            BINARY_ROW_SUM(indices, indptr[i], indptr[i + 1], w, a);                 \
-            a += b;                                                                  \
-            bad += (double)y[i] * a <= 0.0;                                          \
-            s += a;                                                                  \
-        }                                                                            \
-        *sum = s;                                                                    \
-        return bad;                                                                  \
-    }
+    ROWS_PASS(BINARY_TERM, NO_VALUES, I)
 BINARY(floor_binary_f32, float, int32_t)
 BINARY(floor_binary_f64, double, int32_t)
 BINARY(floor_binary_f32_u16, float, uint16_t)

@@ -694,44 +694,52 @@ OVR_UPDATE(floor_ovr_update_f32_blocks, float, dot4_blocks)
  * Shuffled, each row's values and indices are asked for into L2 `ahead`
  * rows before it is read (its row pointers `2 * ahead` rows before: a
  * random row's pointers are a cache miss of their own on large sets), and
- * into L1 `near` rows before (0: not), the best a plain loop found. */
-#define CSR_ROW_DOT(T, data, indices, lo, hi, w, out)                                \
+ * into L1 `near` rows before (0: not), the best a plain loop found.
+ *
+ * Written once for rows with values and for binary rows (binary_floor.c:
+ * every value 1, the indices alone): TERM(p) is non-zero p's share of the
+ * activation, its value times its weight (CSR_TERM) or its weight alone,
+ * and VALUES(fetch, lo, hi) asks for a row's values (CSR_VALUES), or for
+ * nothing. */
+#define CSR_TERM(p) (double)data[p] * (double)w[indices[p]]
+#define CSR_VALUES(fetch, lo, hi) fetch(data + lo, (size_t)(hi - lo) * sizeof(*data));
+
+#define ROW_SUM(TERM, lo, hi, out)                                                   \
     do {                                                                             \
         double a0_ = 0, a1_ = 0, a2_ = 0, a3_ = 0;                                   \
         int64_t p_ = lo;                                                             \
         for (; p_ + 4 <= hi; p_ += 4) {                                              \
-            a0_ += (double)data[p_] * (double)w[indices[p_]];                        \
-            a1_ += (double)data[p_ + 1] * (double)w[indices[p_ + 1]];                \
-            a2_ += (double)data[p_ + 2] * (double)w[indices[p_ + 2]];                \
-            a3_ += (double)data[p_ + 3] * (double)w[indices[p_ + 3]];                \
+            a0_ += TERM(p_);                                                         \
+            a1_ += TERM(p_ + 1);                                                     \
+            a2_ += TERM(p_ + 2);                                                     \
+            a3_ += TERM(p_ + 3);                                                     \
         }                                                                            \
         for (; p_ < hi; p_++) {                                                      \
-            a0_ += (double)data[p_] * (double)w[indices[p_]];                        \
+            a0_ += TERM(p_);                                                         \
         }                                                                            \
         out = (a0_ + a1_) + (a2_ + a3_);                                             \
     } while (0)
 
-#define CSR_PREFETCH(T)                                                              \
+#define ROWS_PREFETCH(VALUES, I)                                                     \
     if (ahead != 0 && order && r + 2 * ahead < n) {                                  \
         __builtin_prefetch(indptr + order[r + 2 * ahead], 0, 2);                     \
     }                                                                                \
     if (ahead != 0 && r + ahead < n) {                                               \
         const size_t j = order ? (size_t)order[r + ahead] : r + ahead;               \
         const int64_t jl = indptr[j], jh = indptr[j + 1];                            \
-        prefetch_range(data + jl, (size_t)(jh - jl) * sizeof(T));                    \
-        prefetch_range(indices + jl, (size_t)(jh - jl) * sizeof(int32_t));           \
+        VALUES(prefetch_range, jl, jh)                                               \
+        prefetch_range(indices + jl, (size_t)(jh - jl) * sizeof(I));                 \
     }                                                                                \
     if (near != 0 && r + near < n) {                                                 \
         const size_t j = order ? (size_t)order[r + near] : r + near;                 \
         const int64_t jl = indptr[j], jh = indptr[j + 1];                            \
-        prefetch_range_l1(data + jl, (size_t)(jh - jl) * sizeof(T));                 \
-        prefetch_range_l1(indices + jl, (size_t)(jh - jl) * sizeof(int32_t));        \
+        VALUES(prefetch_range_l1, jl, jh)                                            \
+        prefetch_range_l1(indices + jl, (size_t)(jh - jl) * sizeof(I));              \
     }
 
-#define CSR(NAME, T)                                                                 \
-    size_t NAME(const T *data, const int32_t *indices, const int64_t *indptr,        \
-                size_t n, const T *w, double b, const int8_t *y,                     \
-                const intptr_t *order, size_t ahead, size_t near, double *sum)       \
+/* The pass's body: the activation of each visited row and the perceptron's
+ * test, over the parameters of CSR below (data apart). */
+#define ROWS_PASS(TERM, VALUES, I)                                                   \
     {                                                                                \
         size_t r, bad = 0;                                                           \
         double s = 0.0;                                                              \
@@ -740,7 +748,7 @@ OVR_UPDATE(floor_ovr_update_f32_blocks, float, dot4_blocks)
             /* (a9a: 0.29 -> 0.26 ms) */                                             \
             for (r = 0; r < n; r++) {                                                \
                 double a;                                                            \
-                CSR_ROW_DOT(T, data, indices, indptr[r], indptr[r + 1], w, a);       \
+                ROW_SUM(TERM, indptr[r], indptr[r + 1], a);                          \
                 a += b;                                                              \
                 bad += (double)y[r] * a <= 0.0;                                      \
                 s += a;                                                              \
@@ -751,8 +759,8 @@ OVR_UPDATE(floor_ovr_update_f32_blocks, float, dot4_blocks)
         for (r = 0; r < n; r++) {                                                    \
             const size_t i = order ? (size_t)order[r] : r;                           \
             double a;                                                                \
-            CSR_PREFETCH(T)                                                          \
-            CSR_ROW_DOT(T, data, indices, indptr[i], indptr[i + 1], w, a);           \
+            ROWS_PREFETCH(VALUES, I)                                                 \
+            ROW_SUM(TERM, indptr[i], indptr[i + 1], a);                              \
             a += b;                                                                  \
             bad += (double)y[i] * a <= 0.0;                                          \
             s += a;                                                                  \
@@ -760,6 +768,12 @@ OVR_UPDATE(floor_ovr_update_f32_blocks, float, dot4_blocks)
         *sum = s;                                                                    \
         return bad;                                                                  \
     }
+
+#define CSR(NAME, T)                                                                 \
+    size_t NAME(const T *data, const int32_t *indices, const int64_t *indptr,        \
+                size_t n, const T *w, double b, const int8_t *y,                     \
+                const intptr_t *order, size_t ahead, size_t near, double *sum)       \
+    ROWS_PASS(CSR_TERM, CSR_VALUES, int32_t)
 CSR(floor_csr_f64, double)
 CSR(floor_csr_f32, float)
 
@@ -776,7 +790,7 @@ CSR(floor_csr_f32, float)
     {                                                                                \
         const int64_t lo = indptr[i], hi = indptr[i + 1];                            \
         double a;                                                                    \
-        CSR_ROW_DOT(T, data, indices, lo, hi, w, a);                                 \
+        ROW_SUM(CSR_TERM, lo, hi, a);                                                \
         a += bias;                                                                   \
         if ((double)y[i] * a <= 0.0) {                                               \
             const T step = (T)y[i];                                                  \
@@ -805,7 +819,7 @@ CSR(floor_csr_f32, float)
             }                                                                        \
             for (r = 0; r < n; r++) {                                                \
                 const size_t i = order ? (size_t)order[r] : r;                       \
-                CSR_PREFETCH(T)                                                      \
+                ROWS_PREFETCH(CSR_VALUES, int32_t)                                   \
                 CSR_STEP(T, i)                                                       \
             }                                                                        \
         }                                                                            \
