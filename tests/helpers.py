@@ -125,3 +125,73 @@ def same_voters(a, b):
     def rows(V, b, c):
         return sorted((tuple(v), float(bj), int(cj)) for v, bj, cj in zip(V, b, c))
     return len(a) == len(b) and all(rows(*p) == rows(*q) for p, q in zip(a, b))
+
+
+# ------------------------------------------ the pockets' queues (tests/linear)
+
+POCKET_FIELDS = ("PW", "pb", "pocket_score", "counters", "W", "b")
+
+
+def pocket_data(seed, n, d, dtype, noise, integer, k=None):
+    """Rows (small integers, or normal) and labels of a noisy linear rule:
+    +-1 (int8) for a binary pocket, k classes (int32) for a multiclass one."""
+    rng = np.random.default_rng(seed)
+    if integer:
+        X = rng.integers(-3, 4, size=(n, d)).astype(dtype)
+    else:
+        X = rng.standard_normal((n, d)).astype(dtype)
+    if k is None:
+        w = rng.standard_normal(d)
+        y = np.where(X.astype(np.float64) @ w + noise * rng.standard_normal(n) > 0, 1, -1)
+        return X, y.astype(np.int8)
+    W = rng.standard_normal((k, d))
+    t = np.argmax(X.astype(np.float64) @ W.T + noise * rng.standard_normal((n, k)), axis=1)
+    return X, t.astype(np.int32)
+
+
+def pocket_sparse(X, form, seed):
+    """X with about half its values zeroed, as a scipy CSR matrix of int32
+    ("csr32") or int64 ("csr64") indices; X itself for "dense"."""
+    if form == "dense":
+        return X
+    import scipy.sparse as sp
+
+    X[np.random.default_rng(seed).random(X.shape) < 0.5] = 0
+    A = sp.csr_matrix(X)
+    idx = np.int32 if form == "csr32" else np.int64
+    A.indices, A.indptr = A.indices.astype(idx), A.indptr.astype(idx)
+    return A
+
+
+def pocket_run(X, labels, block, *, k=None, epochs, shuffle=False, sample_weight=None,
+               seed=0):
+    """A pocket state (binary, or multiclass of k classes) trained `epochs`
+    epochs by the compiled run_epochs with the given pocket_block: its
+    arrays after (POCKET_FIELDS), and the per-epoch counts."""
+    from perceptron._core import online
+    from perceptron.linear._state import OnlineState
+
+    d = X.shape[1]
+    wide = X.dtype in (np.float32, np.float64)  # narrow rows train float32 weights
+    state = OnlineState(1 if k is None else k, d, np.dtype(X.dtype if wide else np.float32),
+                        multinomial=k is not None, average=False, pocket=True,
+                        batch_size=None, seed=seed)
+    state.rows = np.arange(X.shape[0], dtype=np.intp)
+    state.start_pocket(X, labels, sample_weight, True)
+    params = online.LoopParams(eta=1.0, margin=0.0, fit_intercept=True, shuffle=shuffle,
+                               average=False, pocket=True, stop_when_converged=False,
+                               keep_order=False)
+    res = online.run_epochs(state, X, labels, sample_weight, params, epochs,
+                            pocket_block=block)
+    return {name: np.array(getattr(state, name)) for name in POCKET_FIELDS}, res
+
+
+def assert_pocket_blocks_agree(X, labels, block, **kw):
+    """The pocket whose candidates are counted `block` at a time, in one
+    read of X, is the pocket of each counted as it comes, bit for bit, with
+    the same per-epoch counts (pocket_run's arguments in kw)."""
+    one, r1 = pocket_run(X, labels, 0, **kw)
+    many, rb = pocket_run(X, labels, block, **kw)
+    assert_same_bits(one, many, POCKET_FIELDS)
+    for key in ("mistakes", "updates"):
+        np.testing.assert_array_equal(r1[key], rb[key])

@@ -18,7 +18,7 @@ from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_step, ptn_ru
                                     _check_signals, _ahead, _after_update_pocket,
                                     _pocket_correct_run, fast_path, PATH_PLAIN)
 from perceptron._core.csr_epoch cimport _epoch_binary_csr, csr_epoch_reads
-from perceptron._core.pocket_queue cimport (PocketQueue, _pocket_queue_run, _pocket_queue_update,
+from perceptron._core.pocket_queue cimport (PocketQueue, _pocket_queue_run, _queue_update,
                                             _pocket_queue_decide)
 
 
@@ -190,7 +190,7 @@ cdef inline int _epoch_binary_scan(const Rows *R, floating *w, const Data *D, Mo
             if P.pocket:
                 _after_update_pocket(M)
                 if M.queue != NULL:
-                    _pocket_queue_update(<PocketQueue *>M.queue)
+                    _queue_update(&(<PocketQueue *>M.queue).runs)
             M.counters[loop.C_STEPS] += 1
             countdown[0] -= 1
             j += 1

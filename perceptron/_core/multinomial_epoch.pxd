@@ -20,7 +20,8 @@ from perceptron._core.prefetch cimport (ptn_prefetch_range_l1, PTN_PREFETCH_NEAR
                                         PTN_PREFETCH_NEAR_MAX_ROW_BYTES,
                                         OVR_L1_ONLY_MAX_ROW_BYTES)
 from perceptron._core.multinomial_pocket cimport (MultiPocketQueue, _multi_queue_correct,
-                                                  _multi_queue_update, _multi_queue_decide)
+                                                  _multi_queue_decide)
+from perceptron._core.pocket_queue cimport _queue_update
 
 
 cdef inline int _epoch_multinomial(const Rows *R, floating *W, const Data *D, Model *M,
@@ -118,7 +119,7 @@ cdef inline int _epoch_multinomial_rows(const Rows *R, floating *W, const Data *
             if P.pocket:
                 _after_update_pocket(M)
                 if M.queue != NULL:
-                    _multi_queue_update(<MultiPocketQueue *>M.queue)
+                    _queue_update(&(<MultiPocketQueue *>M.queue).runs)
         elif M.queue != NULL:
             _multi_queue_correct(R, W, D, M, <MultiPocketQueue *>M.queue, K)
         elif P.pocket:

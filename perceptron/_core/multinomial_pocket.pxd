@@ -23,7 +23,7 @@
 
 from cython cimport floating
 from libc.math cimport HUGE_VAL
-from libc.stdint cimport int32_t, int64_t
+from libc.stdint cimport int32_t
 from libc.stddef cimport ptrdiff_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
@@ -31,28 +31,23 @@ from libc.string cimport memcpy
 from perceptron.simd cimport ptn_simd
 from perceptron._core.rows cimport (Rows, DenseRows, rows_xkind, row_dot, row_prefetch,
                                     row_prefetch_start)
-from perceptron._core cimport loop
 from perceptron._core.loop cimport Model, Data, _weight, _ahead
-from perceptron._core.pocket_queue cimport POCKET_QUEUE_MAX
+from perceptron._core.pocket_queue cimport (POCKET_QUEUE_MAX, QueuedRuns, _queue_run,
+                                            _queue_ratchet, _queue_start)
 
 
 cdef struct MultiPocketQueue:
-    Py_ssize_t cap              # weights counted together
-    Py_ssize_t count            # weights kept
-    Py_ssize_t current          # the entry of the current weights, or -1
+    QueuedRuns runs             # the ratchet's view of the weights kept (pocket_queue.pxd)
     Py_ssize_t k                # classes: each entry is k x d weights and k biases
     void *W                     # (cap, k, d) the weights kept, in their dtype
     double *B                   # (cap, k) their biases
-    int64_t run_init[POCKET_QUEUE_MAX]  # the run when they were kept
-    int64_t run_end[POCKET_QUEUE_MAX]   # the run they reached (the current one still grows)
-    double score[POCKET_QUEUE_MAX]
     Py_ssize_t wrong[POCKET_QUEUE_MAX]  # rows wrong so far
 
 
 cdef inline void _multi_queue_count(const Rows *R, const floating *Wq, const Data *D,
                                     MultiPocketQueue *Q, const ptn_simd *K,
                                     double bound) noexcept nogil:
-    """Q.score[c]: the weighted count of D.rows whose true class entry c
+    """Q.runs.score[c]: the weighted count of D.rows whose true class entry c
     makes strictly win, the rows read once for all the entries, in D.rows'
     order.  Unweighted, an entry's count stops (at a value <= bound) once
     the rows it got wrong leave at most `bound` rows that could be right;
@@ -61,7 +56,7 @@ cdef inline void _multi_queue_count(const Rows *R, const floating *Wq, const Dat
     level's dots kernel (each activation with the bits of the level's dot
     product, and so of row_dot); narrow and CSR rows by row_dot, from the
     row the first one brought into the cache."""
-    cdef Py_ssize_t n = D.n_rows, kc = Q.k, d = D.d, r, c, j, m, live = Q.count
+    cdef Py_ssize_t n = D.n_rows, kc = Q.k, d = D.d, r, c, j, m, live = Q.runs.count
     cdef Py_ssize_t ahead = _ahead(R, D, Wq)
     cdef Py_ssize_t entry[POCKET_QUEUE_MAX]     # the entries still counting
     # the class rows of the entries still counting, kc a entry, in entry's
@@ -78,11 +73,11 @@ cdef inline void _multi_queue_count(const Rows *R, const floating *Wq, const Dat
         ahead = 0
     if Rows is DenseRows:
         if rows_xkind(R) == 0:
-            wp = <const floating **>malloc(<size_t>(Q.count * kc) * sizeof(floating *))
-            acts = <double *>malloc(<size_t>(Q.count * kc) * sizeof(double))
+            wp = <const floating **>malloc(<size_t>(Q.runs.count * kc) * sizeof(floating *))
+            acts = <double *>malloc(<size_t>(Q.runs.count * kc) * sizeof(double))
             shared = wp != NULL and acts != NULL
-    for c in range(Q.count):
-        Q.score[c] = 0.0
+    for c in range(Q.runs.count):
+        Q.runs.score[c] = 0.0
         Q.wrong[c] = 0
         entry[c] = c
         if shared:
@@ -122,7 +117,7 @@ cdef inline void _multi_queue_count(const Rows *R, const floating *Wq, const Dat
                     if m != t:
                         best = max(best, row_dot(R, K, i, w + m * d) + b[m])
             if at > best:
-                Q.score[c] += _weight(D, i)
+                Q.runs.score[c] += _weight(D, i)
             else:
                 Q.wrong[c] += 1
                 if D.sw == NULL and <double>(n - Q.wrong[c]) <= bound:
@@ -147,25 +142,14 @@ cdef inline void _multi_queue_decide(const Rows *R, const floating *W, const Dat
     """Count the weights kept, then the ratchet on each in order: as
     loop._pocket_step_correct would have decided on it when it came."""
     cdef Py_ssize_t q, size = Q.k * M.d
-    cdef int64_t pocket_run
     cdef const floating *Wq = <const floating *>Q.W
-    if Q.count == 0:
+    if Q.runs.count == 0:
         return
     _multi_queue_count(R, Wq, D, Q, K, M.pocket_score[0])
-    for q in range(Q.count):
-        pocket_run = M.counters[loop.C_POCKET_RUN]
-        if Q.run_end[q] <= pocket_run:
-            continue  # its run never outlasted the pocket's: no count
-        if Q.score[q] > M.pocket_score[0]:
-            memcpy(M.PW, Wq + q * size, <size_t>size * sizeof(floating))
-            memcpy(M.pb, Q.B + q * Q.k, <size_t>Q.k * sizeof(double))
-            M.pocket_score[0] = Q.score[q]
-            # the run at the row where it first outlasted the pocket's
-            M.counters[loop.C_POCKET_RUN] = max(Q.run_init[q] + 1, pocket_run + 1)
-        if q == Q.current:
-            M.counters[loop.C_POCKET_CHECKED] = 1
-    Q.count = 0
-    Q.current = -1
+    q = _queue_ratchet(&Q.runs, M)
+    if q >= 0:
+        memcpy(M.PW, Wq + q * size, <size_t>size * sizeof(floating))
+        memcpy(M.pb, Q.B + q * Q.k, <size_t>Q.k * sizeof(double))
 
 
 cdef inline void _multi_queue_correct(const Rows *R, const floating *W, const Data *D, Model *M,
@@ -173,35 +157,20 @@ cdef inline void _multi_queue_correct(const Rows *R, const floating *W, const Da
     """A right row for the current weights W: kept when their run outlasts
     the pocket's (as it stood at the last decision), counted when the queue
     is full."""
-    cdef int64_t run0 = M.counters[loop.C_RUN]
-    cdef Py_ssize_t q, size = Q.k * M.d
-    if Q.current >= 0:
-        Q.run_end[Q.current] = run0 + 1
-    elif not M.counters[loop.C_POCKET_CHECKED] and run0 + 1 > M.counters[loop.C_POCKET_RUN]:
-        q = Q.count
+    cdef Py_ssize_t size = Q.k * M.d
+    cdef Py_ssize_t q = _queue_run(&Q.runs, M, 1)
+    if q >= 0:
         memcpy(<floating *>Q.W + q * size, W, <size_t>size * sizeof(floating))
         memcpy(Q.B + q * Q.k, M.b, <size_t>Q.k * sizeof(double))
-        Q.run_init[q] = run0
-        Q.run_end[q] = run0 + 1
-        Q.current = q
-        Q.count += 1
-    M.counters[loop.C_RUN] = run0 + 1
-    if Q.count >= Q.cap:
+    if Q.runs.count >= Q.runs.cap:
         _multi_queue_decide(R, W, D, M, Q, K)
-
-
-cdef inline void _multi_queue_update(MultiPocketQueue *Q) noexcept nogil:
-    """The weights changed: the entry kept for them, if any, has its whole run."""
-    Q.current = -1
 
 
 cdef inline MultiPocketQueue *multi_queue_start(MultiPocketQueue *Q, Py_ssize_t cap,
                                                 Py_ssize_t k, size_t w_bytes) except NULL:
     """Q made empty for `cap` weights of k classes, `w_bytes` each (k x d
     weights), its room for them allocated (the caller frees Q.W and Q.B)."""
-    Q.cap = cap
-    Q.count = 0
-    Q.current = -1
+    _queue_start(&Q.runs, cap)
     Q.k = k
     Q.W = malloc(<size_t>cap * w_bytes)
     Q.B = <double *>malloc(<size_t>(cap * k) * sizeof(double))

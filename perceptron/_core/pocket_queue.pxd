@@ -50,22 +50,84 @@ cdef enum:
     POCKET_COPY_BYTES = 16777216
 
 
-cdef struct PocketQueue:
+cdef struct QueuedRuns:
+    # what the ratchet reads of the weights kept, the binary pocket's
+    # (PocketQueue) or the multiclass one's (multinomial_pocket.pxd)
     Py_ssize_t cap              # weights counted together (1: one at a time, as it comes)
     Py_ssize_t count            # weights kept
     Py_ssize_t current          # the entry of the current weights, or -1
-    void *W                     # (cap, d) the weights kept, in their dtype
-    double b[POCKET_QUEUE_MAX]
     int64_t run_init[POCKET_QUEUE_MAX]  # the run when they were kept
     int64_t run_end[POCKET_QUEUE_MAX]   # the run they reached (the current one still grows)
-    double score[POCKET_QUEUE_MAX]
+    double score[POCKET_QUEUE_MAX]      # their counts, once counted
+
+
+cdef struct PocketQueue:
+    QueuedRuns runs
+    void *W                     # (cap, d) the weights kept, in their dtype
+    double b[POCKET_QUEUE_MAX]
     double acts[POCKET_QUEUE_MAX]
+
+
+cdef inline Py_ssize_t _queue_run(QueuedRuns *Q, Model *M, Py_ssize_t c) noexcept nogil:
+    """c right rows in a row for the current weights: the run counters moved
+    on, and the entry for the caller to fill with the current weights when
+    their run first outlasts the pocket's (as it stood at the last
+    decision), else -1."""
+    cdef int64_t run0 = M.counters[loop.C_RUN]
+    cdef Py_ssize_t q = -1
+    if Q.current >= 0:
+        Q.run_end[Q.current] = run0 + c
+    elif not M.counters[loop.C_POCKET_CHECKED] and run0 + c > M.counters[loop.C_POCKET_RUN]:
+        q = Q.count
+        Q.run_init[q] = run0
+        Q.run_end[q] = run0 + c
+        Q.current = q
+        Q.count += 1
+    M.counters[loop.C_RUN] = run0 + c
+    return q
+
+
+cdef inline Py_ssize_t _queue_ratchet(QueuedRuns *Q, Model *M) noexcept nogil:
+    """The ratchet on each entry counted, in their order, as the count of
+    one weights at a time would have decided on it when it came: the
+    pocket's count and run moved on for each entry that beats them (its
+    run outlasted the pocket's run as it now is), the current weights
+    marked as checked.  Returns the last entry taken into the pocket (the
+    one whose weights the pocket ends with: the caller copies them), or -1;
+    the queue is emptied."""
+    cdef Py_ssize_t q, last = -1
+    cdef int64_t pocket_run
+    for q in range(Q.count):
+        pocket_run = M.counters[loop.C_POCKET_RUN]
+        if Q.run_end[q] <= pocket_run:
+            continue  # its run never outlasted the pocket's: no count
+        if Q.score[q] > M.pocket_score[0]:
+            last = q
+            M.pocket_score[0] = Q.score[q]
+            # the run at the row where it first outlasted the pocket's
+            M.counters[loop.C_POCKET_RUN] = max(Q.run_init[q] + 1, pocket_run + 1)
+        if q == Q.current:
+            M.counters[loop.C_POCKET_CHECKED] = 1
+    Q.count = 0
+    Q.current = -1
+    return last
+
+
+cdef inline void _queue_update(QueuedRuns *Q) noexcept nogil:
+    """The weights changed: the entry kept for them, if any, has its whole run."""
+    Q.current = -1
+
+
+cdef inline void _queue_start(QueuedRuns *Q, Py_ssize_t cap) noexcept nogil:
+    Q.cap = cap
+    Q.count = 0
+    Q.current = -1
 
 
 cdef inline void _pocket_queue_count(const Rows *R, const floating *Wq, const Data *D,
                                      PocketQueue *Q, const ptn_simd *K,
                                      double bound) noexcept nogil:
-    """Q.score[c]: the weighted count of D.rows that entry c gets right (y*a
+    """Q.runs.score[c]: the weighted count of D.rows that entry c gets right (y*a
     > 0), the rows read once for all the entries, in D.rows' order.
     Unweighted, an entry's count stops (at a value <= bound) once the rows
     it got wrong leave at most `bound` rows that could be right, and the
@@ -84,7 +146,7 @@ cdef inline void _pocket_queue_count(const Rows *R, const floating *Wq, const Da
     at most `bound`) only ever loses to the pocket's, whose count is at
     least `bound`.  An entry read to the end got right every row it did
     not get wrong."""
-    cdef Py_ssize_t n = D.n_rows, k, c, j, live = Q.count
+    cdef Py_ssize_t n = D.n_rows, k, c, j, live = Q.runs.count
     cdef Py_ssize_t ahead = _ahead(R, D, Wq)
     cdef Py_ssize_t entry[POCKET_QUEUE_MAX]     # the entries still counting
     cdef const floating *w[POCKET_QUEUE_MAX]    # and their weights,
@@ -99,8 +161,8 @@ cdef inline void _pocket_queue_count(const Rows *R, const floating *Wq, const Da
         ahead = 0
     if D.sw == NULL and bound >= 0.0:
         fatal = n - <Py_ssize_t>bound   # n - wrong <= bound  <=>  wrong >= n - floor(bound)
-    for c in range(Q.count):
-        Q.score[c] = 0.0
+    for c in range(Q.runs.count):
+        Q.runs.score[c] = 0.0
         entry[c] = c
         w[c] = Wq + c * D.d
         bias[c] = Q.b[c]
@@ -126,7 +188,7 @@ cdef inline void _pocket_queue_count(const Rows *R, const floating *Wq, const Da
             s = D.sw[i]
             for j in range(live):
                 if yi * (Q.acts[j] + bias[j]) > 0.0:
-                    Q.score[entry[j]] += s
+                    Q.runs.score[entry[j]] += s
             continue
         for j in range(live):
             # not (y*a > 0): NaN activations are wrong, as in the scan
@@ -141,7 +203,7 @@ cdef inline void _pocket_queue_count(const Rows *R, const floating *Wq, const Da
             need = fatal - wrong[j]
             if need <= 0:
                 # it cannot beat the pocket: out of the dot products
-                Q.score[entry[j]] = <double>(k + 1 - wrong[j])
+                Q.runs.score[entry[j]] = <double>(k + 1 - wrong[j])
                 live -= 1
                 entry[j] = entry[live]
                 w[j] = w[live]
@@ -155,7 +217,7 @@ cdef inline void _pocket_queue_count(const Rows *R, const floating *Wq, const Da
         check = k + gap
     if D.sw == NULL:
         for j in range(live):
-            Q.score[entry[j]] = <double>(n - wrong[j])
+            Q.runs.score[entry[j]] = <double>(n - wrong[j])
 
 
 cdef inline void _pocket_queue_decide(const Rows *R, const floating *w, const Data *D, Model *M,
@@ -163,25 +225,14 @@ cdef inline void _pocket_queue_decide(const Rows *R, const floating *w, const Da
     """Count the weights kept, then the ratchet on each in order: as
     loop._pocket_correct_run would have decided on it when it came."""
     cdef Py_ssize_t q, d = M.d
-    cdef int64_t pocket_run
     cdef const floating *Wq = <const floating *>Q.W
-    if Q.count == 0:
+    if Q.runs.count == 0:
         return
     _pocket_queue_count(R, Wq, D, Q, K, M.pocket_score[0])
-    for q in range(Q.count):
-        pocket_run = M.counters[loop.C_POCKET_RUN]
-        if Q.run_end[q] <= pocket_run:
-            continue  # its run never outlasted the pocket's: no count
-        if Q.score[q] > M.pocket_score[0]:
-            memcpy(M.PW, Wq + q * d, <size_t>d * sizeof(floating))
-            M.pb[0] = Q.b[q]
-            M.pocket_score[0] = Q.score[q]
-            # the run at the row where it first outlasted the pocket's
-            M.counters[loop.C_POCKET_RUN] = max(Q.run_init[q] + 1, pocket_run + 1)
-        if q == Q.current:
-            M.counters[loop.C_POCKET_CHECKED] = 1
-    Q.count = 0
-    Q.current = -1
+    q = _queue_ratchet(&Q.runs, M)
+    if q >= 0:
+        memcpy(M.PW, Wq + q * d, <size_t>d * sizeof(floating))
+        M.pb[0] = Q.b[q]
 
 
 cdef inline void _pocket_queue_run(const Rows *R, const floating *w, const Data *D, Model *M,
@@ -190,26 +241,12 @@ cdef inline void _pocket_queue_run(const Rows *R, const floating *w, const Data 
     """c right rows in a row for the current weights w: kept when their run
     outlasts the pocket's (as it stood at the last decision), counted when
     the queue is full."""
-    cdef int64_t run0 = M.counters[loop.C_RUN]
-    cdef Py_ssize_t q
-    if Q.current >= 0:
-        Q.run_end[Q.current] = run0 + c
-    elif not M.counters[loop.C_POCKET_CHECKED] and run0 + c > M.counters[loop.C_POCKET_RUN]:
-        q = Q.count
+    cdef Py_ssize_t q = _queue_run(&Q.runs, M, c)
+    if q >= 0:
         memcpy(<floating *>Q.W + q * M.d, w, <size_t>M.d * sizeof(floating))
         Q.b[q] = M.b[0]
-        Q.run_init[q] = run0
-        Q.run_end[q] = run0 + c
-        Q.current = q
-        Q.count += 1
-    M.counters[loop.C_RUN] = run0 + c
-    if Q.count >= Q.cap:
+    if Q.runs.count >= Q.runs.cap:
         _pocket_queue_decide(R, w, D, M, Q, K)
-
-
-cdef inline void _pocket_queue_update(PocketQueue *Q) noexcept nogil:
-    """The weights changed: the entry kept for them, if any, has its whole run."""
-    Q.current = -1
 
 
 cdef inline Py_ssize_t pocket_queue_size(pocket_block, size_t x_bytes,
@@ -235,9 +272,7 @@ cdef inline PocketQueue *pocket_queue_start(PocketQueue *Q, Py_ssize_t cap,
                                             size_t w_bytes) except NULL:
     """Q made empty for `cap` weights, its room for them allocated (the
     caller frees Q.W)."""
-    Q.cap = cap
-    Q.count = 0
-    Q.current = -1
+    _queue_start(&Q.runs, cap)
     Q.W = malloc(<size_t>cap * w_bytes)
     if Q.W == NULL:
         raise MemoryError("run_epochs: no memory for the pocket's candidate weights")

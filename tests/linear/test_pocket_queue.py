@@ -12,44 +12,25 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from perceptron._core import online
-from perceptron.linear._state import OnlineState
 
-from helpers import assert_same_bits, run_python
+from helpers import (POCKET_FIELDS, assert_pocket_blocks_agree, assert_same_bits, pocket_data,
+                     pocket_run, pocket_sparse, run_python)
 
-sp = pytest.importorskip("scipy.sparse")
-
-FIELDS = ("PW", "pb", "pocket_score", "counters", "W", "b")
+pytest.importorskip("scipy.sparse")  # the CSR forms (pocket_sparse)
 
 
 def make_data(seed, n, d, dtype, noise, integer):
-    rng = np.random.default_rng(seed)
-    if integer:
-        X = rng.integers(-3, 4, size=(n, d)).astype(dtype)
-    else:
-        X = rng.standard_normal((n, d)).astype(dtype)
-    w = rng.standard_normal(d)
-    y = np.where(X.astype(np.float64) @ w + noise * rng.standard_normal(n) > 0, 1, -1)
-    return X, y.astype(np.int8)
+    return pocket_data(seed, n, d, dtype, noise, integer)
 
 
 def run(X, y, block, *, epochs=5, shuffle=False, sample_weight=None, seed=0):
-    """A pocket state trained `epochs` epochs by run_epochs with the given
-    pocket_block: its arrays after, and the per-epoch counts."""
-    n, d = X.shape
-    wide = X.dtype in (np.float32, np.float64)  # narrow rows train float32 weights
-    state = OnlineState(1, d, np.dtype(X.dtype if wide else np.float32), multinomial=False, average=False, pocket=True,
-                        batch_size=None, seed=seed)
-    state.rows = np.arange(n, dtype=np.intp)
-    state.start_pocket(X, y, sample_weight, True)
-    params = online.LoopParams(eta=1.0, margin=0.0, fit_intercept=True, shuffle=shuffle,
-                               average=False, pocket=True, stop_when_converged=False,
-                               keep_order=False)
-    res = online.run_epochs(state, X, y, sample_weight, params, epochs, pocket_block=block)
-    return {name: np.array(getattr(state, name)) for name in FIELDS}, res
+    """The binary pocket trained with the given pocket_block (pocket_run)."""
+    return pocket_run(X, y, block, epochs=epochs, shuffle=shuffle, sample_weight=sample_weight,
+                      seed=seed)
 
 
 def assert_same(a, b):
-    assert_same_bits(a, b, FIELDS)
+    assert_same_bits(a, b, POCKET_FIELDS)
 
 
 @settings(max_examples=60, deadline=None)
@@ -61,18 +42,10 @@ def assert_same(a, b):
 def test_blocks_give_the_pocket_of_one_at_a_time(seed, n, d, dtype, form, noise, shuffle,
                                                  weighted, block):
     X, y = make_data(seed, n, d, dtype, noise, integer=False)
-    if form != "dense":
-        X[np.random.default_rng(seed).random(X.shape) < 0.5] = 0
-        A = sp.csr_matrix(X)
-        idx = np.int32 if form == "csr32" else np.int64
-        A.indices, A.indptr = A.indices.astype(idx), A.indptr.astype(idx)
-        X = A
+    X = pocket_sparse(X, form, seed)
     sw = np.random.default_rng(seed + 1).uniform(0.1, 3.0, n) if weighted else None
-    one, r1 = run(X, y, 0, shuffle=shuffle, sample_weight=sw, seed=seed)
-    many, rb = run(X, y, block, shuffle=shuffle, sample_weight=sw, seed=seed)
-    assert_same(one, many)
-    for key in ("mistakes", "updates"):
-        np.testing.assert_array_equal(r1[key], rb[key])
+    assert_pocket_blocks_agree(X, y, block, epochs=5, shuffle=shuffle, sample_weight=sw,
+                               seed=seed)
 
 
 @settings(max_examples=20, deadline=None)

@@ -14,44 +14,25 @@ from hypothesis import given, settings, strategies as st
 
 from perceptron import Perceptron
 from perceptron._core import online
-from perceptron.linear._state import OnlineState
 from reference import multinomial_reference
-from helpers import assert_same_bits
+from helpers import (POCKET_FIELDS, assert_pocket_blocks_agree, assert_same_bits, pocket_data,
+                     pocket_run, pocket_sparse)
 
-sp = pytest.importorskip("scipy.sparse")
-
-FIELDS = ("PW", "pb", "pocket_score", "counters", "W", "b")
+pytest.importorskip("scipy.sparse")  # the CSR forms (pocket_sparse)
 
 
 def make_data(seed, n, d, k, dtype, noise, integer):
-    rng = np.random.default_rng(seed)
-    if integer:
-        X = rng.integers(-3, 4, size=(n, d)).astype(dtype)
-    else:
-        X = rng.standard_normal((n, d)).astype(dtype)
-    W = rng.standard_normal((k, d))
-    t = np.argmax(X.astype(np.float64) @ W.T + noise * rng.standard_normal((n, k)), axis=1)
-    return X, t.astype(np.int32)
+    return pocket_data(seed, n, d, dtype, noise, integer, k=k)
 
 
 def run(X, t, k, block, *, epochs=4, shuffle=False, sample_weight=None, seed=0):
-    """A multiclass pocket state trained `epochs` epochs by run_epochs with
-    the given pocket_block: its arrays after, and the per-epoch counts."""
-    d = X.shape[1]
-    wide = X.dtype in (np.float32, np.float64)  # narrow rows train float32 weights
-    state = OnlineState(k, d, np.dtype(X.dtype if wide else np.float32), multinomial=True,
-                        average=False, pocket=True, batch_size=None, seed=seed)
-    state.rows = np.arange(X.shape[0], dtype=np.intp)
-    state.start_pocket(X, t, sample_weight, True)
-    params = online.LoopParams(eta=1.0, margin=0.0, fit_intercept=True, shuffle=shuffle,
-                               average=False, pocket=True, stop_when_converged=False,
-                               keep_order=False)
-    res = online.run_epochs(state, X, t, sample_weight, params, epochs, pocket_block=block)
-    return {name: np.array(getattr(state, name)) for name in FIELDS}, res
+    """The multiclass pocket trained with the given pocket_block (pocket_run)."""
+    return pocket_run(X, t, block, k=k, epochs=epochs, shuffle=shuffle,
+                      sample_weight=sample_weight, seed=seed)
 
 
 def assert_same(a, b):
-    assert_same_bits(a, b, FIELDS)
+    assert_same_bits(a, b, POCKET_FIELDS)
 
 
 @settings(max_examples=50, deadline=None)
@@ -63,18 +44,10 @@ def assert_same(a, b):
 def test_blocks_give_the_pocket_of_one_at_a_time(seed, n, d, k, dtype, form, noise, shuffle,
                                                  weighted, block):
     X, t = make_data(seed, n, d, k, dtype, noise, integer=False)
-    if form != "dense":
-        X[np.random.default_rng(seed).random(X.shape) < 0.5] = 0
-        A = sp.csr_matrix(X)
-        idx = np.int32 if form == "csr32" else np.int64
-        A.indices, A.indptr = A.indices.astype(idx), A.indptr.astype(idx)
-        X = A
+    X = pocket_sparse(X, form, seed)
     sw = np.random.default_rng(seed + 1).uniform(0.1, 3.0, n) if weighted else None
-    one, r1 = run(X, t, k, 0, shuffle=shuffle, sample_weight=sw, seed=seed)
-    many, rb = run(X, t, k, block, shuffle=shuffle, sample_weight=sw, seed=seed)
-    assert_same(one, many)
-    for key in ("mistakes", "updates"):
-        np.testing.assert_array_equal(r1[key], rb[key])
+    assert_pocket_blocks_agree(X, t, block, k=k, epochs=4, shuffle=shuffle, sample_weight=sw,
+                               seed=seed)
 
 
 @settings(max_examples=15, deadline=None)
