@@ -69,6 +69,7 @@ EXTENSIONS = [
     extension("model"),
     # the compiled loops (perceptron/_core/)
     extension("_core.online"),
+    extension("_core.row_passes"),
     extension("_core.ovr_epoch"),
     extension("_core.decision"),
     extension("_core.csr"),

@@ -103,7 +103,7 @@ def _shard_labels(raw):
     return np.unique(raw[2])
 
 
-def _encode_shard(raw, classes, mode, loop_params):
+def _encode_shard(raw, classes, mode, loop_params, dtype=None):
     """The shard the epochs use: its rows (not copied), each problem's labels
     and, when the update rule of `loop_params` reads them, the rows' squared
     norms (one pass over the shard for the whole fit)."""
@@ -119,7 +119,12 @@ def _encode_shard(raw, classes, mode, loop_params):
         labels = [label_signs(index_y == 1)]
     else:  # made when a class's loop needs them (k arrays of n: O(n*k) memory)
         labels = [class_signs(index_y, j) for j in range(len(classes))]
-    sqnorm = _online.squared_norms(X) if _online.needs_norms(loop_params) else None
+    sqnorm = None
+    if _online.needs_norms(loop_params):
+        # the norms the weights (of `dtype`) read: narrow rows meeting float64
+        # weights give those of the same rows in float64
+        sqnorm = (_online.squared_norms(X) if dtype is None or dtype == model_dtype(X.dtype)
+                  else _online.squared_norms(X, dtype))
     return _Shard(index, X, labels, shared_order=mode == "ovr", sqnorm=sqnorm)
 
 
@@ -160,8 +165,7 @@ def _shard_epoch(shard, previous, messages, loop_params, average, epoch):
         if m is None:
             continue
         k, d = m["W"].shape
-        dtype = model_dtype(shard.X.dtype) if isinstance(shard.X, np.ndarray) else \
-            shard.X.data.dtype
+        dtype = np.asarray(m["W"]).dtype  # the weights' (float64 ones may meet narrow rows)
         state = OnlineState(k, d, dtype, multinomial=m["multinomial"], average=average,
                             pocket=False, batch_size=None, seed=0, W0=m["W"], b0=m["b"])
         if average:
@@ -368,6 +372,11 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     if is_narrow(X.dtype) and not is_sparse(getattr(X, "_meta", None)) and \
             getattr(estimator, "_narrow_rows", False):
         x_dtype, dtype = X.dtype, model_dtype(X.dtype)
+    if p["dtype"] is not None:
+        # float64 weights asked for: narrow blocks still as stored (each row
+        # widened as it is read), float32 ones converted on the workers
+        x_dtype = p["dtype"] if x_dtype == np.float32 else x_dtype
+        dtype = p["dtype"]
 
     # the shards' rows and labels: built once on the workers (one shard per worker
     # when there are enough) and kept there; classes_ from their distinct labels
@@ -405,7 +414,7 @@ def fit(estimator, X, y, *, client=None, mixing="uniform", max_iter=None, n_shar
     for i, raw in enumerate(raws):
         # shard 0 shuffles as a local fit would; the others from seeds of their own
         seeds = [shard_seeds(s, i + 1)[i] for s in problem_seeds]
-        shard = client.submit(_encode_shard, raw, classes, mode, loop, pure=False)
+        shard = client.submit(_encode_shard, raw, classes, mode, loop, dtype, pure=False)
         shards.append(shard)
         carries.append(client.submit(_first_carry, shard, seeds, pure=False))
     del raws  # the shards hold the rows; the raw labels can go

@@ -27,7 +27,8 @@ cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M
                              Py_ssize_t ahead, double *act) noexcept nogil:
     """The first position in [k, stop) whose row needs an update (its
     activation in act[0]), or stop: the kernels' scan for dense rows
-    (csrc/ptn_scan.h), the same test over sparse rows here."""
+    (csrc/ptn_scan.h), the same test over sparse rows and over narrow rows
+    meeting float64 weights (each widened as it is read) here."""
     cdef Py_ssize_t j
     cdef ptrdiff_t i
     cdef double a, ya
@@ -38,20 +39,21 @@ cdef inline Py_ssize_t _scan(const Rows *R, floating *w, const Data *D, Model *M
                 return <Py_ssize_t>K.nscan(rows_xkind(R), S, <size_t>k, <size_t>stop, act)
             return <Py_ssize_t>K.scan_f32(S, <size_t>k, <size_t>stop, act)
         else:
-            return <Py_ssize_t>K.scan_f64(S, <size_t>k, <size_t>stop, act)
-    else:
-        for j in range(k, stop):
-            i = D.rows[j]
+            if not rows_xkind(R):
+                return <Py_ssize_t>K.scan_f64(S, <size_t>k, <size_t>stop, act)
+    for j in range(k, stop):
+        i = D.rows[j]
+        if Rows is not DenseRows:
             if ahead and j + ahead < D.n_rows:
                 if j + 2 * ahead < D.n_rows:
                     row_prefetch_start(R, D.rows[j + 2 * ahead])
                 row_prefetch(R, D.rows[j + ahead], w)
-            a = row_dot(R, K, i, w) + M.b[0]
-            ya = D.y[i] * a
-            if ptn_rule_acts(&P.rule, ya):
-                act[0] = a
-                return j
-        return stop
+        a = row_dot(R, K, i, w) + M.b[0]
+        ya = D.y[i] * a
+        if ptn_rule_acts(&P.rule, ya):
+            act[0] = a
+            return j
+    return stop
 
 
 
@@ -121,6 +123,9 @@ cdef inline int _epoch_binary_scan(const Rows *R, floating *w, const Data *D, Mo
     # the plain rule over dense rows: the kernels' scan makes the updates
     # itself (csrc/ptn_scan.h, scan_plain), the same bits as the loop below
     cdef bint in_kernel = Rows is DenseRows and fast_path(P, D.sw != NULL) == PATH_PLAIN
+    if floating is double:
+        # narrow rows meeting float64 weights: the loop below, a row widened at a time
+        in_kernel = in_kernel and not rows_xkind(R)
     if Rows is DenseRows:
         ahead = _ahead(R, D, w)
     if ahead >= n:

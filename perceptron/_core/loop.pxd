@@ -237,50 +237,54 @@ cdef inline double _training_score_binary(const Rows *R, const Data *D, const fl
     cdef ptrdiff_t i
     cdef double score = 0.0, a = 0.0
     cdef ptn_scan S
+    cdef bint scan = True
+    if floating is double:
+        scan = not rows_xkind(R)  # narrow rows meeting float64 weights: widened, below
     if Rows is DenseRows:
-        ahead = _ahead(R, D, w)
-        S.X = R.X
-        S.d = <size_t>D.d
-        S.rows = D.rows
-        S.n_rows = <size_t>n
-        S.ahead = 0 if ahead >= n else <size_t>ahead
-        S.y = D.y
-        S.w = w
-        S.b = b
-        S.margin = 0.0
-        while k < n:
-            if floating is float:
-                if rows_xkind(R):
-                    j = <Py_ssize_t>K.nscan(rows_xkind(R), &S, <size_t>k, <size_t>n, &a)
+        if scan:
+            ahead = _ahead(R, D, w)
+            S.X = R.X
+            S.d = <size_t>D.d
+            S.rows = D.rows
+            S.n_rows = <size_t>n
+            S.ahead = 0 if ahead >= n else <size_t>ahead
+            S.y = D.y
+            S.w = w
+            S.b = b
+            S.margin = 0.0
+            while k < n:
+                if floating is float:
+                    if rows_xkind(R):
+                        j = <Py_ssize_t>K.nscan(rows_xkind(R), &S, <size_t>k, <size_t>n, &a)
+                    else:
+                        j = <Py_ssize_t>K.scan_f32(&S, <size_t>k, <size_t>n, &a)
                 else:
-                    j = <Py_ssize_t>K.scan_f32(&S, <size_t>k, <size_t>n, &a)
-            else:
-                j = <Py_ssize_t>K.scan_f64(&S, <size_t>k, <size_t>n, &a)
-            if D.sw == NULL:
-                score += <double>(j - k)
-            else:
-                for r in range(k, j):
-                    score += D.sw[D.rows[r]]
-            if j >= n:
-                break
-            i = D.rows[j]
-            if D.y[i] * a > 0.0:
-                score += _weight(D, i)
-            else:
-                wrong += 1
-                if D.sw == NULL and <double>(n - wrong) <= bound:
-                    return score
-            k = j + 1
-    else:
-        for k in range(n):
-            i = D.rows[k]
-            a = row_dot(R, K, i, w) + b
-            if D.y[i] * a > 0.0:
-                score += _weight(D, i)
-            else:
-                wrong += 1
-                if D.sw == NULL and <double>(n - wrong) <= bound:
-                    return score
+                    j = <Py_ssize_t>K.scan_f64(&S, <size_t>k, <size_t>n, &a)
+                if D.sw == NULL:
+                    score += <double>(j - k)
+                else:
+                    for r in range(k, j):
+                        score += D.sw[D.rows[r]]
+                if j >= n:
+                    break
+                i = D.rows[j]
+                if D.y[i] * a > 0.0:
+                    score += _weight(D, i)
+                else:
+                    wrong += 1
+                    if D.sw == NULL and <double>(n - wrong) <= bound:
+                        return score
+                k = j + 1
+            return score
+    for k in range(n):
+        i = D.rows[k]
+        a = row_dot(R, K, i, w) + b
+        if D.y[i] * a > 0.0:
+            score += _weight(D, i)
+        else:
+            wrong += 1
+            if D.sw == NULL and <double>(n - wrong) <= bound:
+                return score
     return score
 
 

@@ -57,6 +57,8 @@ not finite, which makes the loop the finiteness check of X at no extra cost.
 """
 import numpy as np
 from perceptron._core.csr import loop_values
+# (their home is row_passes; imported here, where the loops' users look for them)
+from perceptron._core.row_passes import shuffled_orders, shuffle_rows, squared_norms  # noqa: F401
 
 from cython cimport floating
 from libc.math cimport isfinite, HUGE_VAL
@@ -66,8 +68,8 @@ from libc.stdlib cimport free
 
 from perceptron.simd cimport (ptn_simd, active_simd, ptn_rng, ptn_rng_seed, ptn_rule_make,
                                PTN_RULE_PERCEPTRON, PTN_RULE_PA1, PTN_RULE_PA2)
-from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows, dense_rows,
-                                    row_bytes, row_sqnorms)
+from perceptron._core.rows cimport (Rows, DenseRows, CsrRows32, CsrRows64, csr_rows,
+                                    dense_rows_for, row_bytes, row_sqnorms)
 from perceptron._core cimport loop
 from perceptron._core.loop cimport (Params, Model, Epoch, Data, ptn_rule_needs_norm, _all_finite,
                                     _all_finite_f64, _training_score_binary,
@@ -618,11 +620,14 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
     if isinstance(X, np.ndarray):
         # the dtype picks the loops' instantiation (a fused def's dispatch
         # costs microseconds a call); narrow rows run with float32 weights
-        if dense_rows(&R, X, shape) == 4:
+        if dense_rows_for(&R, X, shape, state.W.dtype.itemsize) == 4:
             return _execute(state, &R, <const float *>R.X, shape[0], shape[1], labels,
                             sample_weight, lp, n_epochs, stop_flag, rule, sqnorm, pocket_block)
-        return _execute(state, &R, <const double *>R.X, shape[0], shape[1], labels,
-                        sample_weight, lp, n_epochs, stop_flag, rule, sqnorm, pocket_block)
+        try:  # float64 weights: over float64 rows, or narrow rows widened as read (R.wide)
+            return _execute(state, &R, <const double *>R.X, shape[0], shape[1], labels,
+                            sample_weight, lp, n_epochs, stop_flag, rule, sqnorm, pocket_block)
+        finally:
+            free(R.wide)
     values, binary = loop_values(X.data, X.indptr)
     return _run_csr(state, values, X.indices, X.indptr, X.shape[1], labels, sample_weight,
                     lp, n_epochs, stop_flag, rule, sqnorm, pocket_block, binary)
@@ -692,11 +697,14 @@ def training_score(state, X, labels, sample_weight, bint pocket=False):
     cdef DenseRows R
     cdef Py_ssize_t shape[2]
     if isinstance(X, np.ndarray):
-        if dense_rows(&R, X, shape) == 4:
+        if dense_rows_for(&R, X, shape, state.W.dtype.itemsize) == 4:
             return _score(state, &R, <const float *>R.X, shape[0], shape[1], labels,
                           sample_weight, pocket)
-        return _score(state, &R, <const double *>R.X, shape[0], shape[1], labels,
-                      sample_weight, pocket)
+        try:
+            return _score(state, &R, <const double *>R.X, shape[0], shape[1], labels,
+                          sample_weight, pocket)
+        finally:
+            free(R.wide)
     values, binary = loop_values(X.data, X.indptr)
     return _score_csr(state, values, X.indices, X.indptr, X.shape[1], labels, sample_weight,
                       pocket, binary)
@@ -714,86 +722,3 @@ def _score_csr(state, const floating[::1] data, indices, indptr, Py_ssize_t n_fe
                 <size_t>n_features * sizeof(floating), binary):
         return _score(state, &R32, val, n, n_features, labels, sample_weight, pocket)
     return _score(state, &R64, val, n, n_features, labels, sample_weight, pocket)
-
-
-def shuffled_orders(Py_ssize_t n, Py_ssize_t n_epochs, uint64_t seed):
-    """The row orders a shuffled fit with this seed visits, one row per epoch.
-
-    Epoch e visits the rows in the order of e + 1 successive Fisher-Yates
-    shuffles of 0..n-1 drawn from SplitMix64(seed).  Exposed so that tests
-    (and anyone reproducing a fit) can replay the compiled loop's order.
-    """
-    cdef ptn_rng rng
-    cdef Py_ssize_t e
-    orders = np.empty((n_epochs, n), dtype=np.intp)
-    cdef ptrdiff_t[::1] order = np.arange(n, dtype=np.intp)
-    ptn_rng_seed(&rng, seed)
-    for e in range(n_epochs):
-        if n:
-            active_simd().shuffle(&rng, &order[0], <size_t>n)
-        orders[e] = np.asarray(order)
-    return orders
-
-
-def shuffle_rows(uint64_t[::1] rng_state, ptrdiff_t[::1] rows):
-    """Shuffle `rows` in place as an epoch of run_epochs does, with the
-    generator state rng_state[0] (advanced): one order for several problems
-    that run with keep_order (one-vs-rest)."""
-    cdef ptn_rng rng
-    if rng_state.shape[0] != 1:
-        raise ValueError("shuffle_rows: rng_state must hold one state")
-    if rows.shape[0] == 0:
-        return
-    rng.state = rng_state[0]
-    with nogil:
-        active_simd().shuffle(&rng, &rows[0], <size_t>rows.shape[0])
-    rng_state[0] = rng.state
-
-
-def squared_norms(X):
-    """||x_i||^2 of every row of X (as run_epochs takes it), float64: what a
-    rule whose step reads the norms sees, computed once for a fit of many
-    calls (run_epochs' ``sqnorm``)."""
-    cdef DenseRows R
-    cdef Py_ssize_t shape[2]
-    if isinstance(X, np.ndarray):
-        if dense_rows(&R, X, shape) == 4:
-            return _norms_dense(&R, <const float *>R.X, shape[0])
-        return _norms_dense(&R, <const double *>R.X, shape[0])
-    values, binary = loop_values(X.data, X.indptr)
-    return _norms_csr(values, X.indices, X.indptr, X.shape[1], binary)
-
-
-cdef object _norms_dense(const Rows *R, const floating *dtype_of_x, Py_ssize_t n):
-    out = _zeros(n, _F64)
-    cdef double[::1] o = out
-    rows = np.arange(n, dtype=np.intp)
-    cdef const ptrdiff_t[::1] r = rows
-    if n and R.d:
-        with nogil:
-            row_sqnorms(R, active_simd(), &r[0], n, dtype_of_x, &o[0])
-    return out
-
-
-def _norms_csr(const floating[::1] data, indices, indptr, Py_ssize_t n_features,
-               Py_ssize_t binary):
-    cdef CsrRows32 R32
-    cdef CsrRows64 R64
-    cdef Py_ssize_t n = indptr.shape[0] - 1
-    cdef const floating *val = NULL
-    out = _zeros(n, _F64)
-    cdef double[::1] o = out
-    rows = np.arange(n, dtype=np.intp)
-    cdef const ptrdiff_t[::1] r = rows
-    if data.shape[0] == 0 or n == 0:
-        return out
-    val = &data[0]
-    if csr_rows(&R32, &R64, val, indices, indptr, n_features,
-                <size_t>n_features * sizeof(floating), binary):
-        with nogil:
-            row_sqnorms(&R32, active_simd(), &r[0], n, val, &o[0])
-    else:
-        with nogil:
-            row_sqnorms(&R64, active_simd(), &r[0], n, val, &o[0])
-    return out
-

@@ -7,7 +7,12 @@
 # their float32 weights (float16, bfloat16, int8, uint8: DenseRows.xkind)
 # go to the narrow kernels (csrc/ptn_narrow.h: ndot, naxpy, ...), which
 # read them as stored and give the bits of the float32 kernels on the rows
-# converted.  The loops trust their inputs: the
+# converted.  Narrow rows meeting float64 weights (asked for by the
+# estimator's `dtype`) are widened a row at a time, as each is read, into a
+# float64 row of scratch (DenseRows.wide, O(d)), which the float64 kernels
+# then read: every narrow value is a float64 exactly, so the bits are those
+# of the float64 kernels on the rows converted, and X is never copied.
+# The loops trust their inputs: the
 # Python layer checked that every index is in [0, d), that the row pointers
 # rise from 0 to nnz and that no row repeats a column.
 #
@@ -36,7 +41,10 @@ from perceptron._core.prefetch cimport (ptn_prefetch_range, PREFETCH_MAX_ROWS,
 cdef struct DenseRows:
     const void *X               # (n, d), C order, in the data's dtype
     Py_ssize_t d
-    int xkind                   # 0: X in the weights' dtype; else PTN_X_F16, ... (float32 weights)
+    int xkind                   # 0: X in the weights' dtype; else PTN_X_F16, ... (float32 weights,
+                                # or float64 ones with `wide`)
+    double *wide                # float64 weights over narrow rows: d doubles, then d floats, of
+                                # scratch (wide_row); else NULL
 
 
 cdef inline int narrow_kind(dtype) except -1:
@@ -70,16 +78,18 @@ cdef inline int dense_rows(DenseRows *R, X, Py_ssize_t *shape) except -1:
         R.X = buffer_data(X, BUF_FLOAT, 4 if X.dtype.itemsize == 4 else 8, 2, False, shape, "X")
     R.xkind = kind
     R.d = shape[1]
+    R.wide = NULL
     return 8 if kind == 0 and X.dtype.itemsize == 8 else 4
 
 
 cdef inline size_t dense_itemsize(const DenseRows *R, size_t weight_size) noexcept nogil:
     """Bytes of one element of R's rows: the weights' (weight_size), or the
     narrow kind's."""
-    # float64 weights are only ever paired with float64 rows (the narrow
-    # kernels take float32 weights): a constant once inlined, so the
-    # float64 loops never read R.xkind.  Read at run time there, it made
-    # shuffled one-vs-rest and multinomial float64 epochs 15-20% slower.
+    # float64 weights read float64 rows (narrow rows meeting them are read
+    # through wide_row, whose addresses are dense_row(R, i, 4)'s): a
+    # constant once inlined, so the float64 loops never read R.xkind here.
+    # Read at run time there, it made shuffled one-vs-rest and multinomial
+    # float64 epochs 15-20% slower.
     if weight_size == 8 or R.xkind == 0:
         return weight_size
     return 2 if R.xkind == PTN_X_F16 or R.xkind == PTN_X_BF16 else 1
@@ -88,6 +98,33 @@ cdef inline size_t dense_itemsize(const DenseRows *R, size_t weight_size) noexce
 cdef inline const void *dense_row(const DenseRows *R, ptrdiff_t i, size_t weight_size) noexcept nogil:
     """The address of row i of R."""
     return <const char *>R.X + <size_t>i * <size_t>R.d * dense_itemsize(R, weight_size)
+
+
+cdef inline int dense_rows_for(DenseRows *R, X, Py_ssize_t *shape,
+                               size_t weight_bytes) except -1:
+    """dense_rows for weights of `weight_bytes` (4 or 8) a number: narrow
+    rows meeting float64 weights get R.wide, the float64 row of scratch
+    wide_row fills (the caller frees it: free(R.wide)), and 8 is returned."""
+    cdef int size = dense_rows(R, X, shape)
+    if R.xkind and weight_bytes == 8:
+        R.wide = <double *>malloc(<size_t>max(R.d, 1) * (sizeof(double) + sizeof(float)))
+        if R.wide == NULL:
+            raise MemoryError()
+        return 8
+    return size
+
+
+cdef inline const double *wide_row(const DenseRows *R, const ptn_simd *K,
+                                   ptrdiff_t i) noexcept nogil:
+    """Row i of narrow rows R (R.wide set) in float64, in R.wide: the
+    level's conversion to float32 (exact for float16, bfloat16, int8 and
+    uint8), then each float32 to float64 (exact)."""
+    cdef float *f = <float *>(R.wide + R.d)
+    cdef Py_ssize_t j
+    K.nconvert(R.xkind, <size_t>R.d, dense_row(R, i, 4), f)
+    for j in range(R.d):
+        R.wide[j] = f[j]
+    return R.wide
 
 
 cdef struct CsrRows32:
@@ -266,6 +303,9 @@ cdef inline double row_dot(const Rows *R, const ptn_simd *K, ptrdiff_t i,
         if floating is float:
             if R.xkind:
                 return K.ndot(R.xkind, <size_t>R.d, dense_row(R, i, 4), w)
+        else:
+            if R.xkind:
+                return kdot(K, R.d, wide_row(R, K, i), w)
         return kdot(K, R.d, <const floating *>R.X + i * R.d, w)
     else:
         lo = <Py_ssize_t>R.ptr[i]
@@ -325,6 +365,10 @@ cdef inline void row_axpy(const Rows *R, const ptn_simd *K, ptrdiff_t i, double 
             if R.xkind:
                 K.naxpy(R.xkind, <size_t>R.d, <float>a, dense_row(R, i, 4), w)
                 return
+        else:
+            if R.xkind:
+                kaxpy(K, R.d, a, wide_row(R, K, i), w)
+                return
         kaxpy(K, R.d, a, <const floating *>R.X + i * R.d, w)
     else:
         lo = <Py_ssize_t>R.ptr[i]
@@ -352,7 +396,10 @@ cdef inline void row_axpy_acc(const Rows *R, const ptn_simd *K, ptrdiff_t i, dou
     cdef int64_t buf[ROW_IDX16_MAX]
     if Rows is DenseRows:
         if R.xkind:
-            K.naxpy_f64(R.xkind, <size_t>R.d, a, dense_row(R, i, 4), u)
+            if floating is double:
+                kaxpy_acc(K, R.d, a, wide_row(R, K, i), u)
+            else:
+                K.naxpy_f64(R.xkind, <size_t>R.d, a, dense_row(R, i, 4), u)
             return
         kaxpy_acc(K, R.d, a, <const floating *>R.X + i * R.d, u)
     else:
@@ -397,6 +444,14 @@ cdef inline void row_sqnorms(const Rows *R, const ptn_simd *K, const ptrdiff_t *
                     K.nconvert(R.xkind, <size_t>R.d, dense_row(R, i, 4), buf)
                     out[i] = K.dot_f32(<size_t>R.d, buf, buf)
                 free(buf)
+                return
+        else:
+            if R.xkind:
+                # narrow rows meeting float64 weights: the float64 rows' bits
+                for k in range(n_rows):
+                    i = rows[k]
+                    x = wide_row(R, K, i)
+                    out[i] = kdot(K, R.d, x, x)
                 return
     for k in range(n_rows):
         i = rows[k]

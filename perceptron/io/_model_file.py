@@ -188,6 +188,10 @@ def _encode_params(est, encoder):
             _warn("random_state is a numpy random generator, which a model file cannot hold: it "
                   "is saved as None (pass an int for a reproducible refit)")
             value = None
+        if name == "dtype" and value is not None:
+            # a numpy dtype or scalar type (the weights' dtype asked for) by its
+            # name, which numpy reads back as the same dtype
+            value = np.dtype(value).name
         params[name] = encoder.encode(value, f"the parameter {name}")
     return params
 

@@ -19,6 +19,26 @@ from perceptron._common.validation import (CSRData, check_feature_names, check_i
 __all__ = ["LinearClassifierMixin", "linear_decision"]
 
 
+# the most bytes of float64 rows score_widened converts at a time (per thread)
+_WIDE_BLOCK = 1 << 18
+_F64 = np.dtype(np.float64)
+
+
+def score_widened(X, W, b, out, rows=None):
+    """out = X[rows] @ W.T + b (rows None: every row) for narrow rows X
+    (``is_narrow``) and float64 weights W: blocks of the rows converted to
+    float64, at most ``_WIDE_BLOCK`` bytes (a row at least), scored by the
+    float64 rows' loop (``decision_dense``): every narrow value is a float64
+    exactly, so the activations have the bits of ``X.astype(np.float64)``'s,
+    without a float64 copy of X."""
+    n = len(out)
+    step = max(1, _WIDE_BLOCK // (8 * max(X.shape[1], 1)))
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        block = (X[lo:hi] if rows is None else X[rows[lo:hi]]).astype(_F64)
+        _decision.decision_dense(block, W, b, out[lo:hi])
+
+
 def linear_decision(X, W, b, n_threads=None):
     """Activations X @ W.T + b, (n, k) float64, rows split among at most
     `n_threads` threads (None: ``available_threads()``).
@@ -26,9 +46,10 @@ def linear_decision(X, W, b, n_threads=None):
     X is a dense array or a ``CSRData`` (checked CSR arrays)."""
     if n_threads is None:
         n_threads = available_threads()
-    if W.dtype != model_dtype(X.dtype):
+    narrow = not isinstance(X, CSRData) and is_narrow(X.dtype)
+    if W.dtype != model_dtype(X.dtype) and not (narrow and W.dtype == _F64):
         # the loop needs one dtype; casting k*d weights beats copying X
-        # (narrow rows meet float32 weights)
+        # (narrow rows meet float32 weights, or float64 ones row block by block)
         W = W.astype(model_dtype(X.dtype))
     W = np.ascontiguousarray(W)
     b = np.ascontiguousarray(b, dtype=np.float64)
@@ -41,7 +62,8 @@ def linear_decision(X, W, b, n_threads=None):
                                                           out[lo:hi], lo, binary=binary),
                     chunks, len(chunks))
     else:
-        score = _decision.decision_narrow if is_narrow(X.dtype) else _decision.decision_dense
+        score = (_decision.decision_dense if not narrow else score_widened
+                 if W.dtype == _F64 else _decision.decision_narrow)
         chunks = row_chunks(n, d * W.shape[0], n_threads)
         map_threads(lambda lo, hi: score(X[lo:hi], W, b, out[lo:hi]), chunks, len(chunks))
     if not np.isfinite(out).all():

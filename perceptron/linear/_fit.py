@@ -30,11 +30,11 @@ never calls it: the sequential trainer is passed in.
 import numpy as np
 
 from perceptron._common.validation import (check_labels, check_random_seed, check_sample_weight,
-                                           mix64, model_dtype)
+                                           mix64)
 from perceptron.linear._fitted import chunk_attributes, fitted_attributes
 from perceptron.linear._mixing import mixing_runner
 from perceptron.linear._monitor import Monitor
-from perceptron.linear._params import check_state_params, loop_params
+from perceptron.linear._params import check_state_params, loop_params, weights_dtype
 from perceptron.linear._problem import (Problem, all_rows, chunk_labels, effective,
                                         initial_weights, make_problems, share_norms, share_order,
                                         warm_start_weights)
@@ -68,7 +68,7 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
     Returns (the fitted attributes, the attributes of early stopping to set
     after the feature names, stopped by the callback)."""
     n, d = X.shape
-    dtype = model_dtype(X.dtype)
+    dtype = weights_dtype(p, X.dtype)
     # the problem
     kind, classes, target, signs = encode_targets(y, n)
     class_weight = p["class_weight"]
@@ -184,7 +184,8 @@ def partial_fit(p, X, y, classes, sample_weight, model, run):
 
     loop = loop_params(p, stop_when_converged=False)
     if first:
-        mode, problems = make_problems(kind, len(labels), target, d, model_dtype(X.dtype),
+        mode, problems = make_problems(kind, len(labels), target, d,
+                                       weights_dtype(p, X.dtype),
                                        check_random_seed(p["random_state"]), p, loop, None)
     else:
         assert states is not None
@@ -210,5 +211,6 @@ def partial_fit(p, X, y, classes, sample_weight, model, run):
             None if alone else np.zeros(1, dtype=_STOP))
     weight = float(len(rows)) if sw is None else float(sw[rows].sum())
     W, b = effective(mode, problems, p)
-    return chunk_attributes(model, first, mode, problems, labels, W, b, d, model_dtype(X.dtype), weight,
-                            len(rows) > 0)
+    # the weights' dtype: the states' (float64 ones continue on narrow rows)
+    return chunk_attributes(model, first, mode, problems, labels, W, b, d,
+                            problems[0].state.W.dtype, weight, len(rows) > 0)

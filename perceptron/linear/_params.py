@@ -18,20 +18,59 @@ alone, in the order of the parameters below.
 import math
 import operator
 
+import numpy as np
+
 from perceptron._common.parallel import resolve_n_jobs
-from perceptron._common.validation import check_scalar, is_one_of
+from perceptron._common.validation import (CSRData, check_scalar, is_narrow, is_one_of,
+                                           model_dtype)
 from perceptron._core import online as _online
 
 MIXINGS = ("uniform", "mistakes")
 PENALTIES = (None, "l2", "l1", "elasticnet")
 _INF = math.inf
 _INT_MAX = 2**63 - 1
+_F64 = np.dtype(np.float64)
 
 
 def check_mixing(mixing):
     if not is_one_of(mixing, MIXINGS):  # an array's == is not a bool
         raise ValueError(f"mixing must be 'uniform' or 'mistakes', got {mixing!r}")
     return mixing
+
+
+def check_dtype(dtype):
+    """The weights' dtype a ``dtype`` parameter asks for: None (the rows'
+    own: float64 for float64 rows, float32 for the others) or float64 (any
+    spelling numpy reads as float64: ``np.float64``, ``"float64"``,
+    ``float``)."""
+    if dtype is None:
+        return None
+    try:
+        asked = np.dtype(dtype)
+    except (TypeError, ValueError):
+        asked = None
+    if asked is None or asked != _F64:  # (a dtype compares None as float64)
+        raise ValueError(f"dtype must be None (the weights in the rows' dtype, float32 for "
+                         f"float16, bfloat16, int8 and uint8 rows) or numpy.float64, got "
+                         f"{dtype!r}")
+    return _F64
+
+
+def weights_dtype(p, x_dtype):
+    """The weights' dtype of a fit of checked parameters p on rows of
+    `x_dtype`: p's ``dtype`` when given, else ``model_dtype``'s."""
+    return model_dtype(x_dtype) if p["dtype"] is None else p["dtype"]
+
+
+def rows_for_weights(X, dtype):
+    """Checked rows X (``check_X``) as the linear loops read them against
+    weights of `dtype` (None: ``model_dtype(X.dtype)``'s): narrow rows as
+    stored (the loops widen each row as they read it), float32 rows (dense,
+    or a CSR matrix's values) converted once to float64 for float64
+    weights; binary CSR rows stay their indices alone."""
+    if dtype is None or X.dtype == dtype or (not isinstance(X, CSRData) and is_narrow(X.dtype)):
+        return X
+    return X.astype(dtype)
 
 
 def resolve_jobs(n_jobs):
@@ -55,7 +94,7 @@ _VALUES = operator.itemgetter(
     "eta0", "max_iter", "fit_intercept", "shuffle", "warm_start", "average", "pocket", "margin",
     "early_stopping", "validation_fraction", "n_iter_no_change", "n_jobs", "verbose", "progress",
     "alpha", "l1_ratio", "tol", "mixing", "penalty", "callback", "batch_size", "multiclass",
-    "class_weight", "random_state")
+    "class_weight", "random_state", "dtype")
 
 
 def check_params(est):
@@ -181,6 +220,10 @@ def _checked(est):
         if not is_one_of(multiclass, ("ovr", "multinomial")):
             raise ValueError(f"multiclass must be 'ovr' or 'multinomial', got {multiclass!r}")
         usual = usual and type(multiclass) is str
+    dtype = est.dtype
+    if dtype is not None:
+        dtype = check_dtype(dtype)
+        usual = False
     if pocket and average:
         raise ValueError("pocket=True and average=True are alternatives: choose one")
     if pocket and batch_size is not None:
@@ -192,14 +235,14 @@ def _checked(est):
          "progress": progress, "alpha": alpha, "l1_ratio": l1_ratio, "tol": tol,
          "mixing": mixing, "penalty": penalty, "batch_size": batch_size,
          "multiclass": multiclass, "class_weight": est.class_weight, "callback": callback,
-         "random_state": est.random_state}
+         "random_state": est.random_state, "dtype": dtype}
     if penalty is not None and pocket:
         check_penalty_combination(p)
     # the values the checks read, in check_params's order, when each is its checked value
     key = ((eta, max_iter, fit_intercept, shuffle, warm_start, average, pocket, margin,
             early_stopping, fraction, n_iter_no_change, n_jobs, verbose, progress, alpha,
             l1_ratio, tol, mixing, penalty, callback, batch_size, multiclass,
-            p["class_weight"], p["random_state"]) if usual else None)
+            p["class_weight"], p["random_state"], dtype) if usual else None)
     return p, key
 
 

@@ -48,7 +48,7 @@ class PassiveAggressiveClassifier(Perceptron):
         of PA-II.
     fit_intercept, max_iter, tol, early_stopping, validation_fraction,
     n_iter_no_change, shuffle, verbose, n_jobs, random_state, warm_start,
-    class_weight, average, multiclass, progress :
+    class_weight, average, multiclass, progress, dtype :
         As for :class:`Perceptron` (``tol`` compares the epochs' summed
         hinge loss; ``n_jobs`` trains one-vs-rest classes on threads, or a
         single problem by parameter mixing).
@@ -79,7 +79,7 @@ class PassiveAggressiveClassifier(Perceptron):
                  warm_start: bool = False,
                  class_weight: Union[None, str, Dict[Any, float]] = None,
                  average: bool = False, multiclass: str = "ovr",
-                 progress: bool = False) -> None:
+                 progress: bool = False, dtype: Any = None) -> None:
         self.C = C
         self.progress = progress
         self.fit_intercept = fit_intercept
@@ -97,6 +97,7 @@ class PassiveAggressiveClassifier(Perceptron):
         self.class_weight = class_weight
         self.average = average
         self.multiclass = multiclass
+        self.dtype = dtype
 
     def _check_params(self):
         p = super()._check_params()

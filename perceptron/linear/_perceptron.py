@@ -9,12 +9,12 @@ from perceptron._common.base import BaseEstimator, no_training_state
 from perceptron._common.sklearn_compat import ONLINE_EXPECTED_FAILURES
 from perceptron._common.typing import ArrayLike, MatrixLike, Self
 from perceptron._common.validation import (check_feature_names, check_n_features, check_X,
-                                           is_narrow, model_dtype)
+                                           model_dtype)
 from perceptron.io._registry import register_model, register_value_type
 from perceptron.linear import _fit as route
 from perceptron.linear._base import LinearClassifierMixin, linear_decision  # noqa: F401 (its old home)
 from perceptron.linear._fitted import publish, warn_not_converged
-from perceptron.linear._params import check_params, loop_params
+from perceptron.linear._params import check_params, loop_params, rows_for_weights
 from perceptron.linear._saved import check_saved, linear_kind
 from perceptron.linear._state import OnlineState
 from perceptron.linear._training import run
@@ -154,6 +154,17 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         ``None``: no such rule; the fit stops at the first epoch without an
         update, or after ``max_iter`` epochs.  (scikit-learn goes on with
         epochs that make no update, and counts rows of weight 0.)
+    dtype : None or numpy.float64, default=None
+        The weights' dtype.  None: the rows' own, float64 for float64 rows
+        and float32 for the others (float32, and float16, bfloat16, int8 and
+        uint8 rows read as stored).  ``np.float64`` (or ``"float64"``):
+        float64 weights whatever the rows.  Narrow rows are then still read
+        as stored, each widened into a row of scratch as it is read (memory:
+        X plus O(n_features)), and the model is bit for bit the one trained
+        on ``X.astype(np.float64)``; float32 rows are converted once to
+        float64.  ``partial_fit`` keeps the dtype of its first call (a
+        float64 model continues on narrow rows as stored).  See the user
+        guide, "Data types".
 
     Attributes
     ----------
@@ -190,7 +201,8 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
     Notes
     -----
     float32 input stays float32 (no copy); float64 stays float64; other
-    numeric input is converted once to float64.  Activations are summed in
+    numeric input is converted once to float64; float16, bfloat16, int8
+    and uint8 rows are read as stored (see ``dtype``).  Activations are summed in
     double precision whatever the data's dtype (for float32 data, after
     blocks of four float32 products per SIMD lane: an error below
     ``4 * 2**-24 * sum |w_j x_j|``; see csrc/ptn_simd.h).  X is checked for NaN and
@@ -232,7 +244,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
                  callback: Optional[Callable[..., Any]] = None, progress: bool = False,
                  penalty: Optional[str] = None, alpha: float = 0.0001,
                  l1_ratio: float = 0.15, tol: Optional[float] = 1e-3,
-                 mixing: str = "uniform") -> None:
+                 mixing: str = "uniform", dtype: Any = None) -> None:
         self.eta0 = eta0
         self.max_iter = max_iter
         self.fit_intercept = fit_intercept
@@ -257,6 +269,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         self.l1_ratio = l1_ratio
         self.tol = tol
         self.mixing = mixing
+        self.dtype = dtype
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -314,7 +327,7 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         """
         p = self._check_params()
         names_source = X
-        X = check_X(X, accept_sparse=True, narrow=True)
+        X = rows_for_weights(check_X(X, accept_sparse=True, narrow=True), p["dtype"])
         attrs, after, stopped = route.fit(p, X, y, sample_weight, coef_init, intercept_init,
                                           self.__dict__, self, self._run)
         self._set_fitted(attrs, names_source, after)
@@ -355,19 +368,20 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         if not first:
             check_feature_names(self, X, reset=False)
         X = check_X(X, accept_sparse=True, narrow=True)
-        if not first:
+        if first:
+            X = rows_for_weights(X, p["dtype"])
+        else:
             check_n_features(self, X)
             trained = self.coef_.dtype
+            if p["dtype"] is not None and trained != p["dtype"]:
+                raise ValueError(f"dtype changed since the first call to partial_fit: the "
+                                 f"model's weights are {trained}, dtype asks for {p['dtype']} "
+                                 "(fit again, or set dtype back to None)")
             # (the weights' dtype is never a narrow one: rows of that very dtype
-            # train it, without model_dtype's look at their width)
+            # train it, without model_dtype's look at their width); the
+            # weights stay as trained: float64 ones read narrow rows as stored
             if trained is not X.dtype and trained != model_dtype(X.dtype):
-                if is_narrow(X.dtype):
-                    # widening the rows would copy X; the weights stay as trained
-                    raise TypeError(
-                        f"partial_fit: X has dtype {X.dtype}, whose rows train float32 "
-                        f"weights, but this model's weights are {self.coef_.dtype}; pass rows "
-                        f"of dtype {self.coef_.dtype}, or start a new model on {X.dtype} rows")
-                X = X.astype(self.coef_.dtype)
+                X = rows_for_weights(X, trained)
         attrs = route.partial_fit(p, X, y, classes, sample_weight, self.__dict__, self._run)
         if first:
             self._set_fitted(attrs, names_source)

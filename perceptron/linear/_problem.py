@@ -5,7 +5,7 @@ from typing import Dict, Optional
 
 import numpy as np
 
-from perceptron._common.validation import check_weight_memory, label_signs, mix64
+from perceptron._common.validation import check_weight_memory, label_signs, mix64, model_dtype
 from perceptron._core import online as _online
 from perceptron.linear._state import OnlineState
 
@@ -96,7 +96,11 @@ def share_norms(problems, X, loop):
     every epoch and every problem then reads the one array instead of a
     pass over X per call of the loops.  `loop`: the LoopParams."""
     if _online.needs_norms(loop):
-        sqnorm = _online.squared_norms(X)
+        # the norms the weights read: narrow rows meeting float64 weights
+        # give those of the same rows in float64
+        dtype = problems[0].state.W.dtype
+        sqnorm = (_online.squared_norms(X) if dtype == model_dtype(X.dtype)
+                  else _online.squared_norms(X, dtype))
         for pr in problems:
             pr.sqnorm = sqnorm
 

@@ -8,6 +8,7 @@ from perceptron._common.stopping import StopRule
 from perceptron._common.validation import CSRData, is_narrow, model_dtype
 from perceptron._core import csr as _csr
 from perceptron._core import decision as _decision
+from perceptron.linear._base import score_widened
 from perceptron.linear._problem import effective
 
 
@@ -128,12 +129,17 @@ def validation_split(rows, target, kind, fraction, seed):
 def validation_score(mode, X, val_rows, target_val, weights_val, W, b):
     scores = np.empty((len(val_rows), W.shape[0]))
     if len(val_rows):
-        W = np.ascontiguousarray(W.astype(model_dtype(X.dtype)))
+        narrow = not isinstance(X, CSRData) and is_narrow(X.dtype)
+        if not (narrow and W.dtype == np.float64):
+            W = W.astype(model_dtype(X.dtype))
+        W = np.ascontiguousarray(W)
         if isinstance(X, CSRData):
             values, binary = _csr.loop_values(X.data, X.indptr)
             _decision.decision_csr(values, X.indices, X.indptr, X.shape[1], W, b, scores,
                                    0, val_rows, binary=binary)
-        elif is_narrow(X.dtype):
+        elif narrow and W.dtype == np.float64:
+            score_widened(X, W, b, scores, val_rows)
+        elif narrow:
             _decision.decision_narrow(X, W, b, scores, val_rows)
         else:
             _decision.decision_dense(X, W, b, scores, val_rows)

@@ -41,11 +41,11 @@ def test_an_older_file_loads_and_predicts_the_same(name):
         assert_same_scores(model.decision_function(X), expected["decision"])
 
 
-# Parameters the Perceptron gained after these files were written (scikit-learn's, and
-# mixing), and the progress bars of the VotedPerceptron and the KernelPerceptron:
+# Parameters the Perceptron gained after these files were written (scikit-learn's,
+# mixing and dtype), and the progress bars of the VotedPerceptron and the KernelPerceptron:
 # a file read back holds them at their defaults, and nothing else changes.
 ADDED_SINCE = {"perceptron": {"penalty": None, "alpha": 0.0001, "l1_ratio": 0.15, "tol": 0.001,
-                              "mixing": "uniform"},
+                              "mixing": "uniform", "dtype": None},
                "voted": {"progress": False}, "kernel": {"progress": False}}
 
 

@@ -146,11 +146,15 @@ def test_partial_fit_chunks_same_bits(dtype, rng):
     assert a.coef_.dtype == np.float32
 
 
-def test_partial_fit_of_a_float64_model_refuses_narrow_rows(rng):
+def test_partial_fit_of_a_float64_model_continues_on_narrow_rows(rng):
+    """(tests/linear/test_narrow64.py has the float64 weights' tests)"""
     X, y = narrow_data(rng, 50, 4, np.float16)
     est = Perceptron().partial_fit(X.astype(np.float64), y, classes=[0, 1])
-    with pytest.raises(TypeError, match="float16 rows|dtype float16"):
-        est.partial_fit(X, y)
+    wide = Perceptron().partial_fit(X.astype(np.float64), y, classes=[0, 1])
+    est.partial_fit(X, y)
+    wide.partial_fit(X.astype(np.float64), y)
+    assert est.coef_.dtype == np.float64
+    np.testing.assert_array_equal(est.coef_, wide.coef_)
 
 
 def test_models_score_the_other_dtypes(rng):

@@ -271,7 +271,8 @@ def test_get_set_params_and_repr():
                            "warm_start", "average", "pocket", "margin", "batch_size",
                            "multiclass", "n_jobs", "early_stopping", "validation_fraction",
                            "n_iter_no_change", "class_weight", "verbose", "callback",
-                           "progress", "penalty", "alpha", "l1_ratio", "tol", "mixing"}
+                           "progress", "penalty", "alpha", "l1_ratio", "tol", "mixing",
+                           "dtype"}
     assert m.set_params(max_iter=7) is m and m.max_iter == 7
     with pytest.raises(ValueError, match="Invalid parameter 'beta'"):
         m.set_params(beta=1)

@@ -153,7 +153,8 @@ def test_stream_of_narrow_memory_map_makes_no_wide_copy(tmp_path, rng):
 
 def test_stream_mixing_block_dtypes(rng):
     """Narrow blocks and float32 blocks feed one float32 model; after a
-    float64 block (float64 weights) a narrow block is refused, not widened."""
+    float64 block (float64 weights) a narrow block is read as stored, each
+    row widened as it is read: the model of the blocks in float64."""
     X, y = narrow_data(rng, np.int8)
     half = len(X) // 2
     mixed = [(X[:half], y[:half]), (X[half:].astype(np.float32), y[half:])]
@@ -162,5 +163,8 @@ def test_stream_mixing_block_dtypes(rng):
         (X.astype(np.float32), y), chunk_rows=half)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     wide_first = [(X[:half].astype(np.float64), y[:half]), (X[half:], y[half:])]
-    with pytest.raises(TypeError, match="float32 weights, but this model's weights are float64"):
-        Perceptron(max_iter=2).fit_stream(wide_first)
+    c = Perceptron(shuffle=False, max_iter=2).fit_stream(wide_first)
+    d = Perceptron(shuffle=False, max_iter=2).fit_stream((X.astype(np.float64), y),
+                                                          chunk_rows=half)
+    assert c.coef_.dtype == np.float64
+    np.testing.assert_array_equal(c.coef_, d.coef_)

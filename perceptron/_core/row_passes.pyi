@@ -1,0 +1,9 @@
+# Type stubs of the compiled module perceptron._core.row_passes (see row_passes.pyx).
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+def shuffled_orders(n: int, n_epochs: int, seed: int) -> npt.NDArray[np.intp]: ...
+def shuffle_rows(rng_state: npt.NDArray[np.uint64], rows: npt.NDArray[np.intp]) -> None: ...
+def squared_norms(X: Any, dtype: Any = ...) -> npt.NDArray[np.float64]: ...
