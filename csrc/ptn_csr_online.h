@@ -331,4 +331,94 @@ PTN_ALL_ONES(ptn_all_ones_f32, float, uint32_t, 0x3f800000u, _mm_set1_epi32(0x3f
 PTN_ALL_ONES(ptn_all_ones_f64, double, uint64_t, 0x3ff0000000000000u,
              _mm_set1_epi64x(0x3ff0000000000000LL))
 
+/* The longest row of 16-bit indices (the Python layer gives longer rows
+ * int32 indices: perceptron/_core/rows.pxd, ROW_IDX16_MAX). */
+#define PTN_CSR_ROW16_MAX 1024
+
+/* The m 16-bit indices at ix widened into out, for the gathering dot
+ * product that reads them back at once.  At x86 (where only the AVX2 and
+ * AVX-512 levels gather, so AVX2 is there) by one 256-bit store per eight
+ * indices, which the dot product's loads of eight (or four) indices read
+ * back from within: a load that spans two stores cannot take its data from
+ * them and waits until both reach the cache (store-to-load forwarding;
+ * Agner Fog, The microarchitecture of Intel, AMD and VIA CPUs, AMD Zen 4).
+ * Widened by 128-bit stores, 16-bit rows in order were 1.45x slower than
+ * the same rows with int32 indices (36 against 25 ms an epoch). */
+#if PTN_HAVE_X86_SIMD
+#include <immintrin.h>
+PTN_TARGET("avx2")
+PTN_INLINE void ptn_widen_u16_i32_avx2(size_t m, const uint16_t *ix, int32_t *out)
+{
+    size_t j = 0;
+    for (; j + 8 <= m; j += 8) {
+        const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(ix + j));
+        _mm256_storeu_si256((__m256i *)(void *)(out + j), _mm256_cvtepu16_epi32(v));
+    }
+    for (; j < m; j++) {
+        out[j] = (int32_t)ix[j];
+    }
+}
+#define PTN_WIDEN_U16_I32 ptn_widen_u16_i32_avx2
+#else
+PTN_INLINE void ptn_widen_u16_i32(size_t m, const uint16_t *ix, int32_t *out)
+{
+    size_t j;
+    for (j = 0; j < m; j++) {
+        out[j] = (int32_t)ix[j];
+    }
+}
+#define PTN_WIDEN_U16_I32 ptn_widen_u16_i32
+#endif
+
+/* int64 indices (beside int64 row pointers, rare): one at a time */
+PTN_INLINE void ptn_widen_u16_i64(size_t m, const uint16_t *ix, int64_t *out)
+{
+    size_t j;
+    for (j = 0; j < m; j++) {
+        out[j] = (int64_t)ix[j];
+    }
+}
+
+/* The plain rule over binary rows of 16-bit indices in order, where the
+ * level gathers (weights beyond L1, s->dot_<type>_<index> set): each row's
+ * indices widened on the stack to the type the same rows have on the float
+ * path (int32 beside int32 row pointers, int64 beside int64) and summed by
+ * that path's own gathering dot product over the array of ones (s->val),
+ * so the bits of the rows with int32 or int64 indices (the general row
+ * loop, which these rows ran before, widened them too, and more slowly).  A mistake adds the step to the
+ * row's weights as the loops above do (step * 1.0 is step). */
+#define PTN_U16_GATHER_DOT(NAME, T, WI, FIELD, WIDEN)                               \
+    PTN_INLINE double NAME(const ptn_csr_online *s, size_t m, const uint16_t *ix,    \
+                           const T *w)                                              \
+    {                                                                               \
+        WI buf[PTN_CSR_ROW16_MAX];                                                  \
+        WIDEN(m, ix, buf);                                                          \
+        return s->FIELD(m, (const T *)s->val, buf, w);                              \
+    }
+PTN_U16_GATHER_DOT(ptn_sdot_gather_f32_u16_p32, float, int32_t, dot_f32_i32, PTN_WIDEN_U16_I32)
+PTN_U16_GATHER_DOT(ptn_sdot_gather_f32_u16_p64, float, int64_t, dot_f32_i64, ptn_widen_u16_i64)
+PTN_U16_GATHER_DOT(ptn_sdot_gather_f64_u16_p32, double, int32_t, dot_f64_i32, PTN_WIDEN_U16_I32)
+PTN_U16_GATHER_DOT(ptn_sdot_gather_f64_u16_p64, double, int64_t, dot_f64_i64, ptn_widen_u16_i64)
+/* DOT1 of PTN_CSR_ONLINE, in whose loop `s` is the epoch's state */
+#define PTN_U16_GATHER_f32_p32(m, ix, w) ptn_sdot_gather_f32_u16_p32(s, m, ix, w)
+#define PTN_U16_GATHER_f32_p64(m, ix, w) ptn_sdot_gather_f32_u16_p64(s, m, ix, w)
+#define PTN_U16_GATHER_f64_p32(m, ix, w) ptn_sdot_gather_f64_u16_p32(s, m, ix, w)
+#define PTN_U16_GATHER_f64_p64(m, ix, w) ptn_sdot_gather_f64_u16_p64(s, m, ix, w)
+#define PTN_CSR_ONLINE_U16_GATHER(T, TN, P, PN, ACC, ORDERED, SUFFIX)                \
+    PTN_CSR_ONLINE(ptn_csr_online_ones_gather##SUFFIX##_##TN##_u16_##PN, T, uint16_t, P, \
+                   dot_##TN##_u16, ptn_sdot_##TN##_u16_inline, ptn_saxpy_##TN##_u16_inline, \
+                   ACC, PTN_U16_GATHER_##TN##_##PN, ptn_sadd_ones_##TN##_u16_inline, 1, \
+                   ORDERED, 1)
+#define PTN_CSR_ONLINE_U16_GATHERS(ORDERED, SUFFIX)                                  \
+    PTN_CSR_ONLINE_U16_GATHER(float, f32, int32_t, p32, ptn_saxpy_f32_f64_u16_inline,    \
+                              ORDERED, SUFFIX)                                       \
+    PTN_CSR_ONLINE_U16_GATHER(float, f32, int64_t, p64, ptn_saxpy_f32_f64_u16_inline,    \
+                              ORDERED, SUFFIX)                                       \
+    PTN_CSR_ONLINE_U16_GATHER(double, f64, int32_t, p32, ptn_saxpy_f64_u16_inline,       \
+                              ORDERED, SUFFIX)                                       \
+    PTN_CSR_ONLINE_U16_GATHER(double, f64, int64_t, p64, ptn_saxpy_f64_u16_inline,       \
+                              ORDERED, SUFFIX)
+PTN_CSR_ONLINE_U16_GATHERS(0, )
+PTN_CSR_ONLINE_U16_GATHERS(1, _ordered)
+
 #endif /* PTN_CSR_ONLINE_H */

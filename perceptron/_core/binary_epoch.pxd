@@ -87,7 +87,7 @@ cdef inline int _epoch_binary_rows(const Rows *R, floating *w, const Data *D, Mo
     if Rows is not DenseRows:
         if not P.pocket:
             ahead = _ahead(R, D, w) if P.shuffle else D.n_rows
-            if csr_epoch_reads(R, D, P, ahead if ahead < D.n_rows else 0):
+            if csr_epoch_reads(R, D, P):
                 return _epoch_binary_csr(R, w, D, M, P, E, countdown, check_every)
             if 0 < ahead < D.n_rows:
                 dotk = R.dotk

@@ -67,6 +67,14 @@ cdef extern from "ptn_csr_online.h" nogil:
     size_t ptn_csr_online_ones_ordered_f32_u16_p64(ptn_csr_online *, size_t, size_t, double *)
     size_t ptn_csr_online_ones_ordered_f64_u16_p32(ptn_csr_online *, size_t, size_t, double *)
     size_t ptn_csr_online_ones_ordered_f64_u16_p64(ptn_csr_online *, size_t, size_t, double *)
+    size_t ptn_csr_online_ones_gather_f32_u16_p32(ptn_csr_online *, size_t, size_t, double *)
+    size_t ptn_csr_online_ones_gather_f32_u16_p64(ptn_csr_online *, size_t, size_t, double *)
+    size_t ptn_csr_online_ones_gather_f64_u16_p32(ptn_csr_online *, size_t, size_t, double *)
+    size_t ptn_csr_online_ones_gather_f64_u16_p64(ptn_csr_online *, size_t, size_t, double *)
+    size_t ptn_csr_online_ones_gather_ordered_f32_u16_p32(ptn_csr_online *, size_t, size_t, double *)
+    size_t ptn_csr_online_ones_gather_ordered_f32_u16_p64(ptn_csr_online *, size_t, size_t, double *)
+    size_t ptn_csr_online_ones_gather_ordered_f64_u16_p32(ptn_csr_online *, size_t, size_t, double *)
+    size_t ptn_csr_online_ones_gather_ordered_f64_u16_p64(ptn_csr_online *, size_t, size_t, double *)
     bint ptn_rows_identity(const ptrdiff_t *rows, size_t n)
     bint ptn_all_ones_f32(const float *v, size_t n)
     bint ptn_all_ones_f64(const double *v, size_t n)
@@ -118,40 +126,57 @@ cdef inline csr_kernel _csr_kernel(const Rows *R, const floating *w, int kind,
         return NULL
 
 
-cdef inline csr_kernel _csr_kernel16(const Rows *R, const floating *w, bint ordered) noexcept nogil:
-    """ptn_csr_online_ones[_ordered]_<type>_u16_p<pointers>: the plain rule
-    over binary rows with 16-bit indices (the only loops that read them)."""
+cdef inline csr_kernel _pick16(bint gather, bint ordered, csr_kernel any_order,
+                              csr_kernel in_order, csr_kernel gathering,
+                              csr_kernel gathering_in_order) noexcept nogil:
+    if gather:
+        return gathering_in_order if ordered else gathering
+    return in_order if ordered else any_order
+
+
+cdef inline csr_kernel _csr_kernel16(const Rows *R, const floating *w, bint ordered,
+                                     bint gather) noexcept nogil:
+    """ptn_csr_online_ones[_gather][_ordered]_<type>_u16_p<pointers>: the
+    plain rule over binary rows with 16-bit indices (the only loops that
+    read them); _gather where the level's gathering dot product sums the
+    rows (in order, weights beyond L1: the C.dot_* fields set)."""
     if Rows is CsrRows32:
         if floating is float:
-            return (ptn_csr_online_ones_ordered_f32_u16_p32 if ordered
-                    else ptn_csr_online_ones_f32_u16_p32)
+            return _pick16(gather, ordered, ptn_csr_online_ones_f32_u16_p32,
+                           ptn_csr_online_ones_ordered_f32_u16_p32,
+                           ptn_csr_online_ones_gather_f32_u16_p32,
+                           ptn_csr_online_ones_gather_ordered_f32_u16_p32)
         else:
-            return (ptn_csr_online_ones_ordered_f64_u16_p32 if ordered
-                    else ptn_csr_online_ones_f64_u16_p32)
+            return _pick16(gather, ordered, ptn_csr_online_ones_f64_u16_p32,
+                           ptn_csr_online_ones_ordered_f64_u16_p32,
+                           ptn_csr_online_ones_gather_f64_u16_p32,
+                           ptn_csr_online_ones_gather_ordered_f64_u16_p32)
     elif Rows is CsrRows64:
         if floating is float:
-            return (ptn_csr_online_ones_ordered_f32_u16_p64 if ordered
-                    else ptn_csr_online_ones_f32_u16_p64)
+            return _pick16(gather, ordered, ptn_csr_online_ones_f32_u16_p64,
+                           ptn_csr_online_ones_ordered_f32_u16_p64,
+                           ptn_csr_online_ones_gather_f32_u16_p64,
+                           ptn_csr_online_ones_gather_ordered_f32_u16_p64)
         else:
-            return (ptn_csr_online_ones_ordered_f64_u16_p64 if ordered
-                    else ptn_csr_online_ones_f64_u16_p64)
+            return _pick16(gather, ordered, ptn_csr_online_ones_f64_u16_p64,
+                           ptn_csr_online_ones_ordered_f64_u16_p64,
+                           ptn_csr_online_ones_gather_f64_u16_p64,
+                           ptn_csr_online_ones_gather_ordered_f64_u16_p64)
     else:
         return NULL
 
 
-cdef inline bint csr_epoch_reads(const Rows *R, const Data *D, const Params *P,
-                                 Py_ssize_t ahead) noexcept nogil:
+cdef inline bint csr_epoch_reads(const Rows *R, const Data *D, const Params *P) noexcept nogil:
     """Whether _epoch_binary_csr runs these rows: every CSR row but binary
-    rows with 16-bit indices, which it runs under the plain rule alone,
-    with the inline dot product (ahead: the prefetch distance, 0 for none);
-    the scan loop of binary_epoch.pxd takes the others."""
+    rows with 16-bit indices, which it runs under the plain rule alone (in
+    any order, at any level); the scan loop of binary_epoch.pxd takes the
+    others."""
     if Rows is DenseRows:
         return False
     else:
         if R.idx16 == NULL:
             return True
-        return ((R.dotk == sparse_dot_kernels(0) or ahead != 0)
-                and fast_path(P, D.sw != NULL) == PATH_PLAIN)
+        return fast_path(P, D.sw != NULL) == PATH_PLAIN
 
 
 cdef inline bint _values_all_one(const Rows *R, const floating *w, Py_ssize_t n) noexcept nogil:
@@ -225,7 +250,7 @@ cdef inline int _epoch_binary_csr(const Rows *R, floating *w, const Data *D, Mod
             (<Rows *>R).ones = _values_all_one(R, w, D.n)
         kind = (CSR_ONES if R.ones == 1 else CSR_PLAIN) if plain else CSR_ANY
         kernel = _csr_kernel(R, w, kind, ordered) if R.idx16 == NULL else \
-            _csr_kernel16(R, w, ordered)
+            _csr_kernel16(R, w, ordered, gather)
         k = 0
         while k < n:
             stop = min(n, k + max(countdown[0], 1))

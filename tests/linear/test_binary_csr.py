@@ -274,6 +274,37 @@ def test_narrow_indices_become_int32_beside_int32_row_pointers(small):
         np.uint16 if small == np.uint16 else np.int64)
 
 
+@pytest.mark.parametrize("pointers", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_16_bit_rows_beyond_l1_give_the_wide_rows_bits(pointers, dtype, shuffle, monkeypatch):
+    """Weights beyond L1 (where the vector levels gather) and rows of 0 to
+    40 values (every length of a gather's tail): the 16-bit rows, whose
+    indices the loop widens a row at a time in order, give the model of the
+    same rows with indices of the row pointers' width, and of the float
+    path, at eta0 0.1 (inexact sums)."""
+    rng = np.random.default_rng(11)
+    n, d = 200, 12000
+    lengths = rng.integers(0, 41, n)
+    cols = [np.sort(rng.choice(d, size=k, replace=False)) for k in lengths]
+    indptr = np.r_[0, np.cumsum(lengths)].astype(pointers)
+    indices = np.concatenate(cols).astype(np.int64)
+    X = np.zeros((n, d))
+    X[np.repeat(np.arange(n), lengths), indices] = 1.0
+    y = (X @ rng.standard_normal(d) > 0).astype(int)
+    params = {"max_iter": 3, "tol": None, "random_state": 2, "eta0": 0.1, "shuffle": shuffle}
+    short = binary_csr(indices.astype(np.uint16), indptr, X.shape, dtype)
+    wide = binary_csr(indices.astype(pointers), indptr, X.shape, dtype)
+    assert check_X(short, accept_sparse=True, narrow=True).indices.dtype == np.uint16
+    ours = quiet_fit(Perceptron(**params), short, y)
+    assert_same(ours, quiet_fit(Perceptron(**params), wide, y))
+    with float_path(monkeypatch):
+        stored = CSRData(np.ones(len(indices), dtype=dtype), indices.astype(pointers), indptr,
+                         X.shape)
+        assert_same(ours, quiet_fit(Perceptron(**params), stored, y))
+    np.testing.assert_array_equal(ours.decision_function(short), ours.decision_function(wide))
+
+
 def test_16_bit_indices_of_long_rows_are_widened_and_checked():
     d = 3000
     long_row = np.arange(0, d, 2, dtype=np.uint16)  # 1,500 values: over ROW16_MAX
