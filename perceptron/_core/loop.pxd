@@ -216,6 +216,12 @@ cdef inline Py_ssize_t _ahead(const Rows *R, const Data *D, const floating *W) n
     """How many positions ahead to prefetch a row: n_rows (never) for data
     that stays in cache, or rows read in rising order where the CPU's own
     prefetchers do better alone."""
+    if Rows is DenseRows:
+        if floating is double:
+            if R.wide != NULL:
+                # narrow rows widened as read: the float64 loops' row addresses
+                # are not theirs, so none are asked for
+                return D.n_rows
     return order_ahead(D.rows, D.n_rows, row_bytes(R, D.n, W), max_ahead(R))
 
 

@@ -43,8 +43,8 @@ cdef struct DenseRows:
     Py_ssize_t d
     int xkind                   # 0: X in the weights' dtype; else PTN_X_F16, ... (float32 weights,
                                 # or float64 ones with `wide`)
-    double *wide                # float64 weights over narrow rows: d doubles, then d floats, of
-                                # scratch (wide_row); else NULL
+    double *wide                # float64 weights over narrow rows: d doubles of scratch
+                                # (wide_row); else NULL
 
 
 cdef inline int narrow_kind(dtype) except -1:
@@ -104,10 +104,10 @@ cdef inline int dense_rows_for(DenseRows *R, X, Py_ssize_t *shape,
                                size_t weight_bytes) except -1:
     """dense_rows for weights of `weight_bytes` (4 or 8) a number: narrow
     rows meeting float64 weights get R.wide, the float64 row of scratch
-    wide_row fills (the caller frees it: free(R.wide)), and 8 is returned."""
+    (d doubles) wide_row fills (the caller frees it: free(R.wide)), and 8 is returned."""
     cdef int size = dense_rows(R, X, shape)
     if R.xkind and weight_bytes == 8:
-        R.wide = <double *>malloc(<size_t>max(R.d, 1) * (sizeof(double) + sizeof(float)))
+        R.wide = <double *>malloc(<size_t>max(R.d, 1) * sizeof(double))
         if R.wide == NULL:
             raise MemoryError()
         return 8
@@ -116,16 +116,19 @@ cdef inline int dense_rows_for(DenseRows *R, X, Py_ssize_t *shape,
 
 cdef inline const double *wide_row(const DenseRows *R, const ptn_simd *K,
                                    ptrdiff_t i) noexcept nogil:
-    """Row i of narrow rows R (R.wide set) in float64, in R.wide: the
-    level's conversion to float32 (exact for float16, bfloat16, int8 and
-    uint8), then each float32 to float64 (exact)."""
-    cdef float *f = <float *>(R.wide + R.d)
-    cdef Py_ssize_t j
-    K.nconvert(R.xkind, <size_t>R.d, dense_row(R, i, 4), f)
-    for j in range(R.d):
-        R.wide[j] = f[j]
-    return R.wide
-
+    """Row i of narrow rows R (R.wide set) in float64, in R.wide: -0.0 + 1.0
+    * x_j by the level's naxpy_f64 (its conversion to float32, exact for
+    float16, bfloat16, int8 and uint8, then a float64 multiply-add, exact
+    here: -0.0 is the sum's identity, so x_j's bits come out, zeros' signs
+    included)."""
+    # (locals: stores through R.wide could alias R, which the compiler
+    # would then read again on every element)
+    cdef double *out = R.wide
+    cdef Py_ssize_t j, d = R.d
+    for j in range(d):
+        out[j] = -0.0
+    K.naxpy_f64(R.xkind, <size_t>d, 1.0, dense_row(R, i, 4), out)
+    return out
 
 cdef struct CsrRows32:
     const void *val             # nnz values, in the data's dtype

@@ -167,6 +167,17 @@ def test_options_same_bits_as_float64(dtype, kw, rng):
     np.testing.assert_array_equal(a.predict(X), b.predict(X.astype(F64)))
 
 
+@pytest.mark.parametrize("kw", [{}, {"multiclass": "multinomial"}, {"penalty": "l2"},
+                                {"pocket": True}, {"average": True, "multiclass": "ovr"}],
+                         ids=lambda kw: ",".join(f"{k}={v}" for k, v in kw.items()) or "binary")
+def test_rows_beyond_the_cache_same_bits(kw, rng):
+    """Rows whose float64 form (14 MB) the loops would prefetch, shuffled:
+    the same model as on the float64 rows."""
+    X, y = narrow_data(rng, 6000, 300, np.int8, k=3 if kw.get("multiclass") else 2)
+    a, b = fit_both(X, y, max_iter=2, **kw)
+    assert_same_model(a, b)
+
+
 @pytest.mark.parametrize("dtype", NARROW)
 @pytest.mark.parametrize("kw", [{"loss": "hinge"}, {"loss": "squared_hinge"},
                                 {"loss": "hinge", "multiclass": "multinomial"},
@@ -187,6 +198,25 @@ def test_sample_weights_same_bits(dtype, rng):
     sw[::7] = 0.0
     for kw in ({}, {"multiclass": "multinomial"}, {"average": True}):
         a, b = fit_both(X, y, sample_weight=sw, **kw)
+        assert_same_model(a, b)
+
+
+def test_negative_zeros_keep_their_sign(rng):
+    """A column of zeros, -0.0 in the rows labelled +1 and +0.0 in the
+    others, over a weight started at -0.0: every update adds a -0.0
+    (y * eta * x_j), which leaves the weight -0.0 only if the rows kept
+    their zeros' signs when widened."""
+    for dtype in (np.float16, "bfloat16"):
+        if dtype == "bfloat16":
+            dtype = pytest.importorskip("ml_dtypes").bfloat16
+        X, y = narrow_data(rng, 200, 6, np.float16)
+        X = X.astype(dtype)
+        X[:, 2] = np.where(y == 1, -0.0, 0.0)
+        init = np.zeros((1, 6))
+        init[0, 2] = -0.0
+        a = quiet(Perceptron(max_iter=3, tol=None, dtype=F64).fit, X, y, coef_init=init)
+        b = quiet(Perceptron(max_iter=3, tol=None).fit, X.astype(F64), y, coef_init=init)
+        assert np.signbit(b.coef_[0, 2]) and a.updates_.sum() > 0
         assert_same_model(a, b)
 
 
