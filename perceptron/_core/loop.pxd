@@ -218,9 +218,9 @@ cdef inline Py_ssize_t _ahead(const Rows *R, const Data *D, const floating *W) n
     prefetchers do better alone."""
     if Rows is DenseRows:
         if floating is double:
-            if R.wide != NULL:
-                # narrow rows widened as read: the float64 loops' row addresses
-                # are not theirs, so none are asked for
+            if R.xkind:
+                # narrow rows widened as read (rows.pxd, wide_row): the float64
+                # loops' row addresses are not theirs, so none are asked for
                 return D.n_rows
     return order_ahead(D.rows, D.n_rows, row_bytes(R, D.n, W), max_ahead(R))
 

@@ -114,21 +114,38 @@ cdef inline int dense_rows_for(DenseRows *R, X, Py_ssize_t *shape,
     return size
 
 
+cdef extern from *:
+    """
+    /* Narrow row x of `kind` into the float64 row out: -0.0 + 1.0 * x_j by
+     * the level's naxpy_f64 (its conversion to float32, exact for every
+     * narrow kind, then a float64 multiply-add, exact: -0.0 is the sum's
+     * identity, so x_j's bits come out, zeros' signs included).  Out of
+     * line: inlined into every float64 row operation, it made the float64
+     * rows' multinomial epochs slower. */
+    #if defined(_MSC_VER) && !defined(__clang__)
+    static __declspec(noinline) void
+    #else
+    static __attribute__((noinline, unused)) void
+    #endif
+    ptn_widen_row(const ptn_simd *K, int kind, size_t d, const void *x, double *out)
+    {
+        size_t j;
+        for (j = 0; j < d; j++) {
+            out[j] = -0.0;
+        }
+        K->naxpy_f64(kind, d, 1.0, x, out);
+    }
+    """
+    void ptn_widen_row(const ptn_simd *K, int kind, size_t d, const void *x,
+                       double *out) noexcept nogil
+
+
 cdef inline const double *wide_row(const DenseRows *R, const ptn_simd *K,
                                    ptrdiff_t i) noexcept nogil:
-    """Row i of narrow rows R (R.wide set) in float64, in R.wide: -0.0 + 1.0
-    * x_j by the level's naxpy_f64 (its conversion to float32, exact for
-    float16, bfloat16, int8 and uint8, then a float64 multiply-add, exact
-    here: -0.0 is the sum's identity, so x_j's bits come out, zeros' signs
-    included)."""
-    # (locals: stores through R.wide could alias R, which the compiler
-    # would then read again on every element)
-    cdef double *out = R.wide
-    cdef Py_ssize_t j, d = R.d
-    for j in range(d):
-        out[j] = -0.0
-    K.naxpy_f64(R.xkind, <size_t>d, 1.0, dense_row(R, i, 4), out)
-    return out
+    """Row i of narrow rows R (R.wide set) in float64, in R.wide
+    (ptn_widen_row)."""
+    ptn_widen_row(K, R.xkind, <size_t>R.d, dense_row(R, i, 4), R.wide)
+    return R.wide
 
 cdef struct CsrRows32:
     const void *val             # nnz values, in the data's dtype
