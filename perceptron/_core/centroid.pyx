@@ -59,6 +59,7 @@ def _sums_dense(const floating[:, ::1] X, const int32_t[::1] t, const double[::1
         w = &sw[0]
     R.X = &X[0, 0]
     R.xkind = 0
+    R.wide = NULL
     R.d = X.shape[1]
     with nogil:
         _sums(&R, &X[0, 0], X.shape[0], R.d, &t[0], w, &sums[0, 0], &totals[0])

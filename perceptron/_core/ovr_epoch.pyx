@@ -224,6 +224,7 @@ cdef list _execute(list states, const floating[:, ::1] X, const int32_t[::1] tar
         C.E[c].bad_row = -1
     R.X = &X[0, 0]
     R.xkind = 0
+    R.wide = NULL
     R.d = d
     D.n = n
     D.d = d

@@ -386,6 +386,7 @@ cdef _epoch_dense(const floating[:, ::1] X, floating[:, ::1] W, double *U, doubl
     cdef const double *s = &sw[0] if sw is not None else NULL
     R.X = &X[0, 0]
     R.xkind = 0
+    R.wide = NULL
     R.d = X.shape[1]
     with nogil:
         _epoch(&R, &W[0, 0], U, head, acc, y, off, order, n_seq, s, K, eta, &E[0], &delta[0],
@@ -464,6 +465,7 @@ cdef int _decode_any(X, const floating[:, ::1] W, const double[::1] head,
         Xd = X
         R.X = &Xd[0, 0]
         R.xkind = 0
+        R.wide = NULL
         R.d = Xd.shape[1]
         with nogil:
             status = _decode(&R, &W[0, 0], &head[0], &off[0], sq, n_seq, K, &E[0], &delta[0],
@@ -511,6 +513,7 @@ cdef _scores_any(X, const floating[:, ::1] W, const double[::1] b, double[:, ::1
         Xd = X
         R.X = &Xd[0, 0]
         R.xkind = 0
+        R.wide = NULL
         R.d = Xd.shape[1]
         with nogil:
             _scores(&R, &W[0, 0], &b[0], n, K, &out[0, 0])

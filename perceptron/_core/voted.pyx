@@ -227,6 +227,7 @@ def _fit_dense(const floating[:, ::1] X, const signed char[::1] y, ptrdiff_t[::1
     cdef DenseRows R
     R.X = &X[0, 0]
     R.xkind = 0
+    R.wide = NULL
     R.d = X.shape[1]
     return _fit_rows(&R, &X[0, 0], X.shape[0], X.shape[1], y, rows, fit_intercept, shuffle,
                      max_iter, seed, max_vectors, on_epoch, sparse)
@@ -358,6 +359,7 @@ def _decision_dense(const floating[:, ::1] X, const floating[:, ::1] V, const do
         return
     R.X = &X[0, 0]
     R.xkind = 0
+    R.wide = NULL
     R.d = X.shape[1]
     with nogil:
         _vote(&R, &V[0, 0], &b[0], &c[0], V.shape[0], R.d, start, n, &out[0])
@@ -522,6 +524,7 @@ def _updates_dense(const floating[:, ::1] X, const int64_t[::1] cptr, const int6
     cdef Chain h = _chain(cptr, crow, cval, T, upto, b, c)
     R.X = &X[0, 0]
     R.xkind = 0
+    R.wide = NULL
     R.d = X.shape[1]
     with nogil:
         _vote_updates(&R, &X[0, 0], h.cptr, h.crow, h.cval, h.T, h.upto, h.b, h.c, h.m, start,
