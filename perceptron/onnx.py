@@ -39,8 +39,11 @@ there are none.
 The input may also be a float16, int8 or uint8 tensor, the narrow rows the
 estimators read as stored: a Cast node in front turns it into float, whose
 every value the narrow type holds exactly, and the graph scores it with
-float32 weights (the weights a model trained on such rows has), its scores
-a float tensor.
+float32 weights (the weights a model trained on such rows has by default;
+a model of float64 weights, such as one trained with ``dtype=np.float64``,
+has them cast), its scores a float tensor.  A double input keeps a float64
+model's weights: rows cast to double by the caller (exactly) then score as
+``decision_function`` does.
 
 skl2onnx, onnx (and onnxruntime, to run the graphs) are optional:
 ``pip install perceptron-family[onnx]``.  They are imported when a function

@@ -485,3 +485,19 @@ def test_dask_arrays_of_narrow_rows(kw, client, rng):
     np.testing.assert_array_equal(models[0].intercept_, models[1].intercept_)
     got = pdask.decision_function(models[0], da.from_array(X, chunks=(100, 9))).compute()
     np.testing.assert_array_equal(got, models[1].decision_function(X.astype(F64)))
+
+
+def test_onnx_double_input_scores_a_float64_model(rng):
+    """A float64 model of narrow rows exported with a double input: the
+    rows cast to double by the caller score as decision_function scores
+    them as stored (perceptron.onnx)."""
+    ort = pytest.importorskip("onnxruntime")
+    pytest.importorskip("skl2onnx")
+    from perceptron import onnx as ponnx
+
+    X, y = narrow_data(rng, 300, 6, np.int8, k=3)
+    model = quiet(Perceptron(dtype=F64, max_iter=5, random_state=0).fit, X, y)
+    session = ort.InferenceSession(ponnx.to_onnx(model, X.astype(F64)).SerializeToString())
+    labels, scores = session.run(None, {session.get_inputs()[0].name: X.astype(F64)})[:2]
+    np.testing.assert_array_equal(labels, model.predict(X))
+    np.testing.assert_allclose(scores, model.decision_function(X), rtol=1e-12, atol=1e-12)
