@@ -581,12 +581,15 @@ def run_epochs(state, X, labels, sample_weight, params, Py_ssize_t n_epochs, sto
                rule=None, sqnorm=None, pocket_block=None):
     """Run up to `n_epochs` epochs of the state's model on X, in place.
 
-    X is a C-contiguous (n, d) float32 or float64 array, or CSR data (an
+    X is a C-contiguous (n, d) float32 or float64 array (or float16,
+    bfloat16, int8 or uint8: read as stored against a state of float32
+    weights, widened a row at a time against float64 ones), or CSR data (an
     object with `data`, `indices`, `indptr` and `shape`: a scipy CSR matrix
     or ``perceptron._common.validation.CsrData``) with float32/float64 values and
     int32/int64 indices, validated by the Python layer (indices in range,
     no column repeated in a row).  `state` is a perceptron.linear._state.OnlineState
-    whose arrays match X's dtype and width; `labels` are int8 signs (binary
+    whose arrays match X's dtype (float32 or float64 for narrow rows) and
+    width; `labels` are int8 signs (binary
     state) or int32 class indices (multinomial state); `sample_weight` is a
     float64 array or None.  Inputs are trusted.
 
