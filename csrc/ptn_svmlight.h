@@ -174,6 +174,17 @@ ptn_svm_parser *ptn_svm_new_with(const ptn_svm_options *options,
  * PTN_SVM_OK, or PTN_SVM_ERR_USAGE (too late). */
 int ptn_svm_set_binary(ptn_svm_parser *p);
 
+/* int32 indices that turn into int64 ones, in place, when the input needs
+ * them (an index or a count of non-zeros past int32's range), instead of
+ * failing: a reader that cannot know the size of its input in advance
+ * parses in 4 bytes an index what fits them.  Before the first feed, on a
+ * parser of int32 indices.  Returns PTN_SVM_OK, or PTN_SVM_ERR_USAGE. */
+int ptn_svm_set_widening(ptn_svm_parser *p);
+
+/* The index type in force (a ptn_svm_index_type): the options', or int64
+ * once a widening parser has widened; the rows taken have it. */
+int ptn_svm_current_index_type(const ptn_svm_parser *p);
+
 /* Set the longest line accepted, in bytes (0: no limit); before the first
  * feed.  Returns PTN_SVM_OK, or PTN_SVM_ERR_USAGE (negative, or too late). */
 int ptn_svm_set_max_line(ptn_svm_parser *p, int64_t max_bytes);

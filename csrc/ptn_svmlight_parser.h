@@ -36,6 +36,7 @@ struct ptn_svm_parser {
     ptn_svm_options opt;
     ptn_svm_allocator mem;      /* where every block comes from */
     int binary;                 /* no values kept: each must be 1 */
+    int widen;                  /* int32 indices may turn into int64 ones */
     int base;                   /* the base in force */
     int status;                 /* 0, or the sticky error */
     int finished;
@@ -88,6 +89,15 @@ int ptn_svm_reserve(const ptn_svm_parser *p, void **buf, size_t *cap, size_t nee
 int ptn_svm_grow_nnz(ptn_svm_parser *p, size_t need);
 /* Room for `need` rows: labels hold row_cap, indptr row_cap + 1 entries. */
 int ptn_svm_grow_rows(ptn_svm_parser *p, size_t need);
+/* int32 indices and row pointers made int64 in place (a widening parser);
+ * 0, or -1 when memory is short (the parser unchanged). */
+int ptn_svm_widen(ptn_svm_parser *p);
+
+/* Whether a widening parser still has int32 indices. */
+PTN_INLINE int ptn_svm_may_widen(const ptn_svm_parser *p)
+{
+    return p->widen && p->opt.index_type == PTN_SVM_INT32;
+}
 
 PTN_INLINE size_t ptn_svm_index_size(const ptn_svm_parser *p)
 {

@@ -186,6 +186,20 @@ ptn_svm_parser *ptn_svm_new_with(const ptn_svm_options *options,
     return p;
 }
 
+int ptn_svm_set_widening(ptn_svm_parser *p)
+{
+    if (p == NULL || p->fed || p->finished || p->opt.index_type != PTN_SVM_INT32) {
+        return PTN_SVM_ERR_USAGE;
+    }
+    p->widen = 1;
+    return PTN_SVM_OK;
+}
+
+int ptn_svm_current_index_type(const ptn_svm_parser *p)
+{
+    return p == NULL ? -1 : p->opt.index_type;
+}
+
 int ptn_svm_set_binary(ptn_svm_parser *p)
 {
     if (p == NULL || p->fed || p->finished) {
@@ -321,6 +335,10 @@ int ptn_svm_resolve_base(ptn_svm_parser *p)
     }
     if (p->first_zero_line > 0) {
         p->base = PTN_SVM_BASE_ZERO;
+        if (p->max_index > p->index_max && ptn_svm_may_widen(p) && ptn_svm_widen(p) != 0) {
+            return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, p->max_index_line, NULL, NULL,
+                                "out of memory");
+        }
         if (p->max_index > p->index_max) {
             return ptn_svm_fail(p, PTN_SVM_ERR_INDEX_RANGE, p->max_index_line, NULL, NULL,
                         "feature index %" PRId64 " is too large for %s column indices "

@@ -90,6 +90,52 @@ int ptn_svm_grow_rows(ptn_svm_parser *p, size_t need)
     return 0;
 }
 
+/* int32 values of buf (n of them, room for cap) as int64, from the last one
+ * back: the int64 at k covers the int32 at 2k and 2k + 1, both read by then. */
+static int widen_array(const ptn_svm_parser *p, void **buf, size_t n, size_t cap)
+{
+    int64_t *q;
+    size_t k;
+    if (cap > SIZE_MAX / sizeof(int64_t)) {
+        return -1;
+    }
+    q = (int64_t *)p->mem.resize(*buf, cap * sizeof(int64_t));
+    if (q == NULL) {
+        return -1;
+    }
+    for (k = n; k-- > 0;) {
+        q[k] = ((const int32_t *)q)[k];
+    }
+    *buf = q;
+    return 0;
+}
+
+int ptn_svm_widen(ptn_svm_parser *p)
+{
+    void *indices = p->indices, *indptr = p->indptr;
+    if (!ptn_svm_may_widen(p)) {
+        return 0;
+    }
+    /* the row pointers first: if the indices then fail, the int64 row
+     * pointers hold the int32 ones' values and are narrowed back */
+    if (widen_array(p, &indptr, (size_t)p->n_rows + 1, p->row_cap + 1) != 0) {
+        return -1;
+    }
+    p->indptr = indptr;
+    if (widen_array(p, &indices, (size_t)p->nnz, p->nnz_cap > 0 ? p->nnz_cap : 1) != 0) {
+        int64_t k;
+        for (k = 0; k <= p->n_rows; k++) {
+            ((int32_t *)p->indptr)[k] = (int32_t)((int64_t *)p->indptr)[k];
+        }
+        return -1;
+    }
+    p->indices = indices;
+    p->opt.index_type = PTN_SVM_INT64;
+    p->type_max = INT64_MAX;
+    p->index_max = INT64_MAX - 1;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ errors */
 
 /* Copy n bytes of s into dst (capacity cap >= 8), control bytes as \xHH,

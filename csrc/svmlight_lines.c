@@ -346,6 +346,9 @@ static int emit_row(ptn_svm_parser *p, double label, int64_t line, int unsorted,
         }
     }
     total = (uint64_t)p->nnz + (uint64_t)n;
+    if (total > (uint64_t)p->type_max && ptn_svm_may_widen(p) && ptn_svm_widen(p) != 0) {
+        return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, line, NULL, NULL, "out of memory");
+    }
     if (total > (uint64_t)p->type_max || total > (uint64_t)SIZE_MAX) {
         return ptn_svm_fail(p, PTN_SVM_ERR_TOO_MANY, line, ls, le,
                     "more than %" PRId64 " non-zero values: too many for %s row pointers",
@@ -406,8 +409,10 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
     char token[TOKEN_SHOWN * 4 + 8];
     double label;
     int unsorted = 0, qid_seen = 0, r;
-    int64_t last = -1;
+    int64_t last = -1, row_max = -1;
     int64_t raw_limit;
+    /* the index type's limit (int64's while a widening parser may widen) */
+    const int64_t type_max = ptn_svm_may_widen(p) ? INT64_MAX : p->type_max;
     if (hash != NULL) {
         e = hash;
     }
@@ -436,7 +441,7 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
     q = t;
     p->row_len = 0;
     /* the largest index as written that the base in force lets through */
-    raw_limit = p->base == PTN_SVM_BASE_ZERO ? p->index_max : p->type_max;
+    raw_limit = p->base == PTN_SVM_BASE_ZERO ? type_max - 1 : type_max;
     for (;;) {
         const char *start;
         int64_t index = 0;
@@ -474,8 +479,7 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
                 return ptn_svm_fail(p, PTN_SVM_ERR_INDEX_RANGE, line, ls, le,
                             "feature index %s is too large for %s column indices (at most "
                             "%" PRId64 " as written in a %s-based file, so that n_features fits)",
-                            token, p->opt.index_type == PTN_SVM_INT32 ? "int32" : "int64",
-                            raw_limit, p->base == PTN_SVM_BASE_ZERO ? "zero" : "one");
+                            token, type_max == INT32_MAX ? "int32" : "int64", raw_limit, p->base == PTN_SVM_BASE_ZERO ? "zero" : "one");
             }
             if (q == colon && r == 3) {
                 ptn_svm_quote_token(token, sizeof token, start, colon);
@@ -524,7 +528,11 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
         p->row[p->row_len].value = value;
         p->row_len++;
         last = index;
+        row_max = index > row_max ? index : row_max;
         q = t;
+    }
+    if (row_max > p->index_max && ptn_svm_may_widen(p) && ptn_svm_widen(p) != 0) {
+        return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, line, NULL, NULL, "out of memory");
     }
     r = emit_row(p, label, line, unsorted, ls, le);
     return r < 0 ? r : 1;

@@ -364,6 +364,70 @@ static void binary_rows(void)
     ptn_svm_free(p);
 }
 
+/* A widening parser: int32 indices until the input needs int64 ones, then
+ * the rows of an int64 parser. */
+static void widening(void)
+{
+    static const char *inputs[] = {
+        "1 1:1 3:2\n-1 2147483648:1\n1 5:1\n",          /* 2**31 - 1: no room for n_features */
+        "1 1:1\n-1 2147483649:1 2:1\n1 7:3\n",           /* one-based: 2**31 */
+        "1 2147483647:1\n1 0:1\n",                       /* zero-based once resolved */
+        "1 3:1\n2 4:1\n",                                /* fits: stays int32 */
+    };
+    static const int bases[] = {PTN_SVM_BASE_AUTO, PTN_SVM_BASE_ONE, PTN_SVM_BASE_ZERO};
+    size_t c, b, k, used;
+    for (c = 0; c < sizeof inputs / sizeof inputs[0]; c++) {
+        for (b = 0; b < 3; b++) {
+            ptn_svm_options o = {PTN_SVM_FLOAT64, PTN_SVM_INT32, bases[b], 0};
+            ptn_svm_options o64 = {PTN_SVM_FLOAT64, PTN_SVM_INT64, bases[b], 0};
+            ptn_svm_parser *p = ptn_svm_new(&o), *q = ptn_svm_new(&o64);
+            ptn_svm_rows a, r;
+            int sa, sq, same;
+            const char *text = inputs[c];
+            check(ptn_svm_set_widening(p) == PTN_SVM_OK, "set_widening", text);
+            sa = ptn_svm_feed(p, text, strlen(text), &used);
+            sq = ptn_svm_feed(q, text, strlen(text), &used);
+            if (sa == PTN_SVM_OK && sq == PTN_SVM_OK) {
+                sa = ptn_svm_finish(p) < 0 ? -1 : ptn_svm_resolve_base(p);
+                sq = ptn_svm_finish(q) < 0 ? -1 : ptn_svm_resolve_base(q);
+            }
+            check((sa < 0) == (sq < 0), "widening fails where int64 fails", text);
+            if (sa < 0 || sq < 0) {
+                ptn_svm_free(p);
+                ptn_svm_free(q);
+                continue;
+            }
+            ptn_svm_take(p, &a);
+            ptn_svm_take(q, &r);
+            same = a.n_rows == r.n_rows && a.nnz == r.nnz;
+            for (k = 0; same && k < (size_t)a.nnz; k++) {
+                int64_t ia = ptn_svm_current_index_type(p) == PTN_SVM_INT32 ? ((int32_t *)a.indices)[k]
+                                                                   : ((int64_t *)a.indices)[k];
+                same = ia == ((int64_t *)r.indices)[k]
+                       && ((double *)a.data)[k] == ((double *)r.data)[k];
+            }
+            for (k = 0; same && k <= (size_t)a.n_rows; k++) {
+                int64_t pa = ptn_svm_current_index_type(p) == PTN_SVM_INT32 ? ((int32_t *)a.indptr)[k]
+                                                                   : ((int64_t *)a.indptr)[k];
+                same = pa == ((int64_t *)r.indptr)[k];
+            }
+            check(same, "widened rows are the int64 parser's", text);
+            check((ptn_svm_current_index_type(p) == PTN_SVM_INT32) == (c == 3),
+                  "widened exactly when needed", text);
+            ptn_svm_rows_release(&a);
+            ptn_svm_rows_release(&r);
+            ptn_svm_free(p);
+            ptn_svm_free(q);
+        }
+    }
+    {
+        ptn_svm_options o = {PTN_SVM_FLOAT64, PTN_SVM_INT64, PTN_SVM_BASE_AUTO, 0};
+        ptn_svm_parser *p = ptn_svm_new(&o);
+        check(ptn_svm_set_widening(p) == PTN_SVM_ERR_USAGE, "widening needs int32", "");
+        ptn_svm_free(p);
+    }
+}
+
 static const char *cases[] = {
     "",
     "\n",
@@ -432,6 +496,7 @@ int main(void)
     expect("1 1:1 # 2:2\n2 2:2", PTN_SVM_BASE_AUTO, 0, 0, 2, 2);
     bounded_reading();
     binary_rows();
+    widening();
 
     /* every case again with lines of at most 12 and 90 bytes: the same
      * outcome however the input is cut */

@@ -74,6 +74,8 @@ cdef extern from "ptn_svmlight.h" nogil:
     ptn_svm_parser *ptn_svm_new_with(const ptn_svm_options *options,
                                      const ptn_svm_allocator *allocator)
     int ptn_svm_set_binary(ptn_svm_parser *p)
+    int ptn_svm_set_widening(ptn_svm_parser *p)
+    int ptn_svm_current_index_type(const ptn_svm_parser *p)
     void ptn_svm_free(ptn_svm_parser *p)
     int ptn_svm_feed(ptn_svm_parser *p, const char *buf, size_t length, size_t *consumed)
     int ptn_svm_set_max_line(ptn_svm_parser *p, int64_t max_bytes)
@@ -169,36 +171,43 @@ cdef class Parser:
     binary : bool
         Keep the indices alone (``take`` gives None for the values); a
         value other than 1 is an error (ERR_NOT_BINARY) naming its line.
+    widen : bool
+        int32 indices (``index_dtype``) that become int64 ones when the
+        input needs them, instead of an error; ``index_dtype`` says which
+        the rows taken have.
 
     Every block, the parser's and the rows', comes from Python's raw
     allocator, so that ``tracemalloc`` counts the memory a parse takes.
     """
     cdef ptn_svm_parser *p
     cdef readonly object value_dtype
-    cdef readonly object index_dtype
     cdef readonly bint binary
+    cdef readonly bint widen
 
     def __cinit__(self, value_dtype, index_dtype, int base, int64_t max_rows=0,
-                  int64_t max_line=-1, bint binary=False):
+                  int64_t max_line=-1, bint binary=False, bint widen=False):
         cdef ptn_svm_options options
         cdef ptn_svm_allocator allocator
         allocator.resize = PyMem_RawRealloc
         allocator.release = PyMem_RawFree
         self.binary = binary
+        self.widen = widen
         self.value_dtype = np.dtype(value_dtype)
-        self.index_dtype = np.dtype(index_dtype)
+        index_dtype = np.dtype(index_dtype)
         if self.value_dtype == np.float32:
             options.value_type = PTN_SVM_FLOAT32
         elif self.value_dtype == np.float64:
             options.value_type = PTN_SVM_FLOAT64
         else:
             raise TypeError(f"value dtype must be float32 or float64, got {self.value_dtype}")
-        if self.index_dtype == np.int32:
+        if index_dtype == np.int32:
             options.index_type = PTN_SVM_INT32
-        elif self.index_dtype == np.int64:
+        elif index_dtype == np.int64:
             options.index_type = PTN_SVM_INT64
         else:
-            raise TypeError(f"index dtype must be int32 or int64, got {self.index_dtype}")
+            raise TypeError(f"index dtype must be int32 or int64, got {index_dtype}")
+        if widen and index_dtype != np.int32:
+            raise ValueError(f"widen: int32 indices widen to int64, not {index_dtype}")
         if base not in (PTN_SVM_BASE_AUTO, PTN_SVM_BASE_ZERO, PTN_SVM_BASE_ONE):
             raise ValueError(f"unknown base {base}")
         if max_rows < 0:
@@ -214,6 +223,8 @@ cdef class Parser:
             ptn_svm_set_max_line(self.p, max_line)
         if binary:
             ptn_svm_set_binary(self.p)
+        if widen:
+            ptn_svm_set_widening(self.p)
 
     def __dealloc__(self):
         ptn_svm_free(self.p)
@@ -252,8 +263,9 @@ cdef class Parser:
         # each array adopts its buffer as soon as it exists, so that an
         # exception on the way leaks nothing
         data = None if self.binary else _adopt(rows.data, rows.nnz, self.value_dtype)
-        indices = _adopt(rows.indices, rows.nnz, self.index_dtype)
-        indptr = _adopt(rows.indptr, rows.n_rows + 1, self.index_dtype)
+        index_dtype = self.index_dtype
+        indices = _adopt(rows.indices, rows.nnz, index_dtype)
+        indptr = _adopt(rows.indptr, rows.n_rows + 1, index_dtype)
         labels = _adopt(rows.labels, rows.n_rows, np.float64)
         return data, indices, indptr, labels
 
@@ -264,6 +276,14 @@ cdef class Parser:
         text = _c_bytes(e.text, strlen(e.text))
         return (e.code, e.line, message.decode("utf-8", "backslashreplace"),
                 text.decode("utf-8", "backslashreplace"))
+
+    @property
+    def index_dtype(self):
+        """The dtype of the indices and row pointers of the rows taken: the
+        one asked for, or int64 once a widening parser has widened."""
+        if ptn_svm_current_index_type(self.p) == PTN_SVM_INT32:
+            return np.dtype(np.int32)
+        return np.dtype(np.int64)
 
     @property
     def base(self):

@@ -150,7 +150,7 @@ def _raise(parser, name, hint=""):
     where = f"{name}, line {line}" if line else name
     message = f"{where}: {reason}"
     if code in (_svmlight.ERR_INDEX_RANGE, _svmlight.ERR_TOO_MANY) and \
-            parser.index_dtype == np.int32:
+            parser.index_dtype == np.int32 and not parser.widen:
         message += "; pass index_dtype=np.int64"
     if code == _svmlight.ERR_LINE_TOO_LONG:
         message += " (max_line_length: pass a larger one, or None, for longer lines)"
@@ -340,8 +340,10 @@ def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="a
     dtype, index_dtype, base, n_features, buffer_size = _check_read_args(
         n_features, dtype, zero_based, np.int64 if auto else index_dtype, output, buffer_size)
     binary = _check_binary_flag(binary)
-    parser = _svmlight.Parser(dtype, index_dtype, base, 0, _check_max_line(max_line_length),
-                              binary)
+    # index_dtype=None: int32 indices, widened by the parser the moment the
+    # file needs int64 ones (4 bytes an index while parsing, not 8)
+    parser = _svmlight.Parser(dtype, np.int32 if auto else index_dtype, base, 0,
+                              _check_max_line(max_line_length), binary, auto)
     for _ in _parse_stream(source, parser, buffer_size):
         pass  # no row limit: never full
     name = _source_name(source)
@@ -358,21 +360,22 @@ def load_svmlight_signs(source, n_features=None, dtype=np.float64, zero_based="a
 
 def _narrow_indices(arrays, width):
     """The parsed arrays with int32 indices and row pointers when every
-    column, row and non-zero count fits int32 (scipy.sparse's own rule):
-    the parse is in int64, since a stream's size is known only at its end."""
+    column, row and non-zero count fits int32 (scipy.sparse's own rule),
+    else int64 ones: the parse is in int32, widened to int64 by the parser
+    only when the file needs it, and the width asked for may need int64
+    too."""
     data, indices, indptr, labels = arrays
-    if max(width, len(indptr) - 1, len(indices)) > np.iinfo(np.int32).max:
-        return arrays
-    if indices.dtype == np.int64:  # (16-bit indices stay)
-        indices = indices.astype(np.int32)
-    return data, indices, indptr.astype(np.int32), labels
+    wide = np.int64 if max(width, len(indptr) - 1, len(indices)) > np.iinfo(np.int32).max \
+        else np.int32
+    if indices.dtype != np.uint16:  # (16-bit indices stay)
+        indices = indices.astype(wide, copy=False)
+    return data, indices, indptr.astype(wide, copy=False), labels
 
 
 def _indices16(arrays, width):
     """Binary rows' arrays with 16-bit indices when the width is at most
     65,536 and no row holds more values than the loops read as stored
-    (perceptron._core.csr.ROW16_MAX); straight from the parse's int64, so
-    that no int32 copy is made on the way."""
+    (perceptron._core.csr.ROW16_MAX)."""
     data, indices, indptr, labels = arrays
     if width > 1 << 16 or max(len(indptr) - 1, len(indices)) > np.iinfo(np.int32).max or \
             _csr.max_row_length(indptr) > _csr.ROW16_MAX:

@@ -101,9 +101,9 @@ def test_binary_must_be_a_bool():
 @pytest.mark.parametrize("index_dtype", [None, np.int32])
 def test_peak_memory_is_that_of_the_indices(tmp_path, index_dtype):
     """tracemalloc sees the parser's blocks (Python's raw allocator) and
-    numpy's.  A binary read holds the indices as parsed (int64 for
-    index_dtype=None, narrowed to uint16 at the end), the row pointers, the
-    labels and the read buffer; never a value per non-zero, which the float
+    numpy's.  A binary read holds the indices as parsed (int32, narrowed to
+    uint16 at the end for index_dtype=None), the row pointers, the labels
+    and the read buffer; never a value per non-zero, which the float
     reader's peak shows."""
     rng = np.random.default_rng(3)
     n, d, m = 8192, 3000, 130
@@ -126,16 +126,44 @@ def test_peak_memory_is_that_of_the_indices(tmp_path, index_dtype):
     nnz = len(X.indices)
     assert nnz == len(F.indices) > 400000
     assert X.indices.dtype == (np.uint16 if index_dtype is None else np.int32)
-    parsed = 8 if index_dtype is None else 4  # bytes of an index as parsed
+    parsed = 4  # bytes of an index as parsed: int32 (widened only when the file needs it)
     # the parse's arrays grow by doubling from 1,024 non-zeros and 256 rows
     grown = 1024 << max(0, math.ceil(math.log2(nnz / 1024)))
     rows = 256 << max(0, math.ceil(math.log2(n / 256)))
-    bound = parsed * grown + X.indices.itemsize * nnz + 2 * 8 * (rows + 1) + buffer_size \
-        + (1 << 16)
+    copy = X.indices.itemsize * nnz if index_dtype is None else 0  # the uint16 copy
+    bound = parsed * grown + copy + 2 * 8 * (rows + 1) + buffer_size + (1 << 16)
     assert binary_peak <= bound, (binary_peak, bound, nnz)
     # the float reader's values (8 bytes a non-zero) are what the binary read saves
     assert float_peak >= binary_peak + 8 * nnz - X.indices.itemsize * nnz, \
         (float_peak, binary_peak, nnz)
+
+
+@pytest.mark.parametrize("binary", [False, True])
+@pytest.mark.parametrize("text, base", [
+    (b"1 1:1 3:1\n-1 2147483648:1\n1 5:1\n", "auto"),          # 2**31 - 1, one-based
+    (b"1 2:1\n-1 4000000000:1 7:1\n", False),                  # far beyond int32
+    (b"1 2147483647:1\n1 0:1\n", "auto"),                      # zero-based once resolved
+    (b"1 2147483647:1\n1 1:1\n", True),
+])
+def test_indices_widen_when_the_file_needs_them(text, base, binary):
+    """index_dtype=None parses int32 indices, widened to int64 in place by
+    the parser when an index needs it: the rows of an int64 parse."""
+    X, y = load_svmlight(io.BytesIO(text), zero_based=base, output="csr", binary=binary)
+    R, z = load_svmlight(io.BytesIO(text), zero_based=base, output="csr", binary=binary,
+                         index_dtype=np.int64)
+    assert X.indices.dtype == X.indptr.dtype == np.int64 and X.shape == R.shape
+    np.testing.assert_array_equal(X.indices, R.indices)
+    np.testing.assert_array_equal(X.indptr, R.indptr)
+    np.testing.assert_array_equal(y, z)
+    with pytest.raises(SvmlightFormatError, match="pass index_dtype=np.int64"):
+        load_svmlight(io.BytesIO(text), zero_based=base, output="csr", binary=binary,
+                      index_dtype=np.int32)
+
+
+def test_a_width_beyond_int32_gives_int64_indices():
+    X, _ = load_svmlight(io.BytesIO(b"1 1:1 3:1\n"), n_features=1 << 31, output="csr",
+                         binary=True)
+    assert X.indices.dtype == X.indptr.dtype == np.int64 and X.shape == (1, 1 << 31)
 
 
 @pytest.mark.parametrize("n_features", [None, 25])

@@ -85,6 +85,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (knob & 128) {   /* binary rows: indices alone, values checked to be 1 */
         ptn_svm_set_binary(p);
     }
+    if ((knob & 2) && (data[1] & 1)) {   /* int32 indices widened when needed */
+        ptn_svm_set_widening(p);
+    }
     if (feed_all(p, text, cut) == 0 && feed_all(p, text + cut, size - cut) == 0 &&
         ptn_svm_finish(p) >= 0) {
         if (ptn_svm_resolve_base(p) >= 0) {
