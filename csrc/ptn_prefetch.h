@@ -73,7 +73,7 @@
  * shows on rows of two or three lines (a9a).
  */
 #define PTN_PREFETCH_RANGE(NAME, LINE)                                               \
-    PTN_INLINE void NAME(const void *p, size_t nbytes)                               \
+    PTN_ALWAYS_INLINE void NAME(const void *p, size_t nbytes)                               \
     {                                                                                \
         const char *c = (const char *)p;                                             \
         size_t off;                                                                  \

@@ -81,14 +81,14 @@ typedef struct ptn_pair {
  * best other) is ya fails the test margin < ya < +inf: a mistake, a margin
  * violation or a non-finite activation.  The rules' trigger, and the test
  * the scans (ptn_scan.h) make with the rule's margin. */
-PTN_INLINE int ptn_must_update(double margin, double ya)
+PTN_ALWAYS_INLINE int ptn_must_update(double margin, double ya)
 {
     return !(margin < ya && ya < HUGE_VAL);
 }
 
 /* Counts a row the perceptron acts on: a mistake (with its loss -s*ya, and
  * -ya unweighted in raw) when ya <= 0, nothing for a margin violation. */
-PTN_INLINE void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss,
+PTN_ALWAYS_INLINE void ptn_count_mistake(double ya, double s, int64_t *mistakes, double *loss,
                                   double *raw)
 {
     if (ya <= 0.0) {
@@ -136,7 +136,7 @@ PTN_INLINE int ptn_rule_needs_norm(const ptn_rule *r)
 
 /* The trigger: whether the rule acts on a row whose y*a (multiclass: the
  * true class's lead) is ya, or whose activation is not finite. */
-PTN_INLINE int ptn_rule_acts(const ptn_rule *r, double ya)
+PTN_ALWAYS_INLINE int ptn_rule_acts(const ptn_rule *r, double ya)
 {
     return ptn_must_update(r->margin, ya);
 }
@@ -144,7 +144,7 @@ PTN_INLINE int ptn_rule_acts(const ptn_rule *r, double ya)
 /* Counts a row the rule acts on into the epoch's tallies: mistakes (ya <=
  * 0), the weighted loss and the unweighted one scikit-learn's stopping rule
  * reads. */
-PTN_INLINE void ptn_rule_count(const ptn_rule *r, double ya, double s, int64_t *mistakes,
+PTN_ALWAYS_INLINE void ptn_rule_count(const ptn_rule *r, double ya, double s, int64_t *mistakes,
                                double *loss, double *raw)
 {
     if (r->kind == PTN_RULE_PERCEPTRON) {
@@ -167,7 +167,7 @@ PTN_INLINE void ptn_rule_count(const ptn_rule *r, double ya, double s, int64_t *
  * where scikit-learn's pa1 passes over the row), PA-II loss/(q + 1/(2C)).
  * The bias moves with the weights and is not in q, as in scikit-learn.
  */
-PTN_INLINE double ptn_pa_tau(const ptn_rule *r, double loss, double q)
+PTN_ALWAYS_INLINE double ptn_pa_tau(const ptn_rule *r, double loss, double q)
 {
     double tau;
     if (r->kind == PTN_RULE_PA1) {
@@ -183,7 +183,7 @@ PTN_INLINE double ptn_pa_tau(const ptn_rule *r, double loss, double q)
 /* The binary step on a row the rule acts on: w += step*x, b += step, from
  * its label y, ya = y*a, the squared norm sqnorm of x (without the bias)
  * and the sample weight s. */
-PTN_INLINE double ptn_rule_step(const ptn_rule *r, double y, double ya, double sqnorm,
+PTN_ALWAYS_INLINE double ptn_rule_step(const ptn_rule *r, double y, double ya, double sqnorm,
                                 double s)
 {
     if (r->kind == PTN_RULE_PERCEPTRON) {
@@ -199,7 +199,7 @@ PTN_INLINE double ptn_rule_step(const ptn_rule *r, double y, double ya, double s
  * passive-aggressive rules take the max-loss update of Crammer et al. 2006,
  * section 7: the hinge loss 1 - lead, and the update direction (x for the
  * true class, -x for the other) of squared norm 2||x||^2. */
-PTN_INLINE ptn_pair ptn_rule_multiclass(const ptn_rule *r, double lead, double sqnorm, double s)
+PTN_ALWAYS_INLINE ptn_pair ptn_rule_multiclass(const ptn_rule *r, double lead, double sqnorm, double s)
 {
     ptn_pair p;
     if (r->kind == PTN_RULE_PERCEPTRON) {

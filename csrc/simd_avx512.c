@@ -92,7 +92,7 @@ typedef struct ptn_short_f32_avx512 {
 } ptn_short_f32_avx512;
 
 PTN_TARGET("avx512f")
-static inline void ptn_short_f32_init_avx512(ptn_short_f32_avx512 *p, size_t n, const float *w)
+PTN_ALWAYS_INLINE void ptn_short_f32_init_avx512(ptn_short_f32_avx512 *p, size_t n, const float *w)
 {
     const __m512d z = _mm512_setzero_pd();
     size_t i = 0;
@@ -119,7 +119,7 @@ static inline void ptn_short_f32_init_avx512(ptn_short_f32_avx512 *p, size_t n, 
 }
 
 PTN_TARGET("avx512f")
-static inline double ptn_dot_short_f32_avx512(const float *x, const ptn_short_f32_avx512 *p)
+PTN_ALWAYS_INLINE double ptn_dot_short_f32_avx512(const float *x, const ptn_short_f32_avx512 *p)
 {
     const __m512d z = _mm512_setzero_pd();
     __m512d a0 = z, a1 = z, a2 = z, a3 = z;
