@@ -143,13 +143,19 @@ PTN_X86_SCAN(ptn_scan_f32_avx2, float, 32, ptn_short_f32_avx2, ptn_short_f32_ini
 PTN_X86_SCAN(ptn_scan_f64_avx2, double, 32, ptn_short_f64_avx2, ptn_short_f64_init_avx2,
              ptn_dot_short_f64_avx2, ptn_dot_f64_inline_avx2)
 
+/* axpy_f32 and axpy_f64 of this level (the same template, so the same
+ * bits) always inlined into the plain scans below: gcc called the exported
+ * ones out of line once an update. */
+PTN_X86_AXPY_WITH(PTN_ALWAYS_INLINE, ptn_axpy_f32_inline_avx2, float, VF, PTN_X86_MASKED_TAIL(VF))
+PTN_X86_AXPY_WITH(PTN_ALWAYS_INLINE, ptn_axpy_f64_inline_avx2, double, VD, PTN_X86_MASKED_TAIL(VD))
+
 /* scan_plain_f32, scan_plain_f64 (ptn_scan.h) */
 PTN_X86_SCAN_PLAIN(ptn_scan_plain_f32_avx2, float, 32, ptn_short_f32_avx2,
                    ptn_short_f32_init_avx2, ptn_dot_short_f32_avx2, ptn_dot_f32_inline_avx2,
-                   ptn_axpy_f32_avx2)
+                   ptn_axpy_f32_inline_avx2)
 PTN_X86_SCAN_PLAIN(ptn_scan_plain_f64_avx2, double, 32, ptn_short_f64_avx2,
                    ptn_short_f64_init_avx2, ptn_dot_short_f64_avx2, ptn_dot_f64_inline_avx2,
-                   ptn_axpy_f64_avx2)
+                   ptn_axpy_f64_inline_avx2)
 
 /* dots_f32, dots_f64: two weight vectors at a time (see the header) */
 #include "simd_avx2_dots.inc"
