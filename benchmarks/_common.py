@@ -7,8 +7,26 @@ import tracemalloc
 import numpy as np
 
 
+# What the timings read: the wall clock, or with use_thread_time() the
+# calling thread's CPU time (time.thread_time), which on a machine shared
+# with other processes leaves out their slices of the core.  Only for work
+# on the calling thread: numpy's BLAS threads are not counted.
+CLOCK = time.perf_counter
+
+
+def use_thread_time():
+    """Time on the calling thread's CPU clock from now on (see CLOCK)."""
+    global CLOCK
+    CLOCK = time.thread_time
+
+
+def now():
+    """The current reading of CLOCK."""
+    return CLOCK()
+
+
 def best_time(fn, repeat=3, warmup=1):
-    """Best wall time of fn() over `repeat` runs, after `warmup` runs.
+    """Best time of fn() over `repeat` runs, after `warmup` runs (CLOCK).
 
     One collection before the warm-up runs and the cyclic collector off
     during the runs, as timeit keeps it off.  (A collection walks every
@@ -25,9 +43,9 @@ def best_time(fn, repeat=3, warmup=1):
         for _ in range(warmup):
             fn()
         for _ in range(repeat):
-            start = time.perf_counter()
+            start = now()
             fn()
-            times.append(time.perf_counter() - start)
+            times.append(now() - start)
     finally:
         if enabled:
             gc.enable()
@@ -241,7 +259,7 @@ def _fastest(lib, order, aheads, run, tries=3):
 
 
 def floor_dense(X, y=None, order=None, aheads=None, blocks=False, passes=5,
-                clock=time.perf_counter):
+                clock=None):
     """A function timing floor.c's pass over the rows of the C-contiguous
     float32 or float64 X as an epoch of ours is timed: the mean of `passes`
     passes, in order when `order` is None, else in that order (an intp
@@ -250,8 +268,9 @@ def floor_dense(X, y=None, order=None, aheads=None, blocks=False, passes=5,
     hardware prefetchers alone).  `blocks`: float32 at the library's
     precision (block sums in double) instead of float32 accumulators.
     `clock`: what times it (``time.thread_time``: the thread's CPU time,
-    which other processes' slices of a shared machine leave out).  None
-    without a C compiler."""
+    which other processes' slices of a shared machine leave out; None:
+    CLOCK).  None without a C compiler."""
+    clock = clock or now
     lib = floor_lib()
     if lib is None:
         return None
@@ -315,10 +334,10 @@ def floor_dense_updates(X, y, order=None, epochs=5, aheads=None, blocks=False):
         w = np.zeros(d, dtype=X.dtype)
         b = ctypes.c_double(0.0)
         bad = 0
-        t0 = time.perf_counter()
+        t0 = now()
         for _ in range(epochs):
             bad += fn(_ptr(X), n, d, _ptr(w), ctypes.byref(b), _ptr(y8), _ptr(order), ahead)
-        return (time.perf_counter() - t0) / epochs, bad / epochs
+        return (now() - t0) / epochs, bad / epochs
 
     return _fastest(lib, order, aheads, run, tries=1)
 
@@ -350,9 +369,9 @@ def floor_ovr(X, y_index, k, order=None, aheads=None, blocks=False, passes=5):
     out = ctypes.c_double()
 
     def run(ahead):
-        t0 = time.perf_counter()
+        t0 = now()
         fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi), _ptr(order), ahead, ctypes.byref(out))
-        return time.perf_counter() - t0
+        return now() - t0
 
     at = _fastest(lib, order, aheads, run)
     return lambda: _mean_of(at, passes)
@@ -382,10 +401,10 @@ def floor_ovr_updates(X, y_index, k, order=None, epochs=5, aheads=None, blocks=F
         W = np.zeros((k, d), dtype=X.dtype)
         b = np.zeros(k)
         bad = 0
-        t0 = time.perf_counter()
+        t0 = now()
         for _ in range(epochs):
             bad += fn(_ptr(X), n, d, _ptr(W), k, _ptr(b), _ptr(yi), _ptr(order), ahead)
-        return (time.perf_counter() - t0) / epochs, bad / epochs
+        return (now() - t0) / epochs, bad / epochs
 
     return _fastest(lib, order, aheads, run, tries=1)
 

@@ -2,7 +2,7 @@
 
 Run:  python benchmarks/bench_floor.py [--repeat 5]
       [--only dense,ovr,predict,small,pocket,sparse,pa]
-      [--n 200000] [--a9a PATH]
+      [--n 200000] [--a9a PATH] [--thread-time]
 
 The floor is benchmarks/floor.c, compiled here with ``cc -O3 -march=native``
 (see ``_common.floor_lib``): for every row, ``a = w.x + b`` at the widest
@@ -31,8 +31,11 @@ the way an epoch of ours is, the mean of five passes, once a round: each
 side is the best of as many runs (the best of a floor tried at a dozen ways
 a few times each, against the best of five fits, compared the luckiest of
 some forty runs with the luckiest of five).  The CSR floors still take the
-best of every way each round, which favours them.  Timings are best-of-N on a machine
-other processes share; the lines print the raw milliseconds beside each
+best of every way each round, which favours them.  Timings are best-of-N,
+in wall time, or with ``--thread-time`` in the CPU time of the thread that
+runs both sides (``time.thread_time``): on a machine other processes share,
+the wall time also counts their slices of the core, the CPU time does not
+(the memory they contend for still slows both sides).  The lines print the raw milliseconds beside each
 ratio, and ``[target ...: met/MISSED]`` for each target.  numpy's ``X @ w``
 (BLAS, its own threads) is printed as a column, not used as a floor.
 """
@@ -43,6 +46,7 @@ import warnings
 
 import numpy as np
 
+import _common
 from _common import (best_time, floor_csr, floor_csr_update, floor_dense, floor_dense_updates,
                      floor_lib, floor_ovr, floor_ovr_updates, floor_pocket, header, peak_alloc,
                      ratio_line, verdict)
@@ -96,7 +100,7 @@ def epoch_time(model, X, y, repeat):
     return best
 
 
-def loop_epochs(model, X, y, epochs=5, clock=time.perf_counter):
+def loop_epochs(model, X, y, epochs=5, clock=None):
     """A function timing `epochs` epochs of the fit's compiled loop in one
     call, as ``fit`` runs them with ``tol=None`` and no callback
     (``perceptron._core.online.run_epochs`` over the training state a fit
@@ -117,6 +121,7 @@ def loop_epochs(model, X, y, epochs=5, clock=time.perf_counter):
     state = model._states[0]
     labels = np.where(np.asarray(y) == model.classes_[1], 1, -1).astype(np.int8)
     params = model._loop_params(model._check_params())
+    clock = clock or _common.now
 
     def run():
         state.W[:] = 0
@@ -572,9 +577,9 @@ def _updates_too(model, X, y, epochs=5, sqnorm=None):
         state.W[:] = 0
         state.b[:] = 0
         state.counters[:] = 0
-        t0 = time.perf_counter()
+        t0 = _common.now()
         res = online.run_epochs(state, X, labels, None, params, epochs, None, None, sqnorm)
-        return (time.perf_counter() - t0) / epochs, float(res["updates"].mean())
+        return (_common.now() - t0) / epochs, float(res["updates"].mean())
     return run
 
 
@@ -584,9 +589,19 @@ def main():
     parser.add_argument("--n", type=int, default=200_000)
     parser.add_argument("--a9a", default=DEFAULT_A9A)
     parser.add_argument("--only", default=",".join(SECTIONS))
+    parser.add_argument("--thread-time", action="store_true",
+                        help="time on the thread's CPU clock instead of the wall clock: on a "
+                        "machine shared with other processes it leaves out their slices of "
+                        "the core (every timed side here runs on one thread, but numpy's "
+                        "X @ w, whose BLAS threads it does not count)")
     args = parser.parse_args()
     warnings.simplefilter("ignore")
-    header(f"bench_floor: best of {args.repeat}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+    if args.thread_time:
+        _common.use_thread_time()
+    clock = "thread CPU time" if args.thread_time else "wall time"
+    header(f"bench_floor: best of {args.repeat} ({clock}), "
+           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average "
+           f"{os.getloadavg()[0]:.1f}")
     lib = floor_lib()
     info = perceptron.simd_info()
     print(f"# floor: benchmarks/floor.c at {lib.simd if lib else 'no compiler'}; "
