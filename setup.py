@@ -147,8 +147,10 @@ NO_AUTOVECTORIZE = {"perceptron._core.online"}
 # package, against 21-22 ms for the same scan built apart and 22-24 ms for
 # benchmarks/floor.c's loop; with the kernels' loops aligned, 21.8-24 ms
 # (AMD EPYC, Zen 4, one process, alternated).  No other difference between
-# the builds explained the gap.
-ALIGN_LOOPS = {"perceptron.simd"}
+# the builds explained the gap.  The svmlight parser: a9a three times over
+# (7 MB) parsed in 27.7-28.6 ms aligned, 27.8-29.7 ms not (the parser
+# built apart, thread CPU time, alternated).
+ALIGN_LOOPS = {"perceptron.simd", "perceptron._core.svmlight"}
 
 
 def copy_public_sources():

@@ -346,7 +346,10 @@ static int emit_row(ptn_svm_parser *p, double label, int64_t line, int unsorted,
         }
     }
     total = (uint64_t)p->nnz + (uint64_t)n;
-    if (total > (uint64_t)p->type_max && ptn_svm_may_widen(p) && ptn_svm_widen(p) != 0) {
+    /* a widening parser turns int64 before an index or a count past int32's */
+    if (PTN_UNLIKELY((n > 0 && p->row[n - 1].index > p->index_max)
+                     || total > (uint64_t)p->type_max)
+        && ptn_svm_may_widen(p) && ptn_svm_widen(p) != 0) {
         return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, line, NULL, NULL, "out of memory");
     }
     if (total > (uint64_t)p->type_max || total > (uint64_t)SIZE_MAX) {
@@ -409,8 +412,9 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
     char token[TOKEN_SHOWN * 4 + 8];
     double label;
     int unsorted = 0, qid_seen = 0, r;
-    int64_t last = -1, row_max = -1;
+    int64_t last = -1;
     int64_t raw_limit;
+    const int binary = p->binary;
     /* the index type's limit (int64's while a widening parser may widen) */
     const int64_t type_max = ptn_svm_may_widen(p) ? INT64_MAX : p->type_max;
     if (hash != NULL) {
@@ -506,8 +510,8 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
             return ptn_svm_fail(p, PTN_SVM_ERR_VALUE, line, ls, le,
                         "'%s': the feature value is not a number", token);
         }
-        if (p->binary && !(p->opt.value_type == PTN_SVM_FLOAT32 ? to_float(value) == 1.0f
-                                                                : value == 1.0)) {
+        if (PTN_UNLIKELY(binary) && !(p->opt.value_type == PTN_SVM_FLOAT32
+                                      ? to_float(value) == 1.0f : value == 1.0)) {
             ptn_svm_quote_token(token, sizeof token, start, token_end(start, e));
             return ptn_svm_fail(p, PTN_SVM_ERR_NOT_BINARY, line, ls, le,
                         "'%s': a value other than 1 in binary rows", token);
@@ -528,11 +532,7 @@ static int parse_line(ptn_svm_parser *p, const char *ls, const char *le, int64_t
         p->row[p->row_len].value = value;
         p->row_len++;
         last = index;
-        row_max = index > row_max ? index : row_max;
         q = t;
-    }
-    if (row_max > p->index_max && ptn_svm_may_widen(p) && ptn_svm_widen(p) != 0) {
-        return ptn_svm_fail(p, PTN_SVM_ERR_NO_MEMORY, line, NULL, NULL, "out of memory");
     }
     r = emit_row(p, label, line, unsorted, ls, le);
     return r < 0 ? r : 1;
