@@ -2,6 +2,7 @@
 place: ``fitted_attributes`` (a fit, here or on Dask) and
 ``chunk_attributes`` (a partial_fit call) make them from the trained
 problems, ``publish`` sets them on the estimator."""
+import sys
 import threading
 import warnings
 import weakref
@@ -197,10 +198,62 @@ def _appended(arr, value, dtype):
     return out
 
 
+def _import_frame(frame):
+    """Whether warnings passes over `frame` in counting stacklevel (a frame
+    of the import machinery)."""
+    filename = frame.f_code.co_filename
+    return "importlib" in filename and "_bootstrap" in filename
+
+
+def _ignored(category, frame):
+    """Whether the warnings filters ignore a warning of `category` raised
+    from `frame`, decided as ``warnings.warn`` decides it (the first filter
+    whose category, module and line match names the action; none:
+    ``warnings.defaultaction``), for a caller that would build the message
+    only to have it dropped.  False whenever that cannot be known without
+    the message: a filter that reads the text, a filter or a context of
+    warnings of another shape (then the warning is made and warnings
+    decides).  An ignored warning leaves no trace in warnings' registries,
+    so not making it is the same as making it."""
+    if getattr(sys.flags, "context_aware_warnings", False):
+        return False  # (the filters then live in a context variable)
+    module = frame.f_globals.get("__name__", "<string>")
+    lineno = frame.f_lineno
+    try:
+        for action, msg, cat, mod, ln in warnings.filters:
+            if msg is not None:
+                return False
+            if not issubclass(category, cat):
+                continue
+            if mod is not None and not (mod == module if type(mod) is str else
+                                        mod.match(module)):
+                continue
+            if ln == 0 or ln == lineno:
+                return action == "ignore"
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return warnings.defaultaction == "ignore"
+
+
 def warn_not_converged(est, p):
     """The ConvergenceWarning of a fit that ran max_iter epochs without
-    converging, attributed to the caller of ``fit``."""
+    converging, attributed to the caller of ``fit``; its message is made
+    only when the filters would not ignore it (a small fit under
+    ``simplefilter("ignore")`` otherwise spends a good share of its fixed
+    cost making a message nobody sees)."""
+    category = sklearn_compatible(ConvergenceWarning)
+    # the caller of fit, where stacklevel=3 points: two frames up, passing
+    # over the import machinery's frames as warnings does
+    frame = sys._getframe(0)
+    for _ in range(2):
+        frame = frame.f_back
+        while frame is not None and _import_frame(frame):
+            frame = frame.f_back
+        if frame is None:
+            break
+    if frame is not None and _ignored(category, frame):
+        return
     warnings.warn(
         f"{type(est).__name__} did not converge: {int(est.mistakes_[-1])} mistakes in the "
         f"last of {est.n_iter_} epochs (max_iter={p['max_iter']}); the data may not "
-        "be linearly separable", sklearn_compatible(ConvergenceWarning), stacklevel=3)
+        "be linearly separable", category, stacklevel=3)

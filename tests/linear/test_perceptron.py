@@ -141,6 +141,81 @@ def test_xor_does_not_converge_and_warns():
     assert model.score(X, y) < 1.0
 
 
+_XOR = (np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=float), np.array([0, 1, 1, 0]))
+
+
+def _fit_xor():
+    """A fit that does not converge, called from one line (the warning's place)."""
+    return Perceptron(max_iter=5, random_state=0, tol=None).fit(*_XOR)
+
+
+def _outcome(call):
+    """What a call does under the filters in force: the messages of the
+    warnings it records, or the category of the warning it raises."""
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            call()
+        except Warning as raised:
+            return type(raised)
+    return [(w.category, str(w.message), w.lineno) for w in caught]
+
+
+@pytest.mark.parametrize("setup", [
+    lambda line: warnings.simplefilter("always"),
+    lambda line: warnings.simplefilter("ignore"),
+    lambda line: warnings.simplefilter("ignore", ConvergenceWarning),
+    lambda line: warnings.simplefilter("ignore", DeprecationWarning),
+    lambda line: warnings.simplefilter("error", ConvergenceWarning),
+    lambda line: warnings.filterwarnings("ignore", message="Perceptron did not"),
+    lambda line: warnings.filterwarnings("ignore", message="something else"),
+    lambda line: warnings.filterwarnings("ignore", module=__name__),
+    lambda line: warnings.filterwarnings("ignore", module="elsewhere"),
+    lambda line: warnings.filterwarnings("ignore", lineno=line),
+    lambda line: warnings.filterwarnings("ignore", lineno=line + 1),
+    lambda line: (warnings.simplefilter("always"), warnings.simplefilter("ignore", append=True)),
+    lambda line: (warnings.simplefilter("ignore", UserWarning),
+                  warnings.simplefilter("always", ConvergenceWarning)),
+    lambda line: warnings.resetwarnings(),
+], ids=["always", "ignore", "ignore-category", "other-category", "error", "message",
+        "other-message", "module", "other-module", "line", "other-line", "first-wins",
+        "subclass-first", "no-filter"])
+def test_convergence_warning_follows_the_filters(setup):
+    # the warning is seen (recorded, raised) or not exactly as warnings.warn
+    # of its category and message, from the caller of fit, is
+    with warnings.catch_warnings(record=True) as first:
+        warnings.simplefilter("always")
+        _fit_xor()
+    (seen,) = first
+    assert issubclass(seen.category, ConvergenceWarning)
+    assert "did not converge" in str(seen.message)
+
+    def reference():
+        warnings.warn_explicit(str(seen.message), seen.category, seen.filename, seen.lineno,
+                               module=__name__, registry={})
+
+    def fitted():
+        setup(seen.lineno)
+        _fit_xor()
+
+    def warned():
+        setup(seen.lineno)
+        reference()
+
+    assert _outcome(fitted) == _outcome(warned)
+
+
+def test_ignored_convergence_warning_still_trains():
+    # a fit whose warning the filters drop is the same fit
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        quiet = _fit_xor()
+    with pytest.warns(ConvergenceWarning, match="did not converge"):
+        loud = _fit_xor()
+    assert np.array_equal(quiet.coef_, loud.coef_)
+    assert np.array_equal(quiet.intercept_, loud.intercept_)
+    assert np.array_equal(quiet.mistakes_, loud.mistakes_)
+
+
 def test_separable_data_converges_without_warning(rng):
     X, y = separable(rng, 500, 10, margin=0.3)
     with warnings.catch_warnings():
