@@ -1,5 +1,5 @@
 # Type stubs of the compiled module perceptron._core.online (see online.pyx).
-from typing import Any, Dict, Mapping, Optional, Union
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +61,7 @@ class LoopParams:
 
 def fast_path(params: LoopParams, weighted: bool = ...) -> int: ...
 def needs_norms(params: LoopParams) -> bool: ...
+def same_values(fields: Dict[str, Any], names: Tuple[str, ...], values: Tuple[Any, ...]) -> bool: ...
 def run_epochs(state: Any, X: npt.NDArray[np.floating], labels: npt.NDArray[Any],
                sample_weight: Optional[npt.NDArray[np.float64]],
                params: Union[LoopParams, Mapping[str, Any]],

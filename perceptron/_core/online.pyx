@@ -61,6 +61,8 @@ from perceptron._core.csr import loop_values
 from perceptron._core.row_passes import shuffled_orders, shuffle_rows, squared_norms  # noqa: F401
 
 from cython cimport floating
+from cpython.dict cimport PyDict_GetItem
+from cpython.object cimport PyObject
 from libc.math cimport isfinite, HUGE_VAL
 from libc.stdint cimport uint64_t, int64_t, int32_t, uint8_t
 from libc.stddef cimport ptrdiff_t
@@ -244,6 +246,22 @@ cdef class LoopParams:
 
 def _loop_params_from_dict(dict p):
     return LoopParams(**p)
+
+
+def same_values(dict fields not None, tuple names not None, tuple values not None):
+    """Whether ``fields[names[i]] is values[i]``, the very object, for every
+    i (False when a name is missing): the test of ``check_params``'s memo
+    of the previous call's values, one C loop instead of a Python call per
+    value (a small fit's fixed cost)."""
+    cdef Py_ssize_t i, n = len(names)
+    cdef PyObject *value
+    if len(values) != n:
+        return False
+    for i in range(n):
+        value = PyDict_GetItem(fields, names[i])
+        if value is NULL or value != <PyObject *>values[i]:
+            return False
+    return True
 
 
 def fast_path(LoopParams params, bint weighted=False):

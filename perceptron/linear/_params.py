@@ -16,7 +16,6 @@ alone, in the order of the parameters below.
 ``LoopParams``.
 """
 import math
-import operator
 
 import numpy as np
 
@@ -89,8 +88,8 @@ def resolve_jobs(n_jobs):
 # the CPUs the process may use) and callback (callable() reads its type) are
 # checked on every call; class_weight and random_state are passed through.
 _LAST = None
-_is = operator.is_
-_VALUES = operator.itemgetter(
+_same_values = _online.same_values
+_NAMES = (
     "eta0", "max_iter", "fit_intercept", "shuffle", "warm_start", "average", "pocket", "margin",
     "early_stopping", "validation_fraction", "n_iter_no_change", "n_jobs", "verbose", "progress",
     "alpha", "l1_ratio", "tol", "mixing", "penalty", "callback", "batch_size", "multiclass",
@@ -107,11 +106,14 @@ def check_params(est):
     global _LAST
     last = _LAST
     if last is not None:
-        try:  # the parameters' values, in the order of the checks, read in one call
-            values = _VALUES(est.__dict__)
-        except Exception:  # a parameter not in the instance's dict (a property, a
-            values = None  # deleted one): the checks read it, and raise in their order
-        if values is not None and all(map(_is, values, last[0])):
+        try:  # the very objects of the previous call, in the instance's dict
+            unchanged = _same_values(est.__dict__, _NAMES, last[0])
+        except (AttributeError, TypeError):  # no instance dict: the checks read each
+            unchanged = False
+        # (a parameter not in the instance's dict, a property or a deleted one,
+        # is not unchanged: the checks read it, and raise in their order)
+        if unchanged:
+            values = last[0]
             p = last[1].copy()
             n_jobs = values[11]
             p["n_threads"] = 1 if n_jobs is None else resolve_n_jobs(n_jobs)

@@ -319,6 +319,31 @@ def test_remembered_parameters_follow_copies_pickles_and_deletion():
     assert not [name for name in vars(fitted) if "check" in name]
 
 
+def test_remembered_parameters_are_compared_by_identity():
+    from perceptron._core.online import same_values
+
+    class EqualToAll:
+        def __eq__(self, other):
+            return True
+
+        __hash__ = object.__hash__
+
+    one, other_one = 1.5, float("1.5")  # equal, two objects
+    assert same_values({"a": one, "b": None}, ("a", "b"), (one, None))
+    assert not same_values({"a": other_one, "b": None}, ("a", "b"), (one, None))
+    assert not same_values({"a": EqualToAll()}, ("a",), (one,))
+    assert not same_values({"a": one}, ("a", "b"), (one, None))  # a name missing
+    assert not same_values({"a": one}, ("a",), (one, None))
+    # an object equal to every value takes no checked value's place in a fit
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 1.0], [0.0, 3.0]])
+    y = np.array([0, 1, 1, 0])
+    m = Perceptron(max_iter=5, tol=None).fit(X, y)
+    m.fit(X, y)
+    m.eta0 = EqualToAll()
+    with pytest.raises(TypeError, match="eta0"):
+        m.fit(X, y)
+
+
 def test_run_epochs_checks_the_state_arrays():
     X = np.ones((3, 2))
     y = np.ones(3, dtype=np.int8)
