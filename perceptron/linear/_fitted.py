@@ -6,7 +6,8 @@ import sys
 import threading
 import warnings
 import weakref
-from typing import Dict
+from types import FrameType
+from typing import Dict, Optional
 
 import numpy as np
 
@@ -232,7 +233,7 @@ def _ignored(category, frame):
                 return action == "ignore"
     except (TypeError, ValueError, AttributeError):
         return False
-    return warnings.defaultaction == "ignore"
+    return getattr(warnings, "defaultaction", None) == "ignore"
 
 
 def warn_not_converged(est, p):
@@ -244,8 +245,9 @@ def warn_not_converged(est, p):
     category = sklearn_compatible(ConvergenceWarning)
     # the caller of fit, where stacklevel=3 points: two frames up, passing
     # over the import machinery's frames as warnings does
-    frame = sys._getframe(0)
+    frame: Optional[FrameType] = sys._getframe(0)
     for _ in range(2):
+        assert frame is not None
         frame = frame.f_back
         while frame is not None and _import_frame(frame):
             frame = frame.f_back
