@@ -7,7 +7,7 @@ import threading
 import warnings
 import weakref
 from types import FrameType
-from typing import Dict, Optional
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -203,7 +203,7 @@ def _import_frame(frame):
     """Whether warnings passes over `frame` in counting stacklevel (a frame
     of the import machinery)."""
     filename = frame.f_code.co_filename
-    return "importlib" in filename and "_bootstrap" in filename
+    return "_bootstrap" in filename and "importlib" in filename
 
 
 def _ignored(category, frame):
@@ -211,29 +211,54 @@ def _ignored(category, frame):
     from `frame`, decided as ``warnings.warn`` decides it (the first filter
     whose category, module and line match names the action; none:
     ``warnings.defaultaction``), for a caller that would build the message
-    only to have it dropped.  False whenever that cannot be known without
-    the message: a filter that reads the text, a filter or a context of
-    warnings of another shape (then the warning is made and warnings
-    decides).  An ignored warning leaves no trace in warnings' registries,
-    so not making it is the same as making it."""
+    only to have it dropped.  A filter that reads the text and ignores is
+    passed over (matching or not, the warning is ignored if what follows
+    ignores it); False whenever the answer needs the message (a filter that
+    reads the text and does not ignore) or the filters are of another
+    shape: then the warning is made and warnings decides.  An ignored
+    warning leaves no trace in warnings' registries, so not making it is
+    the same as making it."""
     if getattr(sys.flags, "context_aware_warnings", False):
         return False  # (the filters then live in a context variable)
     module = frame.f_globals.get("__name__", "<string>")
     lineno = frame.f_lineno
+    # the filters as they are, compared with those of the last answer by
+    # value (a tuple's == passes over the very same entries at C speed):
+    # the scan of a dozen filters cost more than the message
+    filters = tuple(warnings.filters)
+    default = getattr(warnings, "defaultaction", None)
+    key = (filters, category, module, lineno, default)
+    last = _LAST_ANSWER[0]
+    if last is not None and last[0] == key:
+        return last[1]
+    answer = _scan(filters, category, module, lineno, default)
+    _LAST_ANSWER[0] = (key, answer)
+    return answer
+
+
+# the last answer of _ignored: ((the filters, category, module, line, default
+# action), ignored)
+_LAST_ANSWER: List[Optional[Tuple[tuple, bool]]] = [None]
+
+
+def _scan(filters, category, module, lineno, default):
+    """_ignored's answer, from the filters."""
     try:
-        for action, msg, cat, mod, ln in warnings.filters:
-            if msg is not None:
-                return False
-            if not issubclass(category, cat):
+        for action, msg, cat, mod, ln in filters:
+            if not issubclass(category, cat) or (ln != 0 and ln != lineno):
                 continue
             if mod is not None and not (mod == module if type(mod) is str else
                                         mod.match(module)):
                 continue
-            if ln == 0 or ln == lineno:
+            if msg is None:
                 return action == "ignore"
+            if action != "ignore":
+                return False  # whether it applies depends on the text
+            # an "ignore" filter that reads the text (numpy's and scipy's, at
+            # their import): ignored if it matches, else what follows decides
     except (TypeError, ValueError, AttributeError):
         return False
-    return getattr(warnings, "defaultaction", None) == "ignore"
+    return default == "ignore"
 
 
 def warn_not_converged(est, p):
@@ -243,16 +268,12 @@ def warn_not_converged(est, p):
     ``simplefilter("ignore")`` otherwise spends a good share of its fixed
     cost making a message nobody sees)."""
     category = sklearn_compatible(ConvergenceWarning)
-    # the caller of fit, where stacklevel=3 points: two frames up, passing
-    # over the import machinery's frames as warnings does
-    frame: Optional[FrameType] = sys._getframe(0)
-    for _ in range(2):
-        assert frame is not None
-        frame = frame.f_back
-        while frame is not None and _import_frame(frame):
-            frame = frame.f_back
-        if frame is None:
-            break
+    # the caller of fit, where stacklevel=3 points: two frames up, unless
+    # warnings would pass over a frame of the import machinery on the way
+    fit_frame = sys._getframe(1)
+    frame: Optional[FrameType] = fit_frame.f_back
+    if frame is not None and (_import_frame(fit_frame) or _import_frame(frame)):
+        frame = None  # (rare: warnings finds the frame itself)
     if frame is not None and _ignored(category, frame):
         return
     warnings.warn(

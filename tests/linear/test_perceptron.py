@@ -176,9 +176,22 @@ def _outcome(call):
     lambda line: (warnings.simplefilter("ignore", UserWarning),
                   warnings.simplefilter("always", ConvergenceWarning)),
     lambda line: warnings.resetwarnings(),
+    # filters reading the text in front of others, as numpy and scipy add them
+    lambda line: (warnings.simplefilter("ignore"),
+                  warnings.filterwarnings("ignore", message="something else")),
+    lambda line: (warnings.simplefilter("ignore"),
+                  warnings.filterwarnings("always", message="something else")),
+    lambda line: (warnings.simplefilter("ignore"),
+                  warnings.filterwarnings("always", message="Perceptron did not")),
+    lambda line: (warnings.simplefilter("always"),
+                  warnings.filterwarnings("ignore", message="something else")),
+    lambda line: (warnings.simplefilter("always"),
+                  warnings.filterwarnings("ignore", message="Perceptron did not")),
 ], ids=["always", "ignore", "ignore-category", "other-category", "error", "message",
         "other-message", "module", "other-module", "line", "other-line", "first-wins",
-        "subclass-first", "no-filter"])
+        "subclass-first", "no-filter", "ignore-after-other-text-ignored",
+        "ignore-after-other-text-shown", "ignore-after-text-shown", "always-after-other-text",
+        "always-after-text-ignored"])
 def test_convergence_warning_follows_the_filters(setup):
     # the warning is seen (recorded, raised) or not exactly as warnings.warn
     # of its category and message, from the caller of fit, is
@@ -202,6 +215,26 @@ def test_convergence_warning_follows_the_filters(setup):
         reference()
 
     assert _outcome(fitted) == _outcome(warned)
+
+
+def test_convergence_warning_sees_filters_changed_in_place(monkeypatch):
+    # the filters' last answer is reused only for the same filters: an entry
+    # replaced in place (the list keeps its length) or another default action
+    # is seen on the next fit
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("ignore")
+        _fit_xor()
+        assert not caught
+        warnings.filters[0] = ("always", None, Warning, None, 0)
+        _fit_xor()
+        assert len(caught) == 1 and issubclass(caught[0].category, ConvergenceWarning)
+        warnings.resetwarnings()
+        monkeypatch.setattr(warnings, "defaultaction", "ignore")
+        _fit_xor()
+        assert len(caught) == 1
+        monkeypatch.setattr(warnings, "defaultaction", "always")
+        _fit_xor()
+        assert len(caught) == 2
 
 
 def test_ignored_convergence_warning_still_trains():
