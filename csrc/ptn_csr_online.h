@@ -335,6 +335,19 @@ PTN_ALL_ONES(ptn_all_ones_f64, double, uint64_t, 0x3ff0000000000000u,
  * int32 indices: perceptron/_core/rows.pxd, ROW_IDX16_MAX). */
 #define PTN_CSR_ROW16_MAX 1024
 
+/* One index at a time: the portable widening (and the AVX2 one's last
+ * m % 8), and the int64 indices beside int64 row pointers (rare). */
+#define PTN_WIDEN_U16(NAME, T)                                                       \
+    PTN_INLINE void NAME(size_t m, const uint16_t *ix, T *out)                       \
+    {                                                                                \
+        size_t j;                                                                    \
+        for (j = 0; j < m; j++) {                                                    \
+            out[j] = (T)ix[j];                                                       \
+        }                                                                            \
+    }
+PTN_WIDEN_U16(ptn_widen_u16_i32, int32_t)
+PTN_WIDEN_U16(ptn_widen_u16_i64, int64_t)
+
 /* The m 16-bit indices at ix widened into out, for the gathering dot
  * product that reads them back at once.  At x86 (where only the AVX2 and
  * AVX-512 levels gather, so AVX2 is there) by one 256-bit store per eight
@@ -354,30 +367,12 @@ PTN_INLINE void ptn_widen_u16_i32_avx2(size_t m, const uint16_t *ix, int32_t *ou
         const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(ix + j));
         _mm256_storeu_si256((__m256i *)(void *)(out + j), _mm256_cvtepu16_epi32(v));
     }
-    for (; j < m; j++) {
-        out[j] = (int32_t)ix[j];
-    }
+    ptn_widen_u16_i32(m - j, ix + j, out + j);
 }
 #define PTN_WIDEN_U16_I32 ptn_widen_u16_i32_avx2
 #else
-PTN_INLINE void ptn_widen_u16_i32(size_t m, const uint16_t *ix, int32_t *out)
-{
-    size_t j;
-    for (j = 0; j < m; j++) {
-        out[j] = (int32_t)ix[j];
-    }
-}
 #define PTN_WIDEN_U16_I32 ptn_widen_u16_i32
 #endif
-
-/* int64 indices (beside int64 row pointers, rare): one at a time */
-PTN_INLINE void ptn_widen_u16_i64(size_t m, const uint16_t *ix, int64_t *out)
-{
-    size_t j;
-    for (j = 0; j < m; j++) {
-        out[j] = (int64_t)ix[j];
-    }
-}
 
 /* The plain rule over binary rows of 16-bit indices in order, where the
  * level gathers (weights beyond L1, s->dot_<type>_<index> set): each row's
