@@ -44,6 +44,8 @@ from perceptron.linear._targets import (class_index_of, class_weights, encode_ta
 
 _INTP = np.dtype(np.intp)
 _STOP = np.dtype(np.uint8)
+_F64 = np.dtype(np.float64)
+_F32 = np.dtype(np.float32)
 
 
 def _class_weighted(sw, class_weight, classes, target):
@@ -68,7 +70,9 @@ def fit(p, X, y, sample_weight, coef_init, intercept_init, model, owner, run):
     Returns (the fitted attributes, the attributes of early stopping to set
     after the feature names, stopped by the callback)."""
     n, d = X.shape
-    dtype = weights_dtype(p, X.dtype)
+    dtype = X.dtype
+    if p["dtype"] is not None or not (dtype is _F64 or dtype is _F32):
+        dtype = weights_dtype(p, dtype)  # (float64 and float32 rows: their own)
     # the problem
     kind, classes, target, signs = encode_targets(y, n)
     class_weight = p["class_weight"]

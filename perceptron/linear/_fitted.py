@@ -7,7 +7,7 @@ import threading
 import warnings
 import weakref
 from types import FrameType
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 import numpy as np
 
@@ -199,46 +199,56 @@ def _appended(arr, value, dtype):
     return out
 
 
-def _import_frame(frame):
-    """Whether warnings passes over `frame` in counting stacklevel (a frame
-    of the import machinery)."""
-    filename = frame.f_code.co_filename
+def _import_code(code):
+    """Whether warnings passes over a frame of `code` in counting stacklevel
+    (a frame of the import machinery)."""
+    filename = code.co_filename
     return "_bootstrap" in filename and "importlib" in filename
 
 
-def _ignored(category, frame):
+def _ignored(category, frame, fit_code):
     """Whether the warnings filters ignore a warning of `category` raised
-    from `frame`, decided as ``warnings.warn`` decides it (the first filter
-    whose category, module and line match names the action; none:
-    ``warnings.defaultaction``), for a caller that would build the message
-    only to have it dropped.  A filter that reads the text and ignores is
+    from `frame`, the caller of a frame of `fit_code`, decided as
+    ``warnings.warn`` decides it (the first filter whose category, module
+    and line match names the action; none: ``warnings.defaultaction``), for
+    a caller that would build the message only to have it dropped.  A filter that reads the text and ignores is
     passed over (matching or not, the warning is ignored if what follows
     ignores it); False whenever the answer needs the message (a filter that
     reads the text and does not ignore) or the filters are of another
-    shape: then the warning is made and warnings decides.  An ignored
-    warning leaves no trace in warnings' registries, so not making it is
-    the same as making it."""
-    if getattr(sys.flags, "context_aware_warnings", False):
+    shape, or when warnings would pass over one of the two frames (the
+    import machinery's) in counting its stacklevel: then the warning is
+    made and warnings decides.  An ignored warning leaves no trace in
+    warnings' registries, so not making it is the same as making it."""
+    if _CONTEXT_AWARE:
         return False  # (the filters then live in a context variable)
     module = frame.f_globals.get("__name__", "<string>")
-    lineno = frame.f_lineno
-    # the filters as they are, compared with those of the last answer by
-    # value (a tuple's == passes over the very same entries at C speed):
-    # the scan of a dozen filters cost more than the message
-    filters = tuple(warnings.filters)
+    code = frame.f_code
+    lasti = frame.f_lasti
+    filters = warnings.filters
     default = getattr(warnings, "defaultaction", None)
-    key = (filters, category, module, lineno, default)
+    # the last answer holds for the same category, module, codes (hence the
+    # same import-machinery test), instruction of the caller's code (hence
+    # the same line: frame.f_lineno decodes the code's line table, the
+    # dearest step here) and default action, and filters equal to the last
+    # ones (a list's == passes over the very same entries at C speed): the
+    # scan of a dozen filters cost more than the message
     last = _LAST_ANSWER[0]
-    if last is not None and last[0] == key:
-        return last[1]
-    answer = _scan(filters, category, module, lineno, default)
-    _LAST_ANSWER[0] = (key, answer)
+    if last is not None and last[0] is category and last[1] is code and last[2] == lasti \
+            and last[3] is fit_code and last[4] == module and last[5] == default \
+            and last[6] == filters:
+        return last[7]
+    snapshot = list(filters)
+    answer = (not (_import_code(fit_code) or _import_code(code))
+              and _scan(snapshot, category, module, frame.f_lineno, default))
+    _LAST_ANSWER[0] = (category, code, lasti, fit_code, module, default, snapshot, answer)
     return answer
 
 
-# the last answer of _ignored: ((the filters, category, module, line, default
-# action), ignored)
-_LAST_ANSWER: List[Optional[Tuple[tuple, bool]]] = [None]
+# sys.flags is fixed at start-up: read once
+_CONTEXT_AWARE = bool(getattr(sys.flags, "context_aware_warnings", False))
+# the last answer of _ignored: (category, the caller's code, its instruction,
+# the code it called, module, default action, the filters, ignored)
+_LAST_ANSWER: List[Optional[tuple]] = [None]
 
 
 def _scan(filters, category, module, lineno, default):
@@ -272,9 +282,7 @@ def warn_not_converged(est, p):
     # warnings would pass over a frame of the import machinery on the way
     fit_frame = sys._getframe(1)
     frame: Optional[FrameType] = fit_frame.f_back
-    if frame is not None and (_import_frame(fit_frame) or _import_frame(frame)):
-        frame = None  # (rare: warnings finds the frame itself)
-    if frame is not None and _ignored(category, frame):
+    if frame is not None and _ignored(category, frame, fit_frame.f_code):
         return
     warnings.warn(
         f"{type(est).__name__} did not converge: {int(est.mistakes_[-1])} mistakes in the "

@@ -327,7 +327,9 @@ class Perceptron(LinearClassifierMixin, BaseEstimator):
         """
         p = self._check_params()
         names_source = X
-        X = rows_for_weights(check_X(X, accept_sparse=True, narrow=True), p["dtype"])
+        X = check_X(X, accept_sparse=True, narrow=True)
+        if p["dtype"] is not None:  # (None: the rows as they are)
+            X = rows_for_weights(X, p["dtype"])
         attrs, after, stopped = route.fit(p, X, y, sample_weight, coef_init, intercept_init,
                                           self.__dict__, self, self._run)
         self._set_fitted(attrs, names_source, after)

@@ -237,6 +237,29 @@ def test_convergence_warning_sees_filters_changed_in_place(monkeypatch):
         assert len(caught) == 2
 
 
+def test_convergence_warning_filter_of_one_line_of_a_caller():
+    # two calls of fit from one function, on two lines: a filter of the
+    # first line's number ignores its warnings alone, whichever came before
+    model = Perceptron(max_iter=5, random_state=0, tol=None)
+
+    def fits(order):
+        for which in order:
+            if which == "a":
+                model.fit(*_XOR)
+            else:
+                model.fit(*_XOR)
+        return fits.__code__.co_firstlineno
+
+    start = fits(())
+    line_a, line_b = start + 3, start + 5
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.filterwarnings("ignore", category=ConvergenceWarning, lineno=line_a)
+        fits("aabab")
+    assert [w.lineno for w in caught] == [line_b, line_b]
+    assert all(issubclass(w.category, ConvergenceWarning) for w in caught)
+
+
 def test_ignored_convergence_warning_still_trains():
     # a fit whose warning the filters drop is the same fit
     with warnings.catch_warnings():
