@@ -12,6 +12,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from perceptron._common.validation import check_feature_names
+from perceptron._core.online import divided as _divided
 from perceptron.exceptions import ConvergenceWarning, sklearn_compatible
 from perceptron.linear._state import C_UPDATES
 
@@ -47,7 +48,7 @@ def fitted_attributes(mode, problems, classes, W, b, d, dtype, train_weight):
                     "intercept_": b if b.dtype == dtype else b.astype(dtype),
                     "classes_": classes, "n_features_in_": d, "n_iter_": len(mistakes),
                     "mistakes_": mistakes, "updates_": updates,
-                    "loss_": history["loss"][0] / train_weight,
+                    "loss_": _divided(history["loss"][0], train_weight),
                     "t_": state.counters.item(C_UPDATES),
                     "converged_": len(updates) > 0 and updates.item(-1) == 0,
                     "_mode": mode, "_multilabel": mode == "multilabel", "_states": [state]}

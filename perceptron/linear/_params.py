@@ -16,7 +16,6 @@ alone, in the order of the parameters below.
 ``LoopParams``.
 """
 import math
-from typing import List, Optional
 
 import numpy as np
 
@@ -30,7 +29,6 @@ PENALTIES = (None, "l2", "l1", "elasticnet")
 _INF = math.inf
 _INT_MAX = 2**63 - 1
 _F64 = np.dtype(np.float64)
-_IMMUTABLE = (float, int, bool, str, type(None))
 
 
 def check_mixing(mixing):
@@ -91,6 +89,7 @@ def resolve_jobs(n_jobs):
 # checked on every call; class_weight and random_state are passed through.
 _LAST = None
 _same_values = _online.same_values
+_checked_loop_params = _online.checked_loop_params
 _NAMES = (
     "eta0", "max_iter", "fit_intercept", "shuffle", "warm_start", "average", "pocket", "margin",
     "early_stopping", "validation_fraction", "n_iter_no_change", "n_jobs", "verbose", "progress",
@@ -260,38 +259,11 @@ def check_penalty_combination(p):
                          "run of unchanged weights for the pocket to keep")
 
 
-# The LoopParams that loop_params made last, for each stop_when_converged:
-# (the values of _LOOP_KEYS it read, update_rule, C, the LoopParams).  A
-# LoopParams is immutable, and the checked values are immutable (floats,
-# ints, bools, None, strings): the very same objects give an equal one,
-# which is returned again instead of made (a small fit's fixed cost).
-_LOOP_KEYS = ("eta", "margin", "fit_intercept", "shuffle", "average", "pocket", "batch_size",
-              "penalty", "alpha", "l1_ratio")
-_LAST_LOOP: List[Optional[tuple]] = [None, None]
-
-
 def loop_params(p, stop_when_converged=True):
     """The compiled loops' parameters (``LoopParams``) of checked parameters p;
     the update rule p names (``update_rule``, ``C``: an estimator built on
     Perceptron that trains by another rule adds them), else the perceptron's."""
-    rule = p.get("update_rule", "perceptron")
-    C = p.get("C", 1.0)
-    slot = 1 if stop_when_converged else 0
-    last = _LAST_LOOP[slot]
-    if last is not None and last[1] is rule and last[2] is C \
-            and _same_values(p, _LOOP_KEYS, last[0]):
-        return last[3]
-    made = _online.LoopParams(
-        eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
-        shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
-        stop_when_converged=stop_when_converged, batch_size=p["batch_size"],
-        penalty=p["penalty"], alpha=p["alpha"], l1_ratio=p["l1_ratio"],
-        update_rule=rule, C=C)
-    values = tuple([p[key] for key in _LOOP_KEYS])
-    if all(type(v) in _IMMUTABLE for v in values) and type(rule) is str \
-            and type(C) in _IMMUTABLE:
-        _LAST_LOOP[slot] = (values, rule, C, made)
-    return made
+    return _checked_loop_params(p, stop_when_converged)
 
 
 def check_state_params(state, p):

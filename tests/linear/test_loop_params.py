@@ -63,26 +63,35 @@ def test_fast_path_is_the_one_answer(kwargs, weighted, expected):
     assert len({online.PATH_ROWS, online.PATH_ONLINE, online.PATH_PLAIN}) == 3
 
 
-def test_loop_params_follow_every_value_they_read():
-    # loop_params returns its last LoopParams again only for the very same
-    # values: each change below (a rule's name or C as a subclass adds them,
-    # the stopping flag, a float of equal value but another object, each
-    # parameter) gives the LoopParams made from scratch
-    from perceptron.linear._params import loop_params
-    base = Perceptron()._check_params()
-    variants = [{}, {"update_rule": "pa1", "C": 0.5}, {"update_rule": "pa1", "C": 0.25},
-                {"update_rule": "pa2", "C": 0.25}, {"eta": 0.5}, {"eta": float("0.5")},
-                {"margin": 0.25}, {"fit_intercept": False}, {"shuffle": False},
-                {"average": True}, {"batch_size": 3}, {"penalty": "l1", "alpha": 0.01},
-                {"penalty": "l1", "l1_ratio": 0.5}, {}]
-    for extra in variants:
-        for stop in (True, False, True):
-            p = {**base, **extra}
-            want = LoopParams(
-                eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
-                shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
-                stop_when_converged=stop, batch_size=p["batch_size"], penalty=p["penalty"],
-                alpha=p["alpha"], l1_ratio=p["l1_ratio"],
-                update_rule=p.get("update_rule", "perceptron"), C=p.get("C", 1.0))
-            assert loop_params(p, stop) == want
-            assert loop_params(p, stop_when_converged=stop)._asdict() == want._asdict()
+@pytest.mark.parametrize("extra", [
+    {}, {"update_rule": "pa1", "C": 0.5}, {"update_rule": "pa2", "C": 0.25}, {"eta": 0.5},
+    {"margin": 0.25, "fit_intercept": False, "shuffle": False}, {"average": True},
+    {"batch_size": 3}, {"penalty": "l1", "alpha": 0.01, "l1_ratio": 0.5}, {"pocket": True},
+    # refused, with the keywords' errors
+    {"penalty": "l2", "pocket": True}, {"penalty": "l3"}, {"alpha": -1.0},
+    {"l1_ratio": 2.0}, {"update_rule": "other"}, {"update_rule": "pa1", "C": 0.0},
+    {"update_rule": "pa1", "batch_size": 2}, {"batch_size": -1}, {"eta": "x"},
+])
+@pytest.mark.parametrize("stop", [True, False])
+def test_checked_loop_params_is_the_keywords(extra, stop):
+    # the LoopParams of a dict of checked parameters, made without keyword
+    # parsing, is the one the keywords make: the same fields, or the same error
+    from perceptron._core.online import checked_loop_params
+    p = {**Perceptron()._check_params(), **extra}
+
+    def by_keywords():
+        return LoopParams(
+            eta=p["eta"], margin=p["margin"], fit_intercept=p["fit_intercept"],
+            shuffle=p["shuffle"], average=p["average"], pocket=p["pocket"],
+            stop_when_converged=stop, batch_size=p["batch_size"], penalty=p["penalty"],
+            alpha=p["alpha"], l1_ratio=p["l1_ratio"],
+            update_rule=p.get("update_rule", "perceptron"), C=p.get("C", 1.0))
+
+    def outcome(make):
+        try:
+            return make()._asdict()
+        except (TypeError, ValueError) as exc:
+            return type(exc), str(exc)
+    want = outcome(by_keywords)
+    assert outcome(lambda: checked_loop_params(p, stop)) == want
+    assert outcome(lambda: Perceptron._loop_params(p, stop)) == want

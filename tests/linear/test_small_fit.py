@@ -768,3 +768,22 @@ def test_check_X_short_path_is_check_array(make):
     assert (short is X) == (general_ is X)
     assert short.dtype == general_.dtype and short.flags.c_contiguous
     np.testing.assert_array_equal(short, general_)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), max_size=40),
+       st.floats(min_value=5e-324, max_value=1e308, allow_nan=False, allow_infinity=False))
+@example([1.0, 3.0, 1e-310, -0.0, 7.0], 3.0)
+@example([np.finfo(np.float64).max, 5e-324], 0.1)
+def test_divided_is_numpy_division_bit_for_bit(values, by):
+    # the per-epoch loss of a small fit divided by the training weight in one
+    # compiled pass: the bits of numpy's true_divide, the input left as it was
+    arr = np.array(values, dtype=np.float64)
+    before = arr.copy()
+    got = _online.divided(arr, by)
+    with np.errstate(all="ignore"):  # (a quotient may overflow to infinity)
+        want = arr / by
+    assert got.dtype == np.float64 and got.shape == want.shape and got.flags.c_contiguous
+    assert got.tobytes() == want.tobytes()
+    assert arr.tobytes() == before.tobytes()
+    assert not np.shares_memory(got, arr)
