@@ -170,7 +170,7 @@ size_t ptn_scan_f32_avx512(const ptn_scan *s, size_t start, size_t stop, double 
         if (t.at == 64) {
             const float *w_ = (const float *)s->w;
             ptn_block_f32_avx512 kb;
-            ptn_block_f32_init_avx512(&kb, w_);
+            ptn_block_f32_init_avx512(&kb, w_, &t);
             PTN_SCAN_LOOP_F32_BLOCKS(ptn_dot_f32_one_block_avx512(x_, &kb, &t),
                                      ptn_dot_f32_exact_avx512(d_, x_, w_))
         }

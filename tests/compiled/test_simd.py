@@ -531,6 +531,27 @@ def test_plain_scan_is_the_scan_and_the_binary_rule(level, dtype, n, d, margin, 
 
 
 @pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("d", range(65, 128))
+def test_plain_scan_of_every_one_block_row_length(level, d):
+    # float32 rows of 65-127 features: the AVX-512 scan holds the block and
+    # every layout of the tail (groups of 16, a part group, its high half)
+    # in registers and updates them there; each length, many updates,
+    # against the scan-then-update loop bit for bit
+    rng = np.random.default_rng(d)
+    n = 60
+    X = rng.standard_normal((n, d)).astype(np.float32)
+    y = rng.choice(np.array([-1, 1], dtype=np.int8), size=n)
+    rows = np.arange(n, dtype=np.intp)
+    w0 = (rng.standard_normal(d) * 0.1).astype(np.float32)
+    w_kernel, w_loop = w0.copy(), w0.copy()
+    got = _simd._py_scan_plain(X, rows, y, w_kernel, 0.25, 1.0, 0.5, True, 0, n, 0, level)
+    want = _plain_by_scan(X, rows, y, w_loop, 0.25, 1.0, 0.5, True, 0, n, 0, level)
+    assert got[0] == want[0] and got[3:5] == want[3:5] and got[4] > n // 4
+    assert np.float64(got[2]).view(np.int64) == np.float64(want[2]).view(np.int64)
+    assert w_kernel.tobytes() == w_loop.tobytes()
+
+
+@pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_scan_activation_is_the_dot_product_bit_for_bit(level, dtype, rng):
     # the short-row scans (csrc/simd_avx512.c) hold the weights in registers
