@@ -67,6 +67,9 @@ PTN_INLINE int ptn_mark_two_text(const char *base, size_t first, size_t n, size_
                                  signed char lo, signed char hi, signed char *out)
 {
     const char bk = b[key];
+    /* the sign of each label picked by a mask, not by ?: (gcc made a
+     * branch of that store, mispredicted at each change of label) */
+    const unsigned char mix = (unsigned char)(lo ^ hi);
     size_t i;
 #if PTN_LABELS_SSE2
     if (size >= 16) {
@@ -77,21 +80,34 @@ PTN_INLINE int ptn_mark_two_text(const char *base, size_t first, size_t n, size_
          * the width known only at run time, the tails of bytes and words
          * took three times as long. */
         const size_t last = size - 16;
-        __m128i o = _mm_setzero_si128();
+        /* three registers gather the differences (pieces at even and odd
+         * multiples of 16, the last piece): with one, its ORs were a chain
+         * of dependent steps, three a label for 36-byte labels (breast
+         * cancer's 569 encoded in 1.71 us, 1.62 with three and the mask
+         * below) */
+        __m128i o0 = _mm_setzero_si128(), o1 = o0, o2 = o0;
         for (i = first; i < n; i++) {
             const char *v = base + i * stride;
             const int is_b = v[key] == bk;
             const char *same = is_b ? b : a;
-            size_t j;
-            for (j = 0; j < last; j += 16) {
-                o = _mm_or_si128(o, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(v + j)),
-                                                  _mm_loadu_si128((const __m128i *)(same + j))));
+            size_t j = 0;
+            for (; j + 16 < last; j += 32) {
+                o0 = _mm_or_si128(o0, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(v + j)),
+                                                    _mm_loadu_si128((const __m128i *)(same + j))));
+                o1 = _mm_or_si128(o1, _mm_xor_si128(
+                    _mm_loadu_si128((const __m128i *)(v + j + 16)),
+                    _mm_loadu_si128((const __m128i *)(same + j + 16))));
             }
-            o = _mm_or_si128(o, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(v + last)),
-                                              _mm_loadu_si128((const __m128i *)(same + last))));
-            out[i] = is_b ? hi : lo;
+            if (j < last) {
+                o0 = _mm_or_si128(o0, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(v + j)),
+                                                    _mm_loadu_si128((const __m128i *)(same + j))));
+            }
+            o2 = _mm_or_si128(o2, _mm_xor_si128(_mm_loadu_si128((const __m128i *)(v + last)),
+                                                _mm_loadu_si128((const __m128i *)(same + last))));
+            out[i] = (signed char)((unsigned char)lo ^ (mix & (unsigned char)-is_b));
         }
-        return _mm_movemask_epi8(_mm_cmpeq_epi8(o, _mm_setzero_si128())) != 0xFFFF;
+        o0 = _mm_or_si128(_mm_or_si128(o0, o1), o2);
+        return _mm_movemask_epi8(_mm_cmpeq_epi8(o0, _mm_setzero_si128())) != 0xFFFF;
     }
 #endif
     {
@@ -100,7 +116,7 @@ PTN_INLINE int ptn_mark_two_text(const char *base, size_t first, size_t n, size_
             const char *v = base + i * stride;
             const int is_b = v[key] == bk;
             bad |= ptn_bytes_differ(v, is_b ? b : a, size);
-            out[i] = is_b ? hi : lo;
+            out[i] = (signed char)((unsigned char)lo ^ (mix & (unsigned char)-is_b));
         }
         return bad != 0;
     }
