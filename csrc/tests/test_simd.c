@@ -388,6 +388,7 @@ static void check_narrow(const ptn_simd *k)
             s.rows = order;
             s.n_rows = NR_ROWS;
             s.ahead = 2;
+            s.by_row = NULL;
             s.y = y;
             s.w = w1;
             s.b = 0.125;

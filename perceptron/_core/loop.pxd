@@ -254,6 +254,7 @@ cdef inline double _training_score_binary(const Rows *R, const Data *D, const fl
             S.rows = D.rows
             S.n_rows = <size_t>n
             S.ahead = 0 if ahead >= n else <size_t>ahead
+            S.by_row = NULL
             S.y = D.y
             S.w = w
             S.b = b
